@@ -1,0 +1,32 @@
+"""The cloned web apps. Each clone is a Flask app built by its package's `create_app(config)`."""
+
+from __future__ import annotations
+
+import importlib
+
+# name -> module that exposes `SPEC` (an AppSpec) and `create_app(config)`.
+APP_MODULES: dict[str, str] = {
+    "mail": "apps.mail",
+    "food": "apps.food",
+    "crm": "apps.crm",
+}
+
+
+def available_apps() -> list[str]:
+    """The clones that are installed (a clone whose package is missing is simply not listed)."""
+    out = []
+    for name, mod in APP_MODULES.items():
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name and mod.startswith(e.name):
+                continue
+            raise
+        out.append(name)
+    return out
+
+
+def load_app_module(name: str):
+    if name not in APP_MODULES:
+        raise KeyError(f"unknown app {name!r}; known apps: {', '.join(sorted(APP_MODULES))}")
+    return importlib.import_module(APP_MODULES[name])

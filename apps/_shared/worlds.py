@@ -1,0 +1,232 @@
+"""Worlds: one SQLite file per world, reset from a pristine snapshot built once per (seed, now).
+
+A snapshot is the seeded database for one (app, seed, now), keyed also by a fingerprint of the
+schema and of the seed code, so changing either rebuilds it. Resetting a world copies the snapshot
+into the world's file with SQLite's online backup (milliseconds, and safe while other connections
+to that file are open), then applies the task's fixtures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import inspect
+import importlib
+import os
+import re
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import create_engine, event, select, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.schema import CreateTable
+
+from apps._shared.fixtures import FixtureError, apply_fixtures
+from apps._shared.jsonable import to_json_value
+
+if TYPE_CHECKING:
+    from apps._shared.factory import AppSpec
+
+WORLD_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+META_TABLE = "_gym_meta"
+
+
+class WorldError(ValueError):
+    """A bad world request (bad id, bad seed or time): reported to the caller as a 400."""
+
+
+def parse_now(value: Any, default: dt.datetime) -> dt.datetime:
+    if value is None or value == "":
+        return default
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None, microsecond=0)
+    try:
+        parsed = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError as e:
+        raise WorldError(f"'now' must be an ISO date-time like 2026-03-12T10:24:00, got {value!r}") from e
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return parsed.replace(microsecond=0)
+
+
+def _configure_sqlite(dbapi_conn, _record):
+    cur = dbapi_conn.cursor()
+    # World files are scratch copies of a snapshot: durability buys nothing, speed does.
+    cur.execute("PRAGMA synchronous=OFF")
+    cur.execute("PRAGMA temp_store=MEMORY")
+    cur.close()
+
+
+class WorldStore:
+    def __init__(self, spec: "AppSpec", home: Path, default_seed: int = 0):
+        self.spec = spec
+        self.home = Path(home)
+        self.worlds_dir = self.home / "worlds" / spec.name
+        self.snap_dir = self.home / "snapshots" / spec.name
+        self.worlds_dir.mkdir(parents=True, exist_ok=True)
+        self.snap_dir.mkdir(parents=True, exist_ok=True)
+        self.default_seed = default_seed
+        self._engines: dict[str, Engine] = {}
+        self._lock = threading.Lock()
+        self._world_locks: dict[str, threading.Lock] = {}
+        self._snap_locks: dict[str, threading.Lock] = {}
+        self._fingerprint: str | None = None
+
+    # ---------------------------------------------------------------- snapshots
+    def fingerprint(self) -> str:
+        """Hash of the schema DDL and the seed code: snapshots built by other code are never reused."""
+        if self._fingerprint is None:
+            h = hashlib.sha256()
+            for table in sorted(self.spec.base.metadata.tables.values(), key=lambda t: t.name):
+                h.update(str(CreateTable(table)).encode())
+            for mod_name in self.spec.fingerprint_modules:
+                mod = importlib.import_module(mod_name)
+                h.update(inspect.getsource(mod).encode())
+            h.update(self.spec.version.encode())
+            self._fingerprint = h.hexdigest()[:16]
+        return self._fingerprint
+
+    def snapshot_path(self, seed: int, now: dt.datetime) -> Path:
+        key = f"s{seed}-{now.strftime('%Y%m%dT%H%M%S')}-{self.fingerprint()}"
+        path = self.snap_dir / f"{key}.sqlite"
+        if path.exists():
+            return path
+        with self._lock:
+            lock = self._snap_locks.setdefault(key, threading.Lock())
+        with lock:
+            if not path.exists():
+                self._build_snapshot(path, seed, now)
+        return path
+
+    def _build_snapshot(self, path: Path, seed: int, now: dt.datetime) -> None:
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.unlink(missing_ok=True)
+        engine = create_engine(f"sqlite:///{tmp}")
+        try:
+            self.spec.base.metadata.create_all(engine)
+            rows_by_table = self.spec.build_world(seed, now)
+            tables = self.spec.base.metadata.tables
+            unknown = set(rows_by_table) - set(tables)
+            if unknown:
+                raise RuntimeError(f"seed data for unknown tables: {sorted(unknown)}")
+            with engine.begin() as conn:
+                for table in self.spec.base.metadata.sorted_tables:
+                    rows = rows_by_table.get(table.name) or []
+                    if rows:
+                        conn.execute(table.insert(), rows)
+                conn.execute(text(f"CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)"))
+                conn.execute(
+                    text(f"INSERT INTO {META_TABLE} (key, value) VALUES ('seed', :s), ('now', :n)"),
+                    {"s": str(seed), "n": now.isoformat()},
+                )
+            engine.dispose()
+            con = sqlite3.connect(tmp)
+            con.execute("VACUUM")
+            con.close()
+            os.replace(tmp, path)  # atomic: concurrent builders write identical bytes
+        finally:
+            engine.dispose()
+            tmp.unlink(missing_ok=True)
+
+    # ------------------------------------------------------------------- worlds
+    def check_id(self, world_id: str) -> str:
+        if not WORLD_ID_RE.match(world_id or ""):
+            raise WorldError(f"bad world id {world_id!r}: use 1-64 letters, digits, '-' or '_'")
+        return world_id
+
+    def world_path(self, world_id: str) -> Path:
+        return self.worlds_dir / f"{self.check_id(world_id)}.sqlite"
+
+    def _world_lock(self, world_id: str) -> threading.Lock:
+        with self._lock:
+            return self._world_locks.setdefault(world_id, threading.Lock())
+
+    def engine(self, world_id: str) -> Engine:
+        """The engine of a world, creating the world from the default seed if it does not exist yet."""
+        eng = self._engines.get(world_id)
+        if eng is not None:
+            return eng
+        path = self.world_path(world_id)
+        if not path.exists():
+            self.reset(world_id, self.default_seed, None, [])
+        with self._lock:
+            eng = self._engines.get(world_id)
+            if eng is None:
+                eng = create_engine(
+                    f"sqlite:///{path}",
+                    connect_args={"check_same_thread": False, "timeout": 30},
+                    pool_size=4,
+                    max_overflow=16,
+                )
+                event.listen(eng, "connect", _configure_sqlite)
+                self._engines[world_id] = eng
+        return eng
+
+    def reset(self, world_id: str, seed: int, now: Any, fixtures: list[dict]) -> dict:
+        t0 = time.perf_counter()
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise WorldError(f"'seed' must be an integer, got {seed!r}")
+        now_dt = parse_now(now, self.spec.default_now)
+        snap = self.snapshot_path(seed, now_dt)
+        path = self.world_path(world_id)
+        with self._world_lock(world_id):
+            src = sqlite3.connect(f"file:{snap}?mode=ro", uri=True)
+            dst = sqlite3.connect(path, timeout=30)
+            try:
+                src.backup(dst)
+            finally:
+                src.close()
+                dst.close()
+            if fixtures:
+                eng = self.engine(world_id)
+                with eng.begin() as conn:
+                    apply_fixtures(conn, self.spec.base.metadata, fixtures)
+        return {
+            "world": world_id,
+            "app": self.spec.name,
+            "seed": seed,
+            "now": now_dt.isoformat(),
+            "ms": round((time.perf_counter() - t0) * 1000, 2),
+        }
+
+    def drop(self, world_id: str) -> bool:
+        path = self.world_path(world_id)
+        with self._lock:
+            eng = self._engines.pop(world_id, None)
+        if eng is not None:
+            eng.dispose()
+        existed = path.exists()
+        path.unlink(missing_ok=True)
+        return existed
+
+    def meta(self, world_id: str) -> dict[str, str]:
+        with self.engine(world_id).connect() as conn:
+            return {k: v for k, v in conn.execute(text(f"SELECT key, value FROM {META_TABLE}"))}
+
+    def now(self, world_id: str) -> dt.datetime:
+        return dt.datetime.fromisoformat(self.meta(world_id)["now"])
+
+    def state(self, world_id: str) -> dict[str, Any]:
+        """The whole world as JSON: {table: [row, ...]} ordered by primary key, plus `_meta`."""
+        out: dict[str, Any] = {}
+        md = self.spec.base.metadata
+        with self.engine(world_id).connect() as conn:
+            for name in sorted(md.tables):
+                table = md.tables[name]
+                order = list(table.primary_key.columns) or list(table.columns)
+                rows = conn.execute(select(table).order_by(*order)).mappings()
+                out[name] = [{k: to_json_value(v) for k, v in r.items()} for r in rows]
+            meta = {k: v for k, v in conn.execute(text(f"SELECT key, value FROM {META_TABLE}"))}
+        out["_meta"] = {
+            "app": self.spec.name,
+            "seed": int(meta.get("seed", 0)),
+            "now": meta.get("now"),
+            "volatile": self.spec.volatile,
+        }
+        return out
+
+
+__all__ = ["WorldStore", "WorldError", "FixtureError", "parse_now"]

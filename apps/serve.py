@@ -1,0 +1,43 @@
+"""Serve one clone: `python -m apps.serve mail [--port 0] [--host 127.0.0.1]`.
+
+Prints `UIGYM_READY port=<n>` once listening, so a parent process (the env) can find the port.
+The control token is read from UIGYM_GYM_TOKEN.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from werkzeug.serving import make_server
+
+from apps import load_app_module
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m apps.serve")
+    p.add_argument("app")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--home", default=None, help="where worlds and snapshots live (default $UIGYM_HOME)")
+    p.add_argument("--quiet", action="store_true")
+    args = p.parse_args(argv)
+    try:
+        mod = load_app_module(args.app)
+    except KeyError as e:
+        sys.exit(str(e.args[0]))
+    config = {"UIGYM_HOME": args.home} if args.home else {}
+    app = mod.create_app(config)
+    if args.quiet:
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server(args.host, args.port, app, threaded=True)
+    print(f"UIGYM_READY port={server.server_port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
