@@ -27,6 +27,16 @@ def available_apps() -> list[str]:
 
 
 def load_app_module(name: str):
-    if name not in APP_MODULES:
-        raise KeyError(f"unknown app {name!r}; known apps: {', '.join(sorted(APP_MODULES))}")
-    return importlib.import_module(APP_MODULES[name])
+    """A clone by its short name ('mail'), or any module exposing SPEC and create_app by dotted path
+    (test fixture apps, third-party clones)."""
+    if name in APP_MODULES:
+        return importlib.import_module(APP_MODULES[name])
+    if "." in name:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            raise KeyError(f"no app module {name!r}: {e}") from None
+        if not hasattr(mod, "create_app"):
+            raise KeyError(f"module {name!r} has no create_app(config)")
+        return mod
+    raise KeyError(f"unknown app {name!r}; known apps: {', '.join(sorted(APP_MODULES))}")

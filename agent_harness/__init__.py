@@ -1,0 +1,1 @@
+"""Agents, the eval runner, reports, recorder, dataset export and trainers."""

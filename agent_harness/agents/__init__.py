@@ -1,0 +1,29 @@
+"""Agents: `act(obs) -> action` after `reset(env, task)`. The registry maps CLI names to classes."""
+
+from __future__ import annotations
+
+from agent_harness.agents.base import Agent
+from agent_harness.agents.noop import NoopAgent
+from agent_harness.agents.oracle import OracleAgent
+from agent_harness.agents.random_agent import RandomAgent
+
+AGENTS: dict[str, type[Agent]] = {"oracle": OracleAgent, "noop": NoopAgent, "random": RandomAgent}
+
+
+def register_agent(name: str, cls: type[Agent]) -> None:
+    AGENTS[name] = cls
+
+
+def make_agent(name: str, **kwargs) -> Agent:
+    if name not in AGENTS:
+        # Model agents live in their own module and register on import (they pull in HTTP clients).
+        try:
+            import agent_harness.agents.model  # noqa: F401
+        except ImportError:
+            pass
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
+    return AGENTS[name](**kwargs)
+
+
+__all__ = ["Agent", "AGENTS", "make_agent", "register_agent", "OracleAgent", "NoopAgent", "RandomAgent"]

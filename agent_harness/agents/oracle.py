@@ -1,0 +1,113 @@
+"""The oracle: plays a task's gold solution through env.step, as screen coordinates.
+
+Each semantic step (click a role/name, fill a field, press keys...) becomes one or more uigym
+actions: scrolls until the target is on screen, then the click at its centre (or, with `jitter`,
+at a random point well inside it, for human-like variety). So every task is proven solvable in
+the agent's own action space.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import AsyncIterator
+
+from agent_harness.agents.base import Agent
+from agent_harness.locate import box_of, find, scroll_plan
+from tasks import SolutionStep, Target
+
+
+class OracleAgent(Agent):
+    name = "oracle"
+    privileged = True
+
+    def __init__(self, steps: list[SolutionStep] | None = None, jitter: float = 0.0, seed: int = 0, **kw):
+        super().__init__(**kw)
+        self.fixed_steps = steps
+        self.jitter = jitter
+        self.seed = seed
+
+    async def reset(self, env, task) -> None:
+        await super().reset(env, task)
+        steps = self.fixed_steps if self.fixed_steps is not None else (task.solution if task else [])
+        self.rng = random.Random(f"{self.seed}:{task.id if task else ''}")
+        self._plan = self._actions(list(steps))
+
+    async def act(self, obs: dict) -> dict:
+        try:
+            return await self._plan.__anext__()
+        except StopAsyncIteration:
+            return {"type": "done"}
+
+    # ------------------------------------------------------------------
+    async def _point(self, target: Target) -> AsyncIterator[dict | tuple[int, int]]:
+        """Yields scroll actions until the target is in view, then its click point (a tuple)."""
+        env = self.env
+        for _ in range(8):
+            loc = await find(env.page, target)
+            plan = await scroll_plan(loc, env.width, env.height)
+            if plan is None:
+                b = await box_of(loc)
+                if self.jitter > 0:
+                    fx = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
+                    fy = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
+                    yield int(b.x + b.width * fx), int(b.y + b.height * fy)
+                else:
+                    yield b.center
+                return
+            mx, my, dy = plan
+            yield {"type": "scroll", "x": mx, "y": my, "dx": 0, "dy": dy}
+        raise RuntimeError(f"could not scroll {target.describe()} into view")
+
+    async def _at(self, target: Target, kind: str) -> AsyncIterator[dict]:
+        async for p in self._point(target):
+            if isinstance(p, dict):
+                yield p
+            else:
+                x, y = p
+                yield {"type": kind, "x": x, "y": y}
+
+    async def _actions(self, steps: list[SolutionStep]) -> AsyncIterator[dict]:
+        for s in steps:
+            self.last_text = f"oracle: {s.kind}"
+            k = s.kind
+            if k in ("click", "double_click", "hover"):
+                kind = {"click": "click", "double_click": "double_click", "hover": "move"}[k]
+                async for a in self._at(getattr(s, k), kind):
+                    yield a
+            elif k == "fill":
+                async for a in self._at(s.fill, "click"):
+                    yield a
+                yield {"type": "keypress", "keys": ["Control", "a"]}
+                if s.text:
+                    yield {"type": "type", "text": s.text}
+                else:
+                    yield {"type": "keypress", "keys": ["Delete"]}
+            elif k == "type":
+                yield {"type": "type", "text": s.type}
+            elif k == "press":
+                yield {"type": "keypress", "keys": list(s.press)}
+            elif k == "scroll":
+                if s.scroll is not None:
+                    async for p in self._point(s.scroll):
+                        if isinstance(p, dict):
+                            yield p
+                else:
+                    env = self.env
+                    yield {"type": "scroll", "x": env.width // 2, "y": env.height // 2, "dx": 0, "dy": s.dy or 0}
+            elif k == "drag":
+                src = dst = None
+                async for p in self._point(s.drag["from"]):
+                    if isinstance(p, dict):
+                        yield p
+                    else:
+                        src = p
+                loc = await find(self.env.page, s.drag["to"])
+                b = await box_of(loc)
+                dst = b.center
+                mid = ((src[0] + dst[0]) // 2, (src[1] + dst[1]) // 2)
+                yield {"type": "drag", "path": [list(src), list(mid), list(dst)]}
+            elif k == "wait":
+                yield {"type": "wait", "ms": s.wait}
+            elif k == "done":
+                yield {"type": "done", "answer": s.answer} if s.answer is not None else {"type": "done"}
+                return

@@ -1,0 +1,66 @@
+"""Finding and launching Chromium: Playwright's own browser where installed, else the system's."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+# Flags for a closed, deterministic, headless box. The host-resolver rule makes every host but
+# loopback unresolvable, so a page can never reach another origin even if a route slipped.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    "--force-color-profile=srgb",
+    "--disable-smooth-scrolling",
+    "--force-device-scale-factor=1",
+    "--font-render-hinting=none",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+]
+
+SYSTEM_CANDIDATES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+
+
+def system_chromium() -> str | None:
+    for name in SYSTEM_CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def chromium_executable(playwright_default: str | None) -> str | None:
+    """The executable to launch, or None to let Playwright use its own downloaded browser.
+
+    Order: $UIGYM_CHROMIUM; Playwright's browser if `playwright install chromium` was run;
+    a system Chromium (Debian's /usr/bin/chromium).
+    """
+    forced = os.environ.get("UIGYM_CHROMIUM")
+    if forced:
+        if not Path(forced).exists():
+            raise RuntimeError(f"UIGYM_CHROMIUM={forced} does not exist")
+        return forced
+    if playwright_default and Path(playwright_default).exists():
+        return None
+    found = system_chromium()
+    if found:
+        return found
+    raise RuntimeError(
+        "no Chromium found: run `playwright install chromium`, or install your system's chromium "
+        "(Debian: apt-get install chromium), or set UIGYM_CHROMIUM to a Chromium executable"
+    )
+
+
+async def launch_chromium(playwright, headless: bool = True):
+    try:
+        default = playwright.chromium.executable_path
+    except Exception:
+        default = None
+    exe = chromium_executable(default)
+    return await playwright.chromium.launch(headless=headless, executable_path=exe, args=CHROMIUM_ARGS)

@@ -1,0 +1,95 @@
+"""What the envs of one event loop share: one Playwright, one Chromium, one HTTP client,
+plus the process-wide app servers and a cache of start states."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import weakref
+from collections import OrderedDict
+from typing import Any
+
+import httpx
+from playwright.async_api import Browser, async_playwright
+
+from gym_core.browser import launch_chromium
+from gym_core.server import AppServer, ControlClient, ServerPool
+
+_default_pool: ServerPool | None = None
+
+
+def default_server_pool() -> ServerPool:
+    global _default_pool
+    if _default_pool is None:
+        _default_pool = ServerPool()
+    return _default_pool
+
+
+class Runtime:
+    _by_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Runtime]" = weakref.WeakKeyDictionary()
+
+    def __init__(self, servers: ServerPool | None = None, headless: bool = True):
+        self.servers = servers or default_server_pool()
+        self.headless = headless
+        self._pw = None
+        self._browser: Browser | None = None
+        self._lock = asyncio.Lock()
+        self.http = httpx.AsyncClient(limits=httpx.Limits(max_connections=64))
+        self.browser_launches = 0
+        self._start_states: OrderedDict[str, dict] = OrderedDict()
+
+    @classmethod
+    def current(cls) -> "Runtime":
+        loop = asyncio.get_running_loop()
+        rt = cls._by_loop.get(loop)
+        if rt is None:
+            rt = cls._by_loop[loop] = Runtime()
+        return rt
+
+    async def browser(self) -> Browser:
+        """The shared Chromium, relaunched if it crashed or was closed."""
+        async with self._lock:
+            if self._browser is None or not self._browser.is_connected():
+                if self._pw is None:
+                    self._pw = await async_playwright().start()
+                self._browser = await launch_chromium(self._pw, headless=self.headless)
+                self.browser_launches += 1
+            return self._browser
+
+    async def server(self, app: str) -> AppServer:
+        srv = await asyncio.to_thread(self.servers.get, app)
+        if not srv.alive():
+            await asyncio.to_thread(srv.ensure_alive)
+        return srv
+
+    def control(self, server: AppServer) -> ControlClient:
+        return ControlClient(server, self.http)
+
+    # Start states are deterministic per (app, seed, now, fixtures): fetch once, reuse.
+    def cached_start_state(self, key: Any) -> dict | None:
+        k = json.dumps(key, sort_keys=True, default=str)
+        st = self._start_states.get(k)
+        if st is not None:
+            self._start_states.move_to_end(k)
+        return st
+
+    def store_start_state(self, key: Any, state: dict) -> None:
+        k = json.dumps(key, sort_keys=True, default=str)
+        self._start_states[k] = state
+        while len(self._start_states) > 16:
+            self._start_states.popitem(last=False)
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            try:
+                await self._browser.close()
+            except Exception:
+                pass
+            self._browser = None
+        if self._pw is not None:
+            await self._pw.stop()
+            self._pw = None
+        await self.http.aclose()
+        for loop, rt in list(Runtime._by_loop.items()):
+            if rt is self:
+                del Runtime._by_loop[loop]

@@ -1,0 +1,164 @@
+"""App servers: start a clone as a subprocess on a free port (or point at a running one by URL)
+and talk to its /_gym/ control API."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+READY_PREFIX = "UIGYM_READY port="
+
+
+class ServerError(RuntimeError):
+    pass
+
+
+class AppServer:
+    """One running clone. `url` is its origin, `token` opens its control API."""
+
+    def __init__(self, app: str, *, url: str | None = None, token: str | None = None, home: str | None = None):
+        self.app = app
+        self.home = home or os.environ.get("UIGYM_HOME")
+        self.token = token or os.environ.get("UIGYM_GYM_TOKEN") or secrets.token_hex(16)
+        self.external = url is not None
+        self.url = url.rstrip("/") if url else ""
+        self.proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+        self._log_path: Path | None = None
+
+    # ---------------------------------------------------------------- lifecycle
+    def start(self, timeout: float = 60.0) -> "AppServer":
+        with self._lock:
+            if self.external or self.alive():
+                return self
+            env = dict(os.environ, UIGYM_GYM_TOKEN=self.token, PYTHONUNBUFFERED="1")
+            if self.home:
+                env["UIGYM_HOME"] = str(self.home)
+            cmd = [sys.executable, "-m", "apps.serve", self.app, "--port", "0", "--quiet"]
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+            port = self._wait_ready(timeout)
+            self.url = f"http://127.0.0.1:{port}"
+            # Keep draining stderr so the child never blocks on a full pipe; keep the tail for errors.
+            threading.Thread(target=self._drain, daemon=True).start()
+            return self
+
+    def _wait_ready(self, timeout: float) -> int:
+        assert self.proc and self.proc.stdout
+        deadline = time.monotonic() + timeout
+        result: list[str] = []
+
+        def read():
+            line = self.proc.stdout.readline()
+            result.append(line)
+
+        t = threading.Thread(target=read, daemon=True)
+        t.start()
+        t.join(max(0.0, deadline - time.monotonic()))
+        line = result[0] if result else ""
+        if not line.startswith(READY_PREFIX):
+            err = ""
+            if self.proc.poll() is not None and self.proc.stderr:
+                err = self.proc.stderr.read()[-2000:]
+            self.stop()
+            raise ServerError(f"the {self.app} app server did not start{': ' + err if err else ''}")
+        return int(line[len(READY_PREFIX):].strip())
+
+    def _drain(self) -> None:
+        proc = self.proc
+        if proc is None or proc.stderr is None:
+            return
+        for _ in proc.stderr:
+            pass
+
+    def alive(self) -> bool:
+        if self.external:
+            return True
+        return self.proc is not None and self.proc.poll() is None
+
+    def ensure_alive(self) -> bool:
+        """Restart a crashed server (worlds live on disk, so they survive). True if it restarted."""
+        if self.alive():
+            return False
+        self.proc = None
+        self.start()
+        return True
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+    # -------------------------------------------------------------- control API
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"X-Gym-Token": self.token}
+
+
+class ServerPool:
+    """The app servers of this process, one per app, started on first use, stopped at exit."""
+
+    def __init__(self, home: str | None = None, urls: dict[str, str] | None = None, token: str | None = None):
+        self.home = home
+        self.urls = urls or {}
+        self.token = token
+        self._servers: dict[str, AppServer] = {}
+        self._lock = threading.Lock()
+        atexit.register(self.stop_all)
+
+    def get(self, app: str) -> AppServer:
+        with self._lock:
+            srv = self._servers.get(app)
+            if srv is None:
+                srv = AppServer(app, url=self.urls.get(app), token=self.token, home=self.home)
+                self._servers[app] = srv
+        srv.start()
+        return srv
+
+    def stop_all(self) -> None:
+        with self._lock:
+            servers, self._servers = list(self._servers.values()), {}
+        for s in servers:
+            s.stop()
+
+
+class ControlClient:
+    """Async client of one server's control API."""
+
+    def __init__(self, server: AppServer, client: httpx.AsyncClient):
+        self.server = server
+        self.client = client
+
+    async def _call(self, method: str, path: str, **kw) -> dict:
+        url = f"{self.server.url}/_gym{path}"
+        r = await self.client.request(method, url, headers=self.server.headers, timeout=300.0, **kw)
+        if r.status_code != 200:
+            try:
+                msg = r.json().get("error", r.text)
+            except Exception:
+                msg = r.text[:500]
+            raise ServerError(f"{method} {path} -> {r.status_code}: {msg}")
+        return r.json()
+
+    async def reset(self, world: str, seed: int, now: str | None, fixtures: list[dict]) -> dict:
+        return await self._call("POST", f"/worlds/{world}/reset", json={"seed": seed, "now": now, "fixtures": fixtures})
+
+    async def state(self, world: str) -> dict:
+        return await self._call("GET", f"/worlds/{world}/state")
+
+    async def drop(self, world: str) -> dict:
+        return await self._call("DELETE", f"/worlds/{world}")
+
+    async def health(self) -> dict:
+        return await self._call("GET", "/health")

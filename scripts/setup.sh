@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs everything uigym needs into ./.venv and makes sure a Chromium is there.
+# Idempotent: a second run only checks. Usage: bash scripts/setup.sh [--extras test,train]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+EXTRAS="test"
+if [[ "${1:-}" == "--extras" && -n "${2:-}" ]]; then EXTRAS="$2"; fi
+
+PY="${PYTHON:-python3}"
+if [[ ! -x .venv/bin/python ]]; then
+  echo "[setup] creating .venv with $($PY --version)"
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+echo "[setup] installing uigym[$EXTRAS] (editable)"
+.venv/bin/python -m pip install -q -e ".[$EXTRAS]"
+
+# A browser: Playwright's own if `playwright install chromium` already ran, else the system's
+# Chromium; on Debian/Ubuntu as root, install Debian's chromium; otherwise try Playwright's download.
+have_browser() {
+  .venv/bin/python - <<'PY'
+import sys
+from gym_core.browser import chromium_executable
+from playwright.sync_api import sync_playwright
+try:
+    with sync_playwright() as p:
+        chromium_executable(p.chromium.executable_path)
+except RuntimeError:
+    sys.exit(1)
+PY
+}
+if have_browser; then
+  echo "[setup] chromium: ok"
+elif command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" == "0" ]]; then
+  echo "[setup] installing Debian's chromium"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null
+elif .venv/bin/python -m playwright install chromium; then
+  echo "[setup] chromium: installed by playwright"
+else
+  echo "[setup] no Chromium: install your system's chromium or run 'playwright install chromium'" >&2
+  exit 1
+fi
+echo "[setup] done"

@@ -1,0 +1,100 @@
+"""Load task files (tasks/<app>/*.json: one task object, or a list of them) with clear errors."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from tasks.schema import Task
+
+TASKS_DIR = Path(__file__).parent
+
+
+class TaskLoadError(ValueError):
+    """A task file that cannot be used: names the file, the task, the field and the reason."""
+
+
+def task_files(root: Path | None = None) -> list[Path]:
+    root = root or TASKS_DIR
+    return sorted(p for p in root.glob("*/**/*.json") if not p.name.startswith("_"))
+
+
+def _format_validation(e: ValidationError) -> str:
+    lines = []
+    for err in e.errors()[:8]:
+        loc = ".".join(str(p) for p in err["loc"])
+        lines.append(f"  {loc or '(task)'}: {err['msg']}")
+    more = len(e.errors()) - 8
+    if more > 0:
+        lines.append(f"  ... and {more} more")
+    return "\n".join(lines)
+
+
+def load_file(path: Path) -> list[Task]:
+    try:
+        raw = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise TaskLoadError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    items = raw if isinstance(raw, list) else [raw]
+    tasks = []
+    for i, item in enumerate(items):
+        label = item.get("id", f"#{i}") if isinstance(item, dict) else f"#{i}"
+        try:
+            tasks.append(Task.model_validate(item))
+        except ValidationError as e:
+            raise TaskLoadError(f"{path}: task {label}:\n{_format_validation(e)}") from None
+    return tasks
+
+
+def load_tasks(root: Path | None = None, *, strict: bool = True) -> list[Task]:
+    """Every task under root, sorted by id. Duplicated ids are an error."""
+    seen: dict[str, Path] = {}
+    out: list[Task] = []
+    errors: list[str] = []
+    for path in task_files(root):
+        try:
+            file_tasks = load_file(path)
+        except TaskLoadError as e:
+            if strict:
+                raise
+            errors.append(str(e))
+            continue
+        for t in file_tasks:
+            if t.id in seen:
+                raise TaskLoadError(f"{path}: duplicate task id {t.id!r} (also in {seen[t.id]})")
+            seen[t.id] = path
+            out.append(t)
+    return sorted(out, key=lambda t: t.id)
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> tuple[Task, ...]:
+    return tuple(load_tasks())
+
+
+def select_tasks(pattern: str = "*", *, app: str | None = None, split: str | None = None,
+                 difficulty: str | None = None, tasks: list[Task] | None = None) -> list[Task]:
+    """Tasks whose id matches a glob (several globs separated by commas)."""
+    pool = list(tasks) if tasks is not None else list(_bundled())
+    globs = [g.strip() for g in pattern.split(",") if g.strip()] or ["*"]
+    out = [
+        t for t in pool
+        if any(fnmatch.fnmatchcase(t.id, g) for g in globs)
+        and (app is None or t.app == app)
+        and (split is None or t.split == split)
+        and (difficulty is None or t.difficulty == difficulty)
+    ]
+    return out
+
+
+def load_task(task_id: str) -> Task:
+    for t in _bundled():
+        if t.id == task_id:
+            return t
+    close = [t.id for t in _bundled() if task_id.split("/")[-1][:6] in t.id][:5]
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise TaskLoadError(f"no task with id {task_id!r}{hint} (see `uigym tasks list`)")

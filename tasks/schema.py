@@ -1,0 +1,157 @@
+"""The task schema. A task is one JSON object:
+
+    {
+      "id": "mail/star-latest-from-ana", "app": "mail", "seed": 0, "difficulty": "easy",
+      "goal": "Star the latest email from Ana Ruiz.", "start_path": "/inbox",
+      "fixtures": [], "max_steps": 15,
+      "verify": {...},                       # verifiers.VerifySpec
+      "solution": [{"click": {"role": "row", "name": "Ana Ruiz"}}, ...],
+      "near_misses": [[...], ...]            # trajectories that look right but must grade 0
+    }
+
+Solution steps are semantic (role/name selectors + text); the oracle agent resolves them to
+screen coordinates and plays them through env.step, so every task is solvable in the agent's own
+action space.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from verifiers import VerifySpec
+
+APPS = ("mail", "food", "crm")
+ID_RE = re.compile(r"^(mail|food|crm)/[a-z0-9][a-z0-9._-]*$")
+
+
+class Target(BaseModel):
+    """Which element a step acts on, as a person would name it (Playwright's locators)."""
+
+    model_config = ConfigDict(extra="forbid")
+    role: str | None = None  # ARIA role: button, link, textbox, row, tab, menuitem, checkbox...
+    name: str | None = None  # accessible name (substring unless exact)
+    exact: bool = False
+    text: str | None = None  # visible text
+    label: str | None = None  # form label
+    placeholder: str | None = None
+    css: str | None = None  # last resort
+    nth: int = 0  # which match, when several (-1 = last)
+    within: "Target | None" = None  # look only inside this element
+
+    @model_validator(mode="after")
+    def _one_selector(self):
+        if not any([self.role, self.text, self.label, self.placeholder, self.css]):
+            raise ValueError("a target needs one of role, text, label, placeholder, css")
+        return self
+
+    def describe(self) -> str:
+        if self.role:
+            s = f"{self.role} {self.name!r}" if self.name else self.role
+        else:
+            s = next(f"{k}={v!r}" for k, v in [("text", self.text), ("label", self.label),
+                                                ("placeholder", self.placeholder), ("css", self.css)] if v)
+        if self.nth:
+            s += f" #{self.nth}"
+        return f"{s} in {self.within.describe()}" if self.within else s
+
+
+class SolutionStep(BaseModel):
+    """One semantic step. Exactly one of the action keys is set:
+
+    click / double_click / hover: a Target
+    fill: a Target, with `text` (click the field, select all, type the text)
+    type: text typed where the focus is
+    press: keys pressed together, e.g. ["Enter"] or ["Control", "a"]
+    scroll: a Target to scroll into view (or null with `dy` to scroll the page)
+    drag: {"from": Target, "to": Target}
+    wait: milliseconds
+    done: the episode's end, with an optional `answer`
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    click: Target | None = None
+    double_click: Target | None = None
+    hover: Target | None = None
+    fill: Target | None = None
+    text: str | None = None
+    type: str | None = None
+    press: list[str] | None = None
+    scroll: Target | None = None
+    dy: int | None = None
+    drag: dict[str, Target] | None = None
+    wait: int | None = None
+    done: bool | None = None
+    answer: str | None = None
+
+    _KINDS = ("click", "double_click", "hover", "fill", "type", "press", "scroll", "drag", "wait", "done")
+
+    @model_validator(mode="after")
+    def _exactly_one(self):
+        set_kinds = [k for k in self._KINDS if getattr(self, k) is not None]
+        if self.scroll is None and self.dy is not None and "scroll" not in set_kinds:
+            set_kinds.append("scroll")
+        if len(set_kinds) != 1:
+            raise ValueError(f"a solution step needs exactly one of {', '.join(self._KINDS)}; got {set_kinds or 'none'}")
+        if self.fill is not None and self.text is None:
+            raise ValueError("a 'fill' step needs 'text'")
+        if self.drag is not None and set(self.drag) != {"from", "to"}:
+            raise ValueError("a 'drag' step needs {'from': target, 'to': target}")
+        if self.answer is not None and self.done is None:
+            raise ValueError("'answer' goes with 'done'")
+        return self
+
+    @property
+    def kind(self) -> str:
+        for k in self._KINDS:
+            if getattr(self, k) is not None:
+                return k
+        return "scroll"
+
+
+class Task(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    app: Literal["mail", "food", "crm"]
+    seed: int = 0
+    now: dt.datetime | None = None
+    difficulty: Literal["easy", "medium", "hard"]
+    goal: str = Field(min_length=5)
+    start_path: str = "/"
+    fixtures: list[dict[str, Any]] = Field(default_factory=list)
+    max_steps: int = Field(default=30, ge=1, le=500)
+    verify: VerifySpec
+    solution: list[SolutionStep] = Field(min_length=1)
+    near_misses: list[list[SolutionStep]] = Field(default_factory=list)
+    split: Literal["train", "test"] = "train"
+    template: str | None = None
+    tags: list[str] = Field(default_factory=list)
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, v: str) -> str:
+        if not ID_RE.match(v):
+            raise ValueError(f"task id {v!r} must look like '<app>/<lowercase-name>', e.g. 'mail/star-latest-from-ana'")
+        return v
+
+    @field_validator("start_path")
+    @classmethod
+    def _path(cls, v: str) -> str:
+        if not v.startswith("/") or v.startswith("/_gym"):
+            raise ValueError("start_path must be an app path starting with '/' (and not /_gym)")
+        return v
+
+    @model_validator(mode="after")
+    def _app_matches_id(self):
+        if not self.id.startswith(self.app + "/"):
+            raise ValueError(f"task id {self.id!r} must start with its app '{self.app}/'")
+        if self.solution[-1].kind != "done":
+            raise ValueError("a solution must end with a 'done' step")
+        return self
+
+    @property
+    def name(self) -> str:
+        return self.id.split("/", 1)[1]

@@ -1,0 +1,84 @@
+"""A tiny clone for testing the env and the control API without a real app: a list of notes with
+in-place star toggles (fetch), a link to a second page, a form that creates a note."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import Blueprint, redirect, render_template_string, request
+from sqlalchemy import select
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from apps._shared import AppSpec, create_app as _create_app, db, now
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Note(Base):
+    __tablename__ = "notes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str]
+    starred: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[dt.datetime]
+
+
+def build(seed: int, now: dt.datetime) -> dict:
+    return {"notes": [{"id": i, "title": f"Note {seed}-{i}", "starred": False,
+                       "created_at": now - dt.timedelta(hours=i)} for i in range(1, 6)]}
+
+
+PAGE = """<!doctype html><html><head><style>
+body{font:16px sans-serif;margin:20px} li{height:40px} button{width:90px;height:30px}
+</style></head><body>
+<h1>Notes <span id="clock"></span></h1>
+<p>now: {{ now }}</p>
+<ul>{% for n in notes %}<li>{{ n.title }}
+ <button aria-label="{{ 'Unstar' if n.starred else 'Star' }} {{ n.title }}" data-id="{{ n.id }}" onclick="toggle(this)">{{ '★' if n.starred else '☆' }}</button></li>{% endfor %}</ul>
+<a href="/second">Second page</a>
+<form method="post" action="/notes"><input aria-label="Title" name="title"><button type="submit">Add</button></form>
+<script>
+document.getElementById('clock').textContent = new Date().toISOString();
+async function toggle(b) {
+  const r = await fetch('/notes/' + b.dataset.id + '/star', {method: 'POST'});
+  const j = await r.json();
+  b.textContent = j.starred ? '★' : '☆';
+}
+</script></body></html>"""
+
+
+def blueprints():
+    bp = Blueprint("toy", __name__)
+
+    @bp.get("/")
+    def index():
+        notes = db().scalars(select(Note).order_by(Note.id)).all()
+        return render_template_string(PAGE, notes=notes, now=now().isoformat())
+
+    @bp.get("/second")
+    def second():
+        return "<!doctype html><html><body><h1>Second</h1><a href='/'>Back</a></body></html>"
+
+    @bp.post("/notes/<int:nid>/star")
+    def star(nid: int):
+        n = db().get(Note, nid)
+        n.starred = not n.starred
+        db().commit()
+        return {"starred": n.starred}
+
+    @bp.post("/notes")
+    def add():
+        db().add(Note(title=request.form.get("title", ""), created_at=now()))
+        db().commit()
+        return redirect("/")
+
+    return [bp]
+
+
+SPEC = AppSpec(name="toy", title="Toy", import_name=__name__, base=Base, build_world=build, blueprints=blueprints,
+               default_now=dt.datetime(2026, 3, 12, 10, 24), fingerprint_modules=[__name__])
+
+
+def create_app(config=None):
+    return _create_app(SPEC, config)

@@ -1,0 +1,158 @@
+"""The env's contract on a tiny fixture app: isolation, the closed browser, bad actions, the clock."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from gym_core import AsyncUIEnv
+
+TOY = "tests.fixture_apps.toy"
+
+
+async def star_point(env: AsyncUIEnv, title: str) -> tuple[int, int]:
+    b = await env.page.get_by_role("button", name=f"Star {title}").bounding_box()
+    return int(b["x"] + b["width"] / 2), int(b["y"] + b["height"] / 2)
+
+
+async def test_step_changes_world_and_bad_actions_cost_a_step(runtime):
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        obs, info = await env.reset(seed=1)
+        assert obs["screenshot"].shape == (720, 1280, 3) and obs["screenshot"].dtype.name == "uint8"
+        assert obs["url"] == "/" and obs["step"] == 0 and obs["last_action_error"] == ""
+
+        obs, r, term, trunc, _ = await env.step({"type": "click", "x": 1280, "y": 10})
+        assert "outside the 1280x720 screen" in obs["last_action_error"]
+        assert (r, term, trunc, obs["step"]) == (0.0, False, False, 1)
+
+        obs, *_ = await env.step({"type": "keypress", "keys": ["NoSuchKey"]})
+        assert "unknown key 'NoSuchKey'" in obs["last_action_error"]
+        obs, *_ = await env.step({"type": "teleport"})
+        assert "unknown action type 'teleport'" in obs["last_action_error"]
+        obs, *_ = await env.step({"type": "click", "x": "left"})
+        assert obs["last_action_error"].startswith("bad click action")
+
+        x, y = await star_point(env, "Note 1-2")
+        obs, *_ = await env.step({"type": "click", "x": x, "y": y})
+        assert obs["last_action_error"] == "" and obs["step"] == 5
+        state = await env.state()
+        assert [n["starred"] for n in state["notes"]] == [False, True, False, False, False]
+    finally:
+        await env.close()
+
+
+async def test_parallel_worlds_are_isolated(runtime):
+    a, b = AsyncUIEnv(TOY, runtime=runtime), AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await asyncio.gather(a.reset(seed=2), b.reset(seed=2))
+        pa, pb = await star_point(a, "Note 2-1"), await star_point(b, "Note 2-3")
+        await asyncio.gather(a.step({"type": "click", "x": pa[0], "y": pa[1]}),
+                             b.step({"type": "click", "x": pb[0], "y": pb[1]}))
+        sa, sb = await asyncio.gather(a.state(), b.state())
+        assert [n["starred"] for n in sa["notes"]] == [True, False, False, False, False]
+        assert [n["starred"] for n in sb["notes"]] == [False, False, True, False, False]
+        # And each page shows only its own world.
+        assert await a.page.get_by_role("button", name="Unstar Note 2-1").count() == 0  # not reloaded yet
+        await a.page.reload()
+        assert await a.page.get_by_role("button", name="Unstar Note 2-1").count() == 1
+        assert await a.page.get_by_role("button", name="Unstar Note 2-3").count() == 0
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_reset_restores_the_pristine_world_and_same_pixels(runtime):
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        obs0, _ = await env.reset(seed=4)
+        s0 = await env.state()
+        png0 = env.last_png
+        x, y = await star_point(env, "Note 4-1")
+        await env.step({"type": "click", "x": x, "y": y})
+        assert (await env.state()) != s0
+        obs1, _ = await env.reset(seed=4)
+        assert await env.state() == s0
+        assert env.last_png == png0
+        assert (obs1["screenshot"] == obs0["screenshot"]).all()
+    finally:
+        await env.close()
+
+
+async def test_browser_cannot_reach_control_api_or_other_origins(runtime):
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=0)
+        page = env.page
+        gym = await page.evaluate("fetch('/_gym/health').then(r => 'status ' + r.status).catch(e => 'failed')")
+        assert gym == "failed"
+        other = await page.evaluate("fetch('http://example.com/').then(r => 'status ' + r.status).catch(e => 'failed')")
+        assert other == "failed"
+        ok = await page.evaluate("fetch('/second').then(r => r.status)")
+        assert ok == 200  # the app itself is reachable
+        with pytest.raises(Exception, match="ERR_BLOCKED_BY_CLIENT"):
+            await page.goto(env.server.url + "/_gym/health")
+    finally:
+        await env.close()
+
+
+async def test_browser_clock_is_the_worlds_frozen_now(runtime):
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=0)
+        shown = await env.page.locator("#clock").text_content()
+        assert shown == "2026-03-12T10:24:00.000Z"
+        await asyncio.sleep(0.3)
+        assert await env.page.evaluate("new Date().toISOString()") == "2026-03-12T10:24:00.000Z"
+    finally:
+        await env.close()
+
+
+async def test_navigation_and_typing_settle(runtime):
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=0)
+        link = await env.page.get_by_role("link", name="Second page").bounding_box()
+        obs, *_ = await env.step({"type": "click", "x": int(link["x"] + 5), "y": int(link["y"] + 5)})
+        assert obs["url"] == "/second"
+        back = await env.page.get_by_role("link", name="Back").bounding_box()
+        obs, *_ = await env.step({"type": "click", "x": int(back["x"] + 5), "y": int(back["y"] + 5)})
+        assert obs["url"] == "/"
+        box = await env.page.get_by_role("textbox", name="Title").bounding_box()
+        await env.step({"type": "click", "x": int(box["x"] + 5), "y": int(box["y"] + 5)})
+        await env.step({"type": "type", "text": "Buy milk"})
+        obs, *_ = await env.step({"type": "keypress", "keys": ["Enter"]})
+        titles = [n["title"] for n in (await env.state())["notes"]]
+        assert titles[-1] == "Buy milk"
+        assert await env.page.get_by_text("Buy milk").count() == 1  # the post-redirect page is loaded
+    finally:
+        await env.close()
+
+
+async def test_crashed_page_is_recovered_and_reported(runtime):
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=0)
+        x, y = await star_point(env, "Note 0-1")
+        await env.page.close()  # as if the tab crashed
+        obs, r, term, trunc, info = await env.step({"type": "click", "x": x, "y": y})
+        assert "recovered" in obs["last_action_error"]
+        assert info["recovered"] == 1 and not term
+        obs, *_ = await env.step({"type": "click", "x": x, "y": y})
+        assert obs["last_action_error"] == ""
+        assert (await env.state())["notes"][0]["starred"] is True
+    finally:
+        await env.close()
+
+
+async def test_crashed_app_server_is_restarted(runtime):
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=0)
+        env.server.proc.kill()
+        env.server.proc.wait()
+        obs, info = await env.reset(seed=0)  # the pool restarts the server, the episode starts
+        assert env.server.alive() and obs["url"] == "/"
+    finally:
+        await env.close()

@@ -1,0 +1,37 @@
+"""uigym's end-state verifier engine: grade an episode from plain JSON.
+
+After an episode the gym has the world's state right after reset (`start`), its state at the end
+(`end`) and the agent's `done` answer. A task's `verify` spec (see README.md here) says what must
+be true of them; `verify` checks it and explains every failure. Pure Python over JSON: no app,
+no browser.
+"""
+
+from .diff import diff_states
+from .engine import CheckResult, VerifyResult, verify
+from .matchers import OPERATORS, MatcherError, describe, explain, explain_where, match, match_where
+from .spec import Allowance, AnswerCheck, RowCheck, VerifySpec
+from .state import StateView
+from .values import MISSING, extract_number, get_path, values_equal
+
+__all__ = [
+    "MISSING",
+    "OPERATORS",
+    "Allowance",
+    "AnswerCheck",
+    "CheckResult",
+    "MatcherError",
+    "RowCheck",
+    "StateView",
+    "VerifyResult",
+    "VerifySpec",
+    "describe",
+    "diff_states",
+    "explain",
+    "explain_where",
+    "extract_number",
+    "get_path",
+    "match",
+    "match_where",
+    "values_equal",
+    "verify",
+]

@@ -1,0 +1,262 @@
+"""Grade an episode: run a VerifySpec over (start state, end state, done answer).
+
+Each check yields a CheckResult whose `detail` says exactly what was looked for and what was found,
+because a failing grade is only useful if a person (or a trainer's log) can see why without
+re-running the episode. Weird state data never raises: at worst a check fails with a detail
+saying what went wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from .matchers import describe, explain, explain_where, match, match_where, where_score
+from .spec import Allowance, AnswerCheck, RowCheck, VerifySpec
+from .state import StateView
+from .values import render
+
+__all__ = ["CheckResult", "VerifyResult", "verify"]
+
+MAX_LISTED = 3  # failing rows / uncovered changes spelled out in a detail
+
+
+class CheckResult(BaseModel):
+    name: str
+    kind: Literal["row", "answer", "unchanged_except"]
+    passed: bool
+    detail: str
+
+
+class VerifyResult(BaseModel):
+    score: float
+    passed: bool
+    checks: list[CheckResult]
+
+    def summary(self) -> str:
+        """One line: score, how many checks passed, and the first failures."""
+        n_ok = sum(c.passed for c in self.checks)
+        head = f"{'PASS' if self.passed else 'FAIL'} score={self.score:.2f} ({n_ok}/{len(self.checks)} checks passed)"
+        failed = [c for c in self.checks if not c.passed]
+        if not failed:
+            return head
+        parts = [f"[{c.name}] {_cut(c.detail, 160)}" for c in failed[:2]]
+        more = f" (+{len(failed) - 2} more)" if len(failed) > 2 else ""
+        return f"{head}; failed: " + " | ".join(parts) + more
+
+    def report(self) -> str:
+        """Multi-line report: one line per check."""
+        lines = [self.summary()]
+        lines += [f"  {'ok  ' if c.passed else 'FAIL'} {c.kind:<16} {c.name}: {c.detail}" for c in self.checks]
+        return "\n".join(lines)
+
+
+def verify(spec: VerifySpec | Mapping[str, Any], start: Any, end: Any, answer: str | None) -> VerifyResult:
+    """Grade one episode. Raises only for an invalid spec (pydantic ValidationError)."""
+    if not isinstance(spec, VerifySpec):
+        spec = VerifySpec.model_validate(spec)
+    view = StateView(start, end)
+    if answer is not None and not isinstance(answer, str):
+        answer = str(answer)
+    results: list[CheckResult] = []
+    for check in spec.checks:
+        results.append(_guarded(check.label(), check.kind, lambda c=check: _run_check(c, view, answer)))
+    if spec.unchanged_except is not None:
+        allow = spec.unchanged_except
+        results.append(_guarded("unchanged_except", "unchanged_except", lambda: _check_unchanged(allow, view)))
+    n_ok = sum(r.passed for r in results)
+    passed = n_ok == len(results)
+    if spec.scoring == "fraction":
+        score = n_ok / len(results) if results else 0.0
+    else:
+        score = 1.0 if passed else 0.0
+    return VerifyResult(score=score, passed=passed, checks=results)
+
+
+def _guarded(name: str, kind: str, run: Any) -> CheckResult:
+    try:
+        ok, detail = run()
+    except Exception as e:  # the engine must grade, never crash an episode
+        ok, detail = False, f"internal error while checking: {type(e).__name__}: {e}"
+    return CheckResult(name=name, kind=kind, passed=ok, detail=detail)
+
+
+def _run_check(check: RowCheck | AnswerCheck, view: StateView, answer: str | None) -> tuple[bool, str]:
+    if isinstance(check, AnswerCheck):
+        return _check_answer(check, view, answer)
+    return _check_rows(check, view)
+
+
+# ----------------------------------------------------------------------------- answer checks
+
+
+def _check_answer(check: AnswerCheck, view: StateView, answer: str | None) -> tuple[bool, str]:
+    m = check.answer
+    if answer is None:
+        # Only an explicit "no answer expected" passes: a do-nothing agent must never be rewarded
+        # by a negated matcher like {"$not": {"$icontains": "yes"}}.
+        if isinstance(m, dict) and m.get("$exists") is False:
+            return True, "no answer given, as expected"
+        return False, f"no answer was given (done had no answer); expected {describe(m)}"
+    text = answer.strip()
+    why = explain(text, m, view)
+    if why is None:
+        return True, f"answer {render(text)} matches {describe(m)}"
+    return False, f"answer {render(text)}: {why}"
+
+
+# ----------------------------------------------------------------------------- row checks
+
+
+_SET_WORD = {"end": "", "start": "start-state ", "created": "created ", "deleted": "deleted ", "changed": "changed "}
+_SET_EMPTY = {
+    "end": "table '{t}' is empty",
+    "start": "table '{t}' was empty at the start",
+    "created": "no rows were created in '{t}'",
+    "deleted": "no rows were deleted from '{t}'",
+    "changed": "no rows were changed in '{t}'",
+}
+
+
+def _check_rows(check: RowCheck, view: StateView) -> tuple[bool, str]:
+    t = check.table
+    if not view.has_table(t):
+        tables = ", ".join(view.tables()) or "none"
+        return False, f"unknown table {t!r} (tables in the state: {tables})"
+    rows = view.rows(t, check.in_)
+    selected = [r for r in rows if match_where(r, check.where, view)]
+    n = len(selected)
+    matching = f" matching {_json(check.where)}" if check.where else ""
+    rows_phrase = f"{_SET_WORD[check.in_]}rows in {t!r}{matching}"
+    problems: list[str] = []
+
+    count_ok = True
+    if check.count is not None:
+        count_ok = match(n, check.count, view)
+        if not count_ok:
+            if isinstance(check.count, int):
+                noun = "row" if check.count == 1 else "rows"
+                msg = f"expected {check.count} {_SET_WORD[check.in_]}{noun} in {t!r}{matching}, found {n}"
+            else:
+                msg = f"expected {describe(check.count)} {rows_phrase}, found {n}"
+            if n:
+                msg += f" ({_ids(selected)})"
+            else:
+                msg += _closest(rows, check, view)
+            problems.append(msg)
+
+    if check.expect is not None and n:
+        bad = [(r, explain_where(r, check.expect, view)) for r in selected]
+        bad = [(r, why) for r, why in bad if why]
+        if bad:
+            prefix = (f"{_SET_WORD[check.in_]}{t} where {_json(check.where)}" if check.where
+                      else f"{_SET_WORD[check.in_]}{t}")
+            lines = [f"{_row_label(r)} " + "; ".join(f"field {f!r} {w}" if not f.startswith("$") else w
+                                                     for f, w in why)
+                     for r, why in bad[:MAX_LISTED]]
+            more = f" (+{len(bad) - MAX_LISTED} more rows)" if len(bad) > MAX_LISTED else ""
+            head = f"{prefix}: " if n == 1 else f"{prefix}: {len(bad)} of {n} selected rows fail expect: "
+            problems.append(head + "; ".join(lines) + more)
+
+    zero_allowed = check.count is not None and match(0, check.count, view)
+    if n == 0 and count_ok and not zero_allowed:
+        # expect given, or neither count nor expect: at least one row must be selected
+        problems.append(f"expected at least one {_SET_WORD[check.in_]}row in {t!r}{matching}, found 0"
+                        + _closest(rows, check, view))
+
+    if problems:
+        return False, "; ".join(problems)
+    detail = f"found {n} {_SET_WORD[check.in_]}{'row' if n == 1 else 'rows'} in {t!r}{matching}"
+    if check.expect is not None and n:
+        detail += f"; all satisfy expect {_json(check.expect)}"
+    return True, detail
+
+
+def _closest(rows: list[dict], check: RowCheck, view: StateView) -> str:
+    """Why the most similar row did not qualify: the near miss a task author wants to see."""
+    if not rows:
+        return "; " + _SET_EMPTY[check.in_].format(t=check.table)
+    conds = {**(check.where or {})}
+    expect = check.expect or {}
+    best = max(rows, key=lambda r: where_score(r, conds, view) + where_score(r, expect, view))
+    why = explain_where(best, conds, view) + explain_where(best, expect, view)
+    if not why:
+        return ""
+    parts = [f"in {f!r}: {w}" if not f.startswith("$") else w for f, w in why[:MAX_LISTED]]
+    return f"; closest candidate {_row_label(best)} differs " + "; ".join(parts)
+
+
+# ----------------------------------------------------------------------------- unchanged_except
+
+
+def _check_unchanged(allowances: list[Allowance], view: StateView) -> tuple[bool, str]:
+    changes: list[tuple[str, str, dict | None, dict | None, list[str]]] = []
+    for table, d in view.diff.items():
+        changes += [(table, "create", None, r, []) for r in d["created"]]
+        changes += [(table, "delete", r, None, []) for r in d["deleted"]]
+        changes += [(table, "update", c["before"], c["after"], c["fields"]) for c in d["changed"]]
+    if not changes:
+        return True, "nothing changed"
+    uncovered = [c for c in changes if not any(_covers(a, *c, view) for a in allowances)]
+    if not uncovered:
+        return True, f"{len(changes)} change(s), all allowed"
+    listed = "; ".join(_describe_change(*c, allowances, view) for c in uncovered[:MAX_LISTED])
+    more = f" (+{len(uncovered) - MAX_LISTED} more)" if len(uncovered) > MAX_LISTED else ""
+    return False, f"{len(uncovered)} unexpected change(s): {listed}{more}"
+
+
+def _covers(a: Allowance, table: str, op: str, before: dict | None, after: dict | None,
+            fields: list[str], view: StateView, *, check_fields: bool = True) -> bool:
+    if a.table != table or op not in a.allowed_ops():
+        return False
+    rows = [r for r in (before, after) if r is not None]
+    if a.where is not None and not any(match_where(r, a.where, view) for r in rows):
+        return False
+    return not (check_fields and op == "update" and a.fields is not None and not set(fields) <= set(a.fields))
+
+
+def _describe_change(table: str, op: str, before: dict | None, after: dict | None, fields: list[str],
+                     allowances: list[Allowance], view: StateView) -> str:
+    row = after if after is not None else before
+    label = f"{table} {_row_label(row)}" if isinstance(row, dict) and "id" in row else f"{table} row"
+    if op == "create":
+        return f"{label} created: {render(after, 160)}"
+    if op == "delete":
+        return f"{label} deleted: {render(before, 160)}"
+    vals = ", ".join(f"{f}: {render((before or {}).get(f), 40)} -> {render((after or {}).get(f), 40)}"
+                     for f in fields[:6])
+    text = f"{label} updated fields {fields} ({vals})"
+    near = [a for a in allowances if _covers(a, table, op, before, after, fields, view, check_fields=False)]
+    if near:
+        allowed = sorted({f for a in near for f in (a.fields or [])})
+        text += f"; only {allowed} may change there"
+    return text
+
+
+# ----------------------------------------------------------------------------- formatting
+
+
+def _row_label(row: Any) -> str:
+    if isinstance(row, dict) and "id" in row:
+        return f"row {render(row['id'], 40)}"
+    return f"row {render(row, 100)}"
+
+
+def _ids(rows: list[dict]) -> str:
+    ids = [render(r.get("id"), 20) if "id" in r else "?" for r in rows[:8]]
+    more = f", +{len(rows) - 8} more" if len(rows) > 8 else ""
+    return ("rows " if len(rows) > 1 else "row ") + ", ".join(ids) + more
+
+
+def _json(v: Any) -> str:
+    try:
+        return json.dumps(v, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"

@@ -1,0 +1,174 @@
+"""The `verify` section of a task, as pydantic models.
+
+Validation is strict on purpose: a grader with a typo (`$containz`, `"expected"` instead of
+`"expect"`, a regex that does not compile) would otherwise silently grade every episode 0 or 1.
+Matchers and where clauses stay plain JSON inside the models (checked by `matchers.validate_*`), so
+a spec dumps back to exactly the JSON it was written as.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, ClassVar, Literal, Union
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+
+from .matchers import validate_matcher, validate_where
+
+__all__ = ["Allowance", "AnswerCheck", "Check", "RowCheck", "RowSet", "VerifySpec"]
+
+RowSet = Literal["end", "start", "created", "deleted", "changed"]
+Op = Literal["create", "delete", "update"]
+
+
+def _where(v: Any) -> dict[str, Any]:
+    validate_where(v, "where")
+    return v
+
+
+def _count(v: Any) -> Any:
+    if v is None:
+        return None
+    if isinstance(v, int) and not isinstance(v, bool):
+        if v < 0:
+            raise ValueError(f"count must be >= 0, got {v}")
+        return v
+    if isinstance(v, dict) and v:
+        validate_matcher(v, "count")
+        if all(not k.startswith("$") for k in v):
+            raise ValueError("count must be an integer or an operator matcher like {\"$gte\": 1}")
+        return v
+    raise ValueError(f"count must be a non-negative integer or a matcher like {{\"$gte\": 1}}, got {v!r}")
+
+
+def _answer_matcher(v: Any) -> Any:
+    if isinstance(v, dict) and v and all(isinstance(k, str) and k.startswith("$") for k in v):
+        validate_matcher(v, "answer")
+        return v
+    if isinstance(v, str):
+        return v
+    raise ValueError(f"answers are strings, so a literal answer matcher must be a string, got {v!r}; "
+                     "use {\"$number\": ...} for numeric answers and {\"$exists\": false} for 'no answer'")
+
+
+Where = Annotated[dict[str, Any], AfterValidator(_where)]
+
+
+def _compact(v: Any) -> str:
+    return json.dumps(v, ensure_ascii=False, default=str)
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+class RowCheck(BaseModel):
+    """Select rows of `table` from row set `in` that match `where`; then test `count` / `expect`."""
+
+    model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True,
+                              serialize_by_alias=True)
+
+    table: str = Field(min_length=1)
+    in_: RowSet = Field("end", alias="in")
+    where: Where | None = None
+    expect: Where | None = None
+    count: Annotated[Any, AfterValidator(_count)] = None
+    name: str | None = None
+
+    kind: ClassVar[str] = "row"
+
+    def label(self) -> str:
+        """The check's name: `name` if given, else generated from the check."""
+        if self.name:
+            return self.name
+        text = self.table if self.in_ == "end" else f"{self.in_} {self.table}"
+        if self.where:
+            text += f" where {_compact(self.where)}"
+        if self.expect:
+            text += f" expect {_compact(self.expect)}"
+        if self.count is not None:
+            text += f" count {_compact(self.count)}"
+        return _short(text)
+
+
+class AnswerCheck(BaseModel):
+    """Test the agent's `done` answer (stripped) with a matcher."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answer: Annotated[Any, AfterValidator(_answer_matcher)]
+    name: str | None = None
+
+    kind: ClassVar[str] = "answer"
+
+    def label(self) -> str:
+        return self.name or _short(f"answer {_compact(self.answer)}")
+
+
+def _check_tag(v: Any) -> str | None:
+    if isinstance(v, (RowCheck, AnswerCheck)):
+        return v.kind
+    if isinstance(v, dict):
+        if "table" in v and "answer" not in v:
+            return "row"
+        if "answer" in v and "table" not in v:
+            return "answer"
+    return None
+
+
+Check = Annotated[
+    Union[Annotated[RowCheck, Tag("row")], Annotated[AnswerCheck, Tag("answer")]],
+    Discriminator(
+        _check_tag,
+        custom_error_type="check_kind",
+        custom_error_message="a check is an object with exactly one of 'table' (a row check) "
+                             "or 'answer' (an answer check)",
+    ),
+]
+
+
+class Allowance(BaseModel):
+    """One kind of change `unchanged_except` permits.
+
+    `ops` defaults to all three, except that giving `fields` without `ops` means updates only:
+    a field list describes updates, and silently allowing the row's deletion too would be a hole.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    table: str = Field(min_length=1)
+    ops: list[Op] | None = None
+    where: Where | None = None
+    fields: list[str] | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> Allowance:
+        if self.ops is not None and not self.ops:
+            raise ValueError("ops must not be empty (omit it to allow create, delete and update)")
+        if self.fields is not None:
+            if not self.fields:
+                raise ValueError("fields must not be empty (omit it to allow any field to change)")
+            if self.ops is not None and "update" not in self.ops:
+                raise ValueError("fields only apply to updates, but ops does not include 'update'")
+        return self
+
+    def allowed_ops(self) -> set[str]:
+        if self.ops is not None:
+            return set(self.ops)
+        return {"update"} if self.fields is not None else {"create", "delete", "update"}
+
+
+class VerifySpec(BaseModel):
+    """A task's grader: row and answer checks, plus an optional audit of everything else."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    checks: list[Check] = Field(default_factory=list)
+    unchanged_except: list[Allowance] | None = None
+    scoring: Literal["all", "fraction"] = "all"
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> VerifySpec:
+        if not self.checks and self.unchanged_except is None:
+            raise ValueError("a verify spec must have at least one check or an unchanged_except list")
+        return self
