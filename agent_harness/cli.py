@@ -135,6 +135,64 @@ def tasks_check():
     console.print(f"[green]✓[/green] {count} tasks in {len(task_files())} files are valid")
 
 
+@tasks_app.command("generate")
+def tasks_generate(
+    app_name: Optional[str] = typer.Option(None, "--app", help="mail, food or crm (default: all)"),
+    check: bool = typer.Option(False, help="do not write; exit 1 if the committed files differ"),
+):
+    """Regenerate tasks/<app>/<template>.json from the templates in tasks/templates/<app>/."""
+    from apps import available_apps
+    from tasks.templates.base import generate
+
+    stale = []
+    for name in [app_name] if app_name else available_apps():
+        try:
+            files = generate(name, write=not check)
+        except Exception as e:  # noqa: BLE001 - a template bug is reported with its name
+            fail(f"{name}: {type(e).__name__}: {e}")
+        for path, tasks in files.items():
+            if check:
+                current = Path(path).read_text() if Path(path).exists() else ""
+                if current != json.dumps(tasks, indent=1, ensure_ascii=False) + "\n":
+                    stale.append(path)
+            else:
+                console.print(f"{path}: {len(tasks)} tasks")
+    if check:
+        for p in stale:
+            err.print(f"[red]stale[/red] {p}")
+        if stale:
+            raise typer.Exit(1)
+        console.print("[green]✓[/green] generated task files are up to date")
+
+
+@tasks_app.command("validate")
+def tasks_validate(
+    tasks: str = typer.Option("*", "--tasks", help="glob over task ids"),
+    workers: int = typer.Option(4, min=1, max=32),
+    no_near_misses: bool = typer.Option(False, help="skip near-miss trajectories"),
+):
+    """Play each task's oracle (must get 1), noop (0) and near-misses (0) in real browsers."""
+    from agent_harness.validate import validate_tasks
+    from gym_core.runtime import Runtime
+
+    chosen = _select(tasks)
+
+    async def main():
+        try:
+            return await validate_tasks(chosen, workers=workers, near_misses=not no_near_misses)
+        finally:
+            await Runtime.current().close()
+
+    results = asyncio.run(main())
+    bad = [r for r in results if not r.ok]
+    for r in bad:
+        err.print(r.failures())
+    probes = sum(len(r.probes) for r in results)
+    console.print(f"{len(results) - len(bad)}/{len(results)} tasks valid ({probes} episodes)")
+    if bad:
+        raise typer.Exit(1)
+
+
 @apps_app.command("serve")
 def apps_serve(
     name: str = typer.Argument(..., help="mail, food or crm"),

@@ -67,21 +67,46 @@ def diff_states(start: Any, end: Any, volatile: Mapping[str, Iterable[str]] | No
     return out
 
 
-def changed_fields(before: Mapping[str, Any], after: Mapping[str, Any], ignore: set[str] = frozenset()) -> list[str]:
+_SCALARS = (str, int, bool, type(None))
+
+
+def _same(a: Any, b: Any) -> bool:
+    """values_equal with a fast path for the common case: identical scalar types."""
+    if a is b:
+        return True
+    t = type(a)
+    if t is type(b) and t in _SCALARS:
+        return a == b
+    return values_equal(a, b)
+
+
+def changed_fields(before: Mapping[str, Any], after: Mapping[str, Any], ignore: Iterable[str] = ()) -> list[str]:
     """Fields whose values differ (a field present on one side only counts), minus `ignore`."""
+    ignore = set(ignore)
     keys = list(before) + [k for k in after if k not in before]
     return [k for k in keys if k not in ignore
-            and (k not in before or k not in after or not values_equal(before[k], after[k]))]
+            and (k not in before or k not in after or not _same(before[k], after[k]))]
 
 
-def _id_key(v: Any) -> str:
+def _content_key(row: Mapping[str, Any], ignore: set[str]) -> Any:
+    """A hashable key for a whole row (types kept, so 1 and True differ)."""
+    try:
+        key = tuple(sorted((k, type(v).__name__, v) for k, v in row.items() if k not in ignore))
+        hash(key)
+        return key
+    except TypeError:  # unhashable values (JSON columns) or unorderable keys
+        return canonical({k: v for k, v in row.items() if k not in ignore})
+
+
+def _id_key(v: Any) -> tuple[str, Any]:
+    """Hashable identity of an id value: 3 and 3.0 pair up, 3 and "3" and True do not."""
+    if type(v) is int:
+        return ("n", v)
+    if type(v) is str:
+        return ("s", v)
     if is_number(v) and float(v).is_integer():
-        v = int(v)
-    return canonical(v)
-
-
-def _without(row: Mapping[str, Any], ignore: set[str]) -> dict[str, Any]:
-    return {k: v for k, v in row.items() if k not in ignore}
+        return ("n", int(v))
+    return ("j", canonical(v))
 
 
 def _diff_table(before: list[dict], after: list[dict], ignore: set[str]) -> dict[str, list]:
@@ -112,12 +137,11 @@ def _diff_table(before: list[dict], after: list[dict], ignore: set[str]) -> dict
         deleted.extend(b_rows[len(a_ids.get(key, [])):])
 
     # Rows without an id: a multiset of contents (volatile fields left out).
-    b_count = Counter(canonical(_without(r, ignore)) for r in b_plain)
-    a_count = Counter(canonical(_without(r, ignore)) for r in a_plain)
-    for rows, theirs, into in ((a_plain, b_count, created), (b_plain, a_count, deleted)):
+    b_keys = [_content_key(r, ignore) for r in b_plain]
+    a_keys = [_content_key(r, ignore) for r in a_plain]
+    for rows, keys, theirs, into in ((a_plain, a_keys, b_keys, created), (b_plain, b_keys, a_keys, deleted)):
         budget = Counter(theirs)
-        for r in rows:
-            k = canonical(_without(r, ignore))
+        for r, k in zip(rows, keys):
             if budget[k] > 0:
                 budget[k] -= 1
             else:

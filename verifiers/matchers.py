@@ -347,15 +347,17 @@ def _e_all(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> 
     return f"expected every element {describe(arg)}, got {render(v)}"
 
 
-def _e_in(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
-    neg = "$nin" in m and m["$nin"] is arg
-    desc = _d_in(neg)(arg, m)
-    vals = _ref_values(arg, refs)
-    if is_ref(arg):
-        if vals is None:
-            return f"expected {desc}, but the $ref could not be resolved"
-        desc += f" (resolved to {render(vals)})"
-    return f"expected {desc}, got {render(v)}"
+def _e_in(neg: bool) -> Callable[[Any, Any, Mapping[str, Any], RefResolver | None], str]:
+    def e(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
+        desc = _d_in(neg)(arg, m)
+        if is_ref(arg):
+            vals = _resolve(arg["$ref"], refs)
+            if vals is None:
+                return f"expected {desc}, but the $ref could not be resolved"
+            desc += f" (resolved to {render(vals)})"
+        return f"expected {desc}, got {render(v)}"
+
+    return e
 
 
 def _e_eq(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
@@ -372,8 +374,8 @@ def _e_eq(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> s
 _OPS: dict[str, _Op] = {
     "$eq": _Op(_t_eq, _v_eq, _d_eq, sees_missing=True, explain=_e_eq),
     "$ne": _Op(lambda v, a, m, r: not _t_eq(v, a, m, r), _v_ne, _d("!= {arg}")),
-    "$in": _Op(_t_in, _v_list_or_ref, _d_in(False), explain=_e_in),
-    "$nin": _Op(_t_nin, _v_list_or_ref, _d_in(True), explain=_e_in),
+    "$in": _Op(_t_in, _v_list_or_ref, _d_in(False), explain=_e_in(False)),
+    "$nin": _Op(_t_nin, _v_list_or_ref, _d_in(True), explain=_e_in(True)),
     "$gt": _Op(_t_cmp(lambda c: c > 0), _v_orderable, _d("> {arg}")),
     "$gte": _Op(_t_cmp(lambda c: c >= 0), _v_orderable, _d(">= {arg}")),
     "$lt": _Op(_t_cmp(lambda c: c < 0), _v_orderable, _d("< {arg}")),
@@ -387,14 +389,14 @@ _OPS: dict[str, _Op] = {
     "$istartswith": _Op(_t_istartswith, _v_str, _d("starting with {arg} (case-insensitive)")),
     "$ieq": _Op(_t_ieq, _v_str, _d("{arg} (ignoring case and spacing)")),
     "$len": _Op(_t_len, _v_nested, _d_nested("length "), explain=_e_len),
-    "$any": _Op(_t_any, _v_nested, _d_nested("some element "), ),
+    "$any": _Op(_t_any, _v_nested, _d_nested("some element ")),
     "$all": _Op(_t_all, _v_nested, _d_nested("every element "), explain=_e_all),
     "$not": _Op(lambda v, a, m, r: not match(v, a, r), _v_nested, _d_nested("not "), sees_missing=True),
     "$approx": _Op(_t_approx, _v_approx, _d_approx),
     "$number": _Op(_t_number, _v_nested, _d_nested("a number "), explain=_e_number),
     "$ref": _Op(lambda v, a, m, r: _t_in(v, {"$ref": a}, m, r), _v_ref,
                 lambda a, m: f"one of {_describe_ref(a)}",
-                explain=lambda v, a, m, r: _e_in(v, {"$ref": a}, {}, r)),
+                explain=lambda v, a, m, r: _e_in(False)(v, {"$ref": a}, m, r)),
 }
 
 OPERATORS: tuple[str, ...] = tuple(_OPS) + tuple(_MODIFIERS)

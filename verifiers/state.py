@@ -25,9 +25,16 @@ class StateView:
         self.start: dict = start if isinstance(start, dict) else {}
         self.end: dict = end if isinstance(end, dict) else {}
         self.volatile = volatile if volatile is not None else volatile_fields(self.start, self.end)
-        self.diff = diff_states(self.start, self.end, self.volatile)
+        self._diff: dict[str, dict] | None = None
         self._rows: dict[tuple[str, str], list[dict]] = {}
         self._refs: dict[str, list[Any]] = {}
+
+    @property
+    def diff(self) -> dict[str, dict]:
+        """`diff_states(start, end)`, computed on first use (many specs never need it)."""
+        if self._diff is None:
+            self._diff = diff_states(self.start, self.end, self.volatile)
+        return self._diff
 
     def tables(self) -> list[str]:
         return state_tables(self.start, self.end)

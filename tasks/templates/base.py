@@ -1,0 +1,132 @@
+"""The template registry, the world view templates read, and the generator."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import json
+import pkgutil
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+TASKS_DIR = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class TemplateInfo:
+    app: str
+    name: str
+    difficulty: str
+    fn: Callable[["World", random.Random], Iterable[dict]]
+    max_steps: int = 30
+    count: int = 5  # instances generated
+    seed: int = 0  # the world the variants are drawn from
+    test_every: int = 5  # every n-th instance goes to the test split
+    tags: tuple[str, ...] = ()
+    description: str = ""
+
+
+TEMPLATES: dict[str, TemplateInfo] = {}
+
+
+def template(app: str, name: str, *, difficulty: str, max_steps: int = 30, count: int = 5, seed: int = 0,
+             tags: tuple[str, ...] = (), test_every: int = 5):
+    def register(fn):
+        key = f"{app}/{name}"
+        if key in TEMPLATES and TEMPLATES[key].fn.__qualname__ != fn.__qualname__:
+            raise ValueError(f"template {key} is defined twice")
+        TEMPLATES[key] = TemplateInfo(app, name, difficulty, fn, max_steps, count, seed, test_every, tags,
+                                      (fn.__doc__ or "").strip())
+        return fn
+
+    return register
+
+
+@dataclass
+class World:
+    """The seeded rows of one world, exactly as the app's database holds them after reset."""
+
+    app: str
+    seed: int
+    now: dt.datetime
+    rows: dict[str, list[dict[str, Any]]]
+    _index: dict[str, dict[Any, dict]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, app: str, seed: int = 0, now: dt.datetime | None = None) -> "World":
+        return _build_world(app, seed, now)
+
+    def table(self, name: str) -> list[dict[str, Any]]:
+        return self.rows.get(name, [])
+
+    def get(self, table: str, id_: Any) -> dict[str, Any]:
+        if table not in self._index:
+            self._index[table] = {r["id"]: r for r in self.table(table)}
+        return self._index[table][id_]
+
+    def where(self, table: str, **eq: Any) -> list[dict[str, Any]]:
+        return [r for r in self.table(table) if all(r.get(k) == v for k, v in eq.items())]
+
+
+@lru_cache(maxsize=8)
+def _build_world(app: str, seed: int, now: dt.datetime | None) -> World:
+    from apps import load_app_module
+
+    spec = load_app_module(app).SPEC
+    now = now or spec.default_now
+    return World(app=app, seed=seed, now=now, rows=spec.build_world(seed, now))
+
+
+def load_templates(app: str) -> list[TemplateInfo]:
+    """Import tasks/templates/<app>/*.py (registering their templates) and return them by name."""
+    pkg_name = f"tasks.templates.{app}"
+    try:
+        pkg = importlib.import_module(pkg_name)
+    except ModuleNotFoundError:
+        return []
+    for mod in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(f"{pkg_name}.{mod.name}")
+    return sorted((t for t in TEMPLATES.values() if t.app == app), key=lambda t: t.name)
+
+
+def instances_of(info: TemplateInfo) -> list[dict]:
+    """The template's tasks as validated dicts, with ids, seeds and splits assigned."""
+    from tasks.schema import Task
+
+    world = World.build(info.app, info.seed)
+    rng = random.Random(f"{info.app}/{info.name}/{info.seed}")
+    out: list[dict] = []
+    for i, inst in enumerate(info.fn(world, rng)):
+        if i >= info.count:
+            break
+        task = {
+            "id": f"{info.app}/{info.name}-{i:02d}",
+            "app": info.app,
+            "seed": info.seed,
+            "difficulty": info.difficulty,
+            "max_steps": info.max_steps,
+            "template": info.name,
+            "split": "test" if (i % info.test_every) == info.test_every - 1 else "train",
+            "tags": list(info.tags),
+        }
+        task.update(inst)
+        out.append(json.loads(Task.model_validate(task).model_dump_json(exclude_defaults=False, exclude_none=True)))
+    if len(out) < info.count:
+        raise ValueError(f"template {info.app}/{info.name} yielded {len(out)} instances, {info.count} wanted")
+    return out
+
+
+def generate(app: str, write: bool = True) -> dict[str, list[dict]]:
+    """Every template of the app -> tasks/<app>/<template>.json. Returns {path: tasks}."""
+    out: dict[str, list[dict]] = {}
+    for info in load_templates(app):
+        path = TASKS_DIR / app / f"{info.name}.json"
+        tasks = instances_of(info)
+        out[str(path)] = tasks
+        if write:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(tasks, indent=1, ensure_ascii=False) + "\n")
+    return out
