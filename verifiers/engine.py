@@ -133,10 +133,8 @@ def _check_rows(check: RowCheck, view: StateView) -> tuple[bool, str]:
     rows_phrase = f"{_SET_WORD[check.in_]}rows in {t!r}{matching}"
     problems: list[str] = []
 
-    count_ok = True
     if check.count is not None:
-        count_ok = match(n, check.count, view)
-        if not count_ok:
+        if not match(n, check.count, view):
             if isinstance(check.count, int):
                 noun = "row" if check.count == 1 else "rows"
                 msg = f"expected {check.count} {_SET_WORD[check.in_]}{noun} in {t!r}{matching}, found {n}"
@@ -149,21 +147,10 @@ def _check_rows(check: RowCheck, view: StateView) -> tuple[bool, str]:
             problems.append(msg)
 
     if check.expect is not None and n:
-        bad = [(r, explain_where(r, check.expect, view)) for r in selected]
-        bad = [(r, why) for r, why in bad if why]
-        if bad:
-            prefix = (f"{_SET_WORD[check.in_]}{t} where {_json(check.where)}" if check.where
-                      else f"{_SET_WORD[check.in_]}{t}")
-            lines = [f"{_row_label(r)} " + "; ".join(f"field {f!r} {w}" if not f.startswith("$") else w
-                                                     for f, w in why)
-                     for r, why in bad[:MAX_LISTED]]
-            more = f" (+{len(bad) - MAX_LISTED} more rows)" if len(bad) > MAX_LISTED else ""
-            head = f"{prefix}: " if n == 1 else f"{prefix}: {len(bad)} of {n} selected rows fail expect: "
-            problems.append(head + "; ".join(lines) + more)
+        problems += _expect_failures(check, selected, view)
 
-    zero_allowed = check.count is not None and match(0, check.count, view)
-    if n == 0 and count_ok and not zero_allowed:
-        # expect given, or neither count nor expect: at least one row must be selected
+    if n == 0 and check.count is None:
+        # With no count to say otherwise, a check needs at least one row (with or without expect).
         problems.append(f"expected at least one {_SET_WORD[check.in_]}row in {t!r}{matching}, found 0"
                         + _closest(rows, check, view))
 
@@ -173,6 +160,20 @@ def _check_rows(check: RowCheck, view: StateView) -> tuple[bool, str]:
     if check.expect is not None and n:
         detail += f"; all satisfy expect {_json(check.expect)}"
     return True, detail
+
+
+def _expect_failures(check: RowCheck, selected: list[dict], view: StateView) -> list[str]:
+    """The selected rows that fail `expect`, each with the fields that fail and why."""
+    bad = [(r, why) for r in selected if (why := explain_where(r, check.expect, view))]
+    if not bad:
+        return []
+    t, n = check.table, len(selected)
+    prefix = f"{_SET_WORD[check.in_]}{t}" + (f" where {_json(check.where)}" if check.where else "")
+    lines = [f"{_row_label(r)} " + "; ".join(f"field {f!r} {w}" if not f.startswith("$") else w for f, w in why)
+             for r, why in bad[:MAX_LISTED]]
+    more = f" (+{len(bad) - MAX_LISTED} more rows)" if len(bad) > MAX_LISTED else ""
+    head = f"{prefix}: " if n == 1 else f"{prefix}: {len(bad)} of {n} selected rows fail expect: "
+    return [head + "; ".join(lines) + more]
 
 
 def _closest(rows: list[dict], check: RowCheck, view: StateView) -> str:

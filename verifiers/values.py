@@ -80,6 +80,9 @@ def is_number(v: Any) -> bool:
 def values_equal(a: Any, b: Any) -> bool:
     """JSON equality: numbers by value (1 == 1.0), booleans only equal booleans, strings exact,
     lists and dicts element by element. Never raises."""
+    t = type(a)
+    if t is type(b) and (t is str or t is int or t is bool or a is None):  # fast path, the common case
+        return a == b
     if a is MISSING or b is MISSING:
         return a is b
     if isinstance(a, bool) or isinstance(b, bool):

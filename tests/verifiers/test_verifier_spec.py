@@ -112,3 +112,14 @@ def test_bad_specs_name_the_problem(spec, loc, needle):
 def test_literal_dict_matchers_are_allowed():
     spec = VerifySpec.model_validate({"checks": [{"table": "m", "where": {"headers": {"x-prio": "high"}}}]})
     assert spec.checks[0].where == {"headers": {"x-prio": "high"}}
+
+
+def test_readme_example_spec_is_valid():
+    """The spec in verifiers/README.md is the one people copy; keep it loadable."""
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).parents[2] / "verifiers" / "README.md").read_text()
+    block = re.search(r"## A spec\s+```json\n(.*?)```", readme, re.S).group(1)
+    spec = VerifySpec.model_validate(json.loads(block))
+    assert len(spec.checks) == 5 and len(spec.unchanged_except) == 3

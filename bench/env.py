@@ -1,0 +1,142 @@
+"""Environment benchmark: `python -m bench.env [--episodes 16] [--envs 8]`.
+
+Everything is measured in this one run, on the mail app, so the ratios hold on a noisy machine:
+  bare_shot_ms   a bare Playwright page.screenshot() of the inbox
+  step_ms        env.step of a click that changes the page in place (a star), incl. settle + screenshot
+  reset_p50_ms   a world reset through the control API (snapshot restore + fixtures)
+  env_reset_ms   a whole env.reset (world reset + fresh browser context + page load + screenshot)
+  throughput     episodes/s with 1 env and with N envs in one process (one Chromium)
+  mb_per_env     proportional memory (PSS) of browser + app server per extra open env
+Last line: reset_p50_ms=<x> step_ratio=<x> parallel_speedup=<x> mb_per_env=<x>
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+
+import psutil
+
+from gym_core import AsyncUIEnv
+from gym_core.runtime import Runtime
+
+STAR = {"role": "button", "name": "Star"}
+
+
+def p50(xs: list[float]) -> float:
+    return statistics.median(xs)
+
+
+async def star_point(env: AsyncUIEnv, i: int = 0) -> tuple[int, int]:
+    loc = env.page.get_by_role("button", name="Not starred").nth(i)
+    b = await loc.bounding_box()
+    return int(b["x"] + b["width"] / 2), int(b["y"] + b["height"] / 2)
+
+
+async def episode(env: AsyncUIEnv, steps: int = 6) -> None:
+    """A small fixed episode: reset, star and unstar a few rows, done (graded)."""
+    await env.reset(seed=0, start_path="/inbox")
+    x, y = await star_point(env, 0)
+    for _ in range(steps):
+        await env.step({"type": "click", "x": x, "y": y})
+    await env.step({"type": "done"})
+
+
+def tree_pss_mb() -> float:
+    total = 0
+    for p in [psutil.Process()] + psutil.Process().children(recursive=True):
+        try:
+            total += p.memory_full_info().pss
+        except (psutil.Error, AttributeError):
+            pass
+    return total / 2**20
+
+
+async def main(n_envs: int, n_episodes: int, reps: int) -> dict:
+    rt = Runtime.current()
+    env = AsyncUIEnv("mail", runtime=rt)
+    await env.reset(seed=0, start_path="/inbox")  # builds the snapshot, starts server and browser
+    x, y = await star_point(env)
+
+    # Interleave bare screenshots and steps so both see the same machine load.
+    bare, step = [], []
+    for _ in range(reps):
+        t = time.perf_counter()
+        await env.page.screenshot()
+        bare.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        await env.step({"type": "click", "x": x, "y": y})
+        step.append(time.perf_counter() - t)
+
+    control = rt.control(env.server)
+    resets = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        await control.reset(env.world_id, 0, None, [])
+        resets.append(time.perf_counter() - t)
+    env_resets = []
+    for _ in range(max(5, reps // 4)):
+        t = time.perf_counter()
+        await env.reset(seed=0, start_path="/inbox")
+        env_resets.append(time.perf_counter() - t)
+    await env.close()
+
+    async def throughput(k: int) -> float:
+        envs = [AsyncUIEnv("mail", runtime=rt) for _ in range(k)]
+        queue = list(range(n_episodes))
+
+        async def worker(e: AsyncUIEnv):
+            while queue:
+                queue.pop()
+                await episode(e)
+
+        for e in envs:  # warm: contexts and worlds exist before the clock starts
+            await e.reset(seed=0, start_path="/inbox")
+        t = time.perf_counter()
+        await asyncio.gather(*(worker(e) for e in envs))
+        dt = time.perf_counter() - t
+        for e in envs:
+            await e.close()
+        return n_episodes / dt
+
+    tp1 = await throughput(1)
+    tpn = await throughput(n_envs)
+
+    # Memory: open envs one by one and take the slope.
+    base = tree_pss_mb()
+    envs = []
+    for _ in range(n_envs):
+        e = AsyncUIEnv("mail", runtime=rt)
+        await e.reset(seed=0, start_path="/inbox")
+        envs.append(e)
+    await asyncio.sleep(0.5)
+    mb_per_env = (tree_pss_mb() - base) / n_envs
+    for e in envs:
+        await e.close()
+    await rt.close()
+    return {
+        "bare_shot_ms": p50(bare) * 1000,
+        "step_ms": p50(step) * 1000,
+        "reset_p50_ms": p50(resets) * 1000,
+        "env_reset_ms": p50(env_resets) * 1000,
+        "eps_1": tp1,
+        f"eps_{n_envs}": tpn,
+        "step_ratio": p50(step) / p50(bare),
+        "parallel_speedup": tpn / tp1,
+        "mb_per_env": mb_per_env,
+    }
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--envs", type=int, default=8)
+    ap.add_argument("--episodes", type=int, default=16)
+    ap.add_argument("--reps", type=int, default=30)
+    a = ap.parse_args()
+    r = asyncio.run(main(a.envs, a.episodes, a.reps))
+    for k, v in r.items():
+        print(f"{k:>18}: {v:.2f}")
+    print(f"reset_p50_ms={r['reset_p50_ms']:.1f} step_ratio={r['step_ratio']:.2f} "
+          f"parallel_speedup={r['parallel_speedup']:.2f} mb_per_env={r['mb_per_env']:.0f}")
