@@ -211,6 +211,18 @@ def apps_serve(
     serve_main([name, "--port", str(port), "--host", host])
 
 
+def _register_feature_commands() -> None:
+    import importlib
+
+    from agent_harness.commands import COMMAND_MODULES
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(app)
+
+
+_register_feature_commands()
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,10 @@
+"""CLI command groups, one module per feature, each exposing `register(app: typer.Typer)`.
+
+Modules import their heavy dependencies (torch, transformers, ray...) inside the command
+functions, so `uigym --help` stays fast and works without the optional extras.
+"""
+
+COMMAND_MODULES: list[str] = [
+    # "agent_harness.commands.qa",
+    # "agent_harness.commands.serve",
+]
