@@ -29,7 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -136,6 +136,25 @@ def used_icons(apps_dir: Path = APPS) -> set[str]:
     return icons
 
 
+def _ligature_glyphs(font) -> dict[str, str]:
+    """Icon name (the ligature's text) -> glyph name, read from the font's GSUB ligatures."""
+    cmap = font.getBestCmap()
+    char_of: dict[str, str] = {}
+    for cp, glyph in sorted(cmap.items()):
+        if chr(cp) in "abcdefghijklmnopqrstuvwxyz0123456789_":
+            char_of[glyph] = chr(cp)
+    out: dict[str, str] = {}
+    for lookup in font["GSUB"].table.LookupList.Lookup:
+        for st in lookup.SubTable:
+            st = getattr(st, "ExtSubTable", st)
+            for first, ligs in getattr(st, "ligatures", {}).items():
+                for lig in ligs:
+                    chars = [char_of.get(g) for g in [first, *lig.Component]]
+                    if all(chars):
+                        out.setdefault("".join(chars), lig.LigGlyph)
+    return out
+
+
 def material_symbols(styles: tuple[str, ...] = ("outlined",)) -> Handler:
     """Material Symbols: the variable font (all axes kept: FILL, wght, GRAD, opsz) cut to the used icons."""
 
@@ -152,11 +171,12 @@ def material_symbols(styles: tuple[str, ...] = ("outlined",)) -> Handler:
         for style in styles:
             font_name = f"material-symbols-{style}.woff2"
             font = TTFont(pkg / font_name)
-            glyphs = set(font.getGlyphOrder())
-            missing = [i for i in icons if i not in glyphs]
+            ligatures = _ligature_glyphs(font)
+            missing = [i for i in icons if i not in ligatures]
             if missing:
                 raise SystemExit(f"not Material Symbols icons: {', '.join(missing)}")
-            keep = [g for i in icons for g in (i, f"{i}.fill") if g in glyphs]
+            glyphs = set(font.getGlyphOrder())
+            keep = sorted({g for i in icons for g in (ligatures[i], f"{ligatures[i]}.fill") if g in glyphs})
             opts = subset.Options()
             opts.layout_closure = False  # keep only the ligatures whose icon glyph is kept
             opts.layout_features = ["*"]
@@ -179,6 +199,47 @@ def material_symbols(styles: tuple[str, ...] = ("outlined",)) -> Handler:
     return run
 
 
+_SLDS_ICON_RE = re.compile(r"[\"'](utility|standard|action|doctype|custom):([A-Za-z0-9_]+)[\"']")
+
+
+def used_slds_icons(apps_dir: Path = APPS) -> set[tuple[str, str]]:
+    """Every SLDS icon the apps reference as a quoted 'kind:name' string (e.g. 'utility:chevrondown',
+    'standard:lead') in templates, JS and Python, plus any file named slds-icons.txt (one a line)."""
+    icons: set[tuple[str, str]] = set()
+    for path in apps_dir.rglob("*"):
+        if not path.is_file() or "vendor" in path.parts or "node_modules" in path.parts:
+            continue
+        if path.name == "slds-icons.txt":
+            for line in path.read_text().splitlines():
+                line = line.split("#", 1)[0].strip()
+                if ":" in line:
+                    kind, name = line.split(":", 1)
+                    icons.add((kind.strip(), name.strip()))
+            continue
+        if path.suffix in (".html", ".jinja", ".js", ".py"):
+            icons.update(_SLDS_ICON_RE.findall(path.read_text(errors="replace")))
+    return icons
+
+
+def slds_icons() -> Handler:
+    """@salesforce-ux/icons: copy, unmodified, the SVG of every icon the apps use (see used_slds_icons)."""
+
+    def run(pkg: Path, out: Path) -> list[str]:
+        root = pkg / "dist" / "salesforce-lightning-design-system-icons"
+        icons = sorted(used_slds_icons())
+        missing = [f"{k}:{n}" for k, n in icons if not (root / k / f"{n}.svg").is_file()]
+        if missing:
+            raise SystemExit(f"not SLDS icons: {', '.join(missing)}")
+        written = []
+        for kind, name in icons:
+            (out / kind).mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / kind / f"{name}.svg", out / kind / f"{name}.svg")
+            written.append(f"{kind}/{name}.svg")
+        return written
+
+    return run
+
+
 # What each package contributes. A package in apps/package.json without an entry here is an error.
 PACKAGES: dict[str, Spec] = {
     "@fontsource/google-sans": Spec(fontsource((400, 500, 700))),
@@ -188,19 +249,14 @@ PACKAGES: dict[str, Spec] = {
     "htmx.org": Spec(copy_files("dist/htmx.min.js")),
     "alpinejs": Spec(copy_files("dist/cdn.min.js")),
     "@salesforce-ux/design-system": Spec(
-        copy_files(
-            "assets/styles/salesforce-lightning-design-system.min.css",
-            "assets/icons/utility-sprite/svg/symbols.svg",
-            "assets/icons/standard-sprite/svg/symbols.svg",
-            flatten=False,
-        ),
+        copy_files("assets/styles/salesforce-lightning-design-system.min.css", flatten=False),
         licence_files=("assets/icons/License-for-icons.txt", "assets/images/License-for-images.txt"),
-        note="CSS and icon sprites; images referenced by the CSS are not copied",
+        note="the CSS only (icons come from @salesforce-ux/icons); images referenced by the CSS are not copied",
     ),
     "@salesforce-ux/icons": Spec(
-        copy_files("License-for-icons.txt"),
+        slds_icons(),
         licence_files=("License-for-icons.txt",),
-        note="placeholder: pick the icons the CRM uses",
+        note="the individual SVGs the CRM uses, unmodified (CC BY-ND 4.0); inlined by apps/crm at render time",
     ),
 }
 

@@ -1,0 +1,154 @@
+"""Screenshots of Inkbox at 1280x720: `python -m apps.mail.screenshots [--out docs/screenshots/mail]`.
+
+Serves the app on a free port with a throwaway UIGYM_HOME (seed 0, the default now), opens it in
+Chromium with Playwright, checks that the fonts and the icon font really loaded, and saves PNGs of
+the inbox, a thread, compose, search results, Sent and Starred (plus a few extra views).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from werkzeug.serving import make_server
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def chromium_path() -> str | None:
+    for p in (os.environ.get("UIGYM_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if p and Path(p).exists():
+            return p
+    return None  # Playwright's own
+
+
+def pick_threads(app) -> dict[str, int]:
+    """Threads worth showing: a long conversation, one with attachments, one invite."""
+    from sqlalchemy import func, select
+
+    from apps.mail.models import Attachment, Contact, Invite, Message
+
+    store = app.extensions["uigym_worlds"]
+    eng = store.engine("default")
+    with eng.connect() as conn:
+        long_tid = conn.execute(
+            select(Message.thread_id).where(Message.is_trashed.is_(False), Message.is_spam.is_(False))
+            .group_by(Message.thread_id).having(func.count() >= 4)
+            .order_by(func.max(Message.sent_at).desc()).limit(1)).scalar()
+        att_tid = conn.execute(select(Message.thread_id).join(Attachment, Attachment.message_id == Message.id)
+                               .where(Message.is_trashed.is_(False)).order_by(Message.sent_at.desc()).limit(1)).scalar()
+        inv_tid = conn.execute(select(Message.thread_id).join(Invite, Invite.message_id == Message.id)
+                               .order_by(Message.sent_at.desc()).limit(1)).scalar()
+        contact = conn.execute(select(Message.from_name).where(Message.is_sent.is_(False), Message.is_spam.is_(False),
+                                                               Message.from_email.in_(select(Contact.email)))
+                               .order_by(Message.sent_at.desc()).limit(1)).scalar()
+    return {"long": long_tid, "attachment": att_tid, "invite": inv_tid, "contact": contact}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m apps.mail.screenshots")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots" / "mail"))
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    from playwright.sync_api import sync_playwright
+
+    from apps.mail import create_app
+
+    home = tempfile.mkdtemp(prefix="inkbox-shots-")
+    app = create_app({"UIGYM_HOME": home, "GYM_TOKEN": "shots", "DEFAULT_SEED": args.seed})
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    with app.test_request_context():
+        app.extensions["uigym_worlds"].engine("default")  # build the world before the browser asks
+    picks = pick_threads(app)
+    problems: list[str] = []
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+
+        def settle():
+            page.wait_for_load_state("networkidle")
+            page.evaluate("document.fonts.ready.then(() => true)")
+
+        def shot(name: str):
+            settle()
+            page.screenshot(path=str(out / f"{name}.png"))
+            print(f"saved {out / name}.png")
+
+        page.goto(base + f"/thread/{picks['long']}?back=/inbox")
+        settle()
+        fonts = page.evaluate("""() => ({
+            googleSans: document.fonts.check('500 14px "Google Sans"'),
+            roboto: document.fonts.check('14px Roboto'),
+            symbols: document.fonts.check('20px "Material Symbols Outlined"'),
+            loaded: Array.from(document.fonts).filter(f => f.status === 'loaded').map(f => f.family + ' ' + f.weight),
+            iconWidth: document.querySelector('.nav-item .ms').getBoundingClientRect().width,
+        })""")
+        print("fonts:", fonts)
+        if not (fonts["googleSans"] and fonts["roboto"] and fonts["symbols"]):
+            problems.append(f"fonts not loaded: {fonts}")
+        if fonts["iconWidth"] > 24:
+            problems.append(f"icons render as text (width {fonts['iconWidth']})")
+        shot("thread")
+        page.get_by_role("button", name="Reply", exact=True).click()
+        page.get_by_role("textbox", name="Message Body").fill("Sounds great, see you then!")
+        shot("thread-reply")
+        page.goto(base + "/inbox")
+        shot("inbox")
+        page.goto(base + f"/thread/{picks['attachment']}?back=/inbox")
+        shot("thread-attachment")
+        page.get_by_role("link", name="Preview attachment").first.click()
+        shot("attachment-preview")
+        page.goto(base + f"/thread/{picks['invite']}?back=/inbox")
+        shot("thread-invite")
+
+        page.goto(base + "/inbox")
+        settle()
+        page.get_by_role("button", name="Compose").click()
+        page.get_by_role("textbox", name="To").fill("")
+        page.get_by_role("textbox", name="To").type((picks["contact"] or "a").split(" ")[0][:3])
+        page.wait_for_selector("#compose-to-list li")
+        shot("compose-suggest")
+        page.keyboard.press("Enter")
+        page.get_by_role("textbox", name="Subject").fill("Lunch on Friday?")
+        page.get_by_role("textbox", name="Message Body").fill("Hi,\n\nAre you free for lunch on Friday? There's a new place near the office I'd like to try.\n\nThanks!")
+        shot("compose")
+
+        page.get_by_role("button", name="Close", exact=True).click()
+        page.get_by_role("button", name="Settings").click()
+        shot("quick-settings")
+
+        page.goto(base + "/search?q=" + (picks["contact"] or "invoice").split(" ")[0])
+        shot("search")
+        page.goto(base + "/sent")
+        shot("sent")
+        page.goto(base + "/starred")
+        shot("starred")
+        page.goto(base + "/inbox/promotions")
+        shot("promotions")
+        browser.close()
+
+    server.shutdown()
+    for msg in problems:
+        print("PROBLEM:", msg, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

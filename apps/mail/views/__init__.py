@@ -1,0 +1,20 @@
+"""The Inkbox blueprint: one blueprint, a module per area (lists, thread, actions, assets)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask
+
+bp = Blueprint("mail", __name__)
+
+# The modules register their routes on `bp` when imported.
+from apps.mail.views import actions, assets, lists, thread  # noqa: E402,F401
+
+
+def blueprints() -> list[Blueprint]:
+    return [bp]
+
+
+def init_app(app: Flask) -> None:
+    from apps.mail.views.common import register_template_helpers
+
+    register_template_helpers(app)

@@ -1,0 +1,83 @@
+"""Generated images: letter avatars and attachment previews/downloads (Pillow, deterministic, cached)."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Response, abort, request, send_file
+from PIL import Image
+from sqlalchemy import select
+
+from apps._shared import db
+from apps.mail.models import Attachment, Message
+from apps.mail.views import bp
+from apps.mail.views.common import render_page, safe_back
+from seed_data.images import attachment_bytes, attachment_preview, avatar_png
+
+FONT = Path(__file__).resolve().parents[2] / "_shared" / "static" / "vendor" / "fontsource-google-sans" / \
+    "google-sans-latin-500-normal.woff2"
+DOWNLOADABLE = {"application/pdf", "image/jpeg", "text/plain"}
+
+
+@lru_cache(maxsize=512)
+def _avatar(name: str, size: int) -> bytes:
+    return avatar_png(name, size, str(FONT))
+
+
+@bp.get("/avatar")
+def avatar():
+    name = (request.args.get("name") or "?")[:120]
+    try:
+        size = int(request.args.get("s", "80"))
+    except ValueError:
+        size = 80
+    resp = Response(_avatar(name, max(16, min(size, 256))), mimetype="image/png")
+    resp.headers["Cache-Control"] = "public, max-age=86400"
+    return resp
+
+
+def _attachment(aid: int) -> tuple[Attachment, Message]:
+    session = db()
+    a = session.get(Attachment, aid)
+    if a is None:
+        abort(404)
+    return a, session.get(Message, a.message_id)
+
+
+@lru_cache(maxsize=128)
+def _preview_png(key: str, filename: str, mime: str, width: int) -> bytes:
+    img = attachment_preview(filename, mime, key, width=640, font_path=str(FONT))
+    if width != 640:
+        img = img.resize((width, round(img.height * width / 640)), Image.LANCZOS)
+    buf = io.BytesIO()
+    img.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
+
+
+@bp.get("/attachments/<int:aid>/preview.png")
+def attachment_preview_png(aid: int):
+    a, _m = _attachment(aid)
+    width = 240 if request.args.get("thumb") else 640
+    resp = Response(_preview_png(f"{a.message_id}:{a.id}", a.filename, a.mime, width), mimetype="image/png")
+    resp.headers["Cache-Control"] = "public, max-age=86400"
+    return resp
+
+
+@bp.get("/attachments/<int:aid>/download")
+def attachment_download(aid: int):
+    a, _m = _attachment(aid)
+    if a.mime not in DOWNLOADABLE:
+        abort(404)
+    data, mime = attachment_bytes(a.filename, a.mime, f"{a.message_id}:{a.id}", font_path=str(FONT))
+    return send_file(io.BytesIO(data), mimetype=mime, as_attachment=True, download_name=a.filename)
+
+
+@bp.get("/attachments/<int:aid>")
+def attachment_view(aid: int):
+    a, m = _attachment(aid)
+    siblings = list(db().scalars(select(Attachment).where(Attachment.message_id == a.message_id).order_by(Attachment.id)))
+    back = safe_back(request.args.get("back"), f"/thread/{m.thread_id}")
+    return render_page("mail/attachment.html", att=a, message=m, siblings=siblings, back=back,
+                       downloadable=a.mime in DOWNLOADABLE, inert_app=True)

@@ -1,0 +1,1 @@
+"""Deterministic seed data for the clones: one module per app (build(seed, now) -> rows per table) plus vocab files."""

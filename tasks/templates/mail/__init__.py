@@ -1,0 +1,1 @@
+"""Mail (Inkbox) task templates."""

@@ -1,0 +1,162 @@
+"""The clone in a real Chromium at 1280x720, driven by the accessible names the README documents."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+
+import pytest
+from sqlalchemy import select
+
+from apps.mail.models import Contact, Message, Thread
+from apps.mail.screenshots import CHROMIUM_ARGS, chromium_path
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def browser_page(app):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        except Exception as e:  # no browser on this machine
+            server.shutdown()
+            pytest.skip(f"no Chromium: {e}")
+        ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+        ctx.add_cookies([{"name": "uigym_world", "value": app.config["TEST_WORLD"], "url": base}])
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.base = base
+        yield page
+        browser.close()
+    server.shutdown()
+    assert errors == []
+
+
+def test_fonts_and_icons_load(browser_page):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    assert page.evaluate("document.fonts.check('500 14px \"Google Sans\"')")
+    assert page.evaluate("document.fonts.check('20px \"Material Symbols Outlined\"')")
+    # A ligature icon is one 20px glyph, not the word "inbox" in text.
+    width = page.evaluate("document.querySelector('.nav-item .ms').getBoundingClientRect().width")
+    assert 18 <= width <= 22
+
+
+def test_star_in_list_updates_in_place_without_reload(browser_page, dbs):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    page.evaluate("window.__noReload = 1")
+    row = page.get_by_role("row").first
+    tid = int(row.get_attribute("data-id"))
+    star = row.get_by_role("button", name="Star", exact=True)
+    if star.count() == 0:  # already starred: unstar first
+        row.get_by_role("button", name="Unstar", exact=True).click()
+        page.wait_for_function("document.querySelector('.row .star-btn').getAttribute('aria-pressed') === 'false'")
+    row.get_by_role("button", name="Star", exact=True).click()
+    row.get_by_role("button", name="Unstar", exact=True).wait_for()
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("window.__noReload") == 1
+    dbs.expire_all()
+    assert any(m.is_starred for m in dbs.scalars(select(Message).where(Message.thread_id == tid)))
+
+
+def test_compose_and_send_through_the_ui(browser_page, dbs):
+    page = browser_page
+    contact = dbs.scalars(select(Contact).order_by(Contact.id)).first()
+    page.goto(page.base + "/inbox")
+    page.get_by_role("button", name="Compose").click()
+    dialog = page.get_by_role("dialog", name="New Message")
+    dialog.get_by_role("textbox", name="To").fill(contact.email)
+    dialog.get_by_role("textbox", name="Subject").fill("Quarterly numbers")
+    dialog.get_by_role("textbox", name="Message Body").fill("Hi,\n\nAttached are the numbers.")
+    dialog.get_by_role("button", name="Send").click()
+    page.get_by_role("status").get_by_text("Message sent").wait_for()
+    dbs.expire_all()
+    m = dbs.scalars(select(Message).where(Message.subject == "Quarterly numbers")).one()
+    assert m.to == [contact.email.lower()] and m.body == "Hi,\n\nAttached are the numbers." and m.is_sent
+    page.get_by_role("link", name="View message").click()
+    page.get_by_role("heading", name="Quarterly numbers").wait_for()
+
+
+def test_compose_suggestions_pick_a_contact(browser_page, dbs):
+    page = browser_page
+    contact = dbs.scalars(select(Contact).order_by(Contact.id)).first()
+    page.goto(page.base + "/inbox")
+    page.get_by_role("button", name="Compose").click()
+    to = page.get_by_role("textbox", name="To")
+    to.press_sequentially(contact.name.split()[0][:4])
+    page.get_by_role("option", name=re.compile(re.escape(contact.email))).click()
+    page.get_by_role("dialog", name="New Message").get_by_role("button", name=f"Remove {contact.email.lower()}").wait_for()
+    assert to.input_value() == ""
+
+
+def test_open_thread_reply_and_archive(browser_page, dbs):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    row = page.get_by_role("row").nth(1)
+    tid = int(row.get_attribute("data-id"))
+    row.click()
+    subject = dbs.get(Thread, tid).subject
+    page.get_by_role("heading", name=subject).wait_for()
+    page.get_by_role("button", name="Reply", exact=True).click()
+    page.get_by_role("textbox", name="Message Body").fill("Thanks, will do.")
+    page.get_by_role("button", name="Send").click()
+    page.get_by_role("status").get_by_text("Message sent").wait_for()
+    dbs.expire_all()
+    reply = dbs.scalars(select(Message).where(Message.thread_id == tid).order_by(Message.id.desc())).first()
+    assert reply.body == "Thanks, will do." and reply.is_sent and reply.subject.startswith("Re:")
+    assert page.get_by_role("paragraph").filter(has_text="Thanks, will do.").is_visible()
+    page.get_by_role("button", name="Archive").click()
+    page.get_by_role("status").get_by_text("Conversation archived.").wait_for()
+    assert page.url.endswith("/inbox")
+    dbs.expire_all()
+    assert not any(m.in_inbox for m in dbs.scalars(select(Message).where(Message.thread_id == tid)))
+    page.get_by_role("button", name="Undo").click()
+    page.get_by_role("status").get_by_text("Action undone.").wait_for()
+    dbs.expire_all()
+    assert any(m.in_inbox for m in dbs.scalars(select(Message).where(Message.thread_id == tid)))
+
+
+def test_select_rows_and_delete(browser_page, dbs):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    rows = page.get_by_role("row")
+    ids = [int(rows.nth(i).get_attribute("data-id")) for i in (2, 3)]
+    for i in (2, 3):
+        rows.nth(i).get_by_role("checkbox", name="Select").check()
+    page.get_by_role("toolbar", name="Conversation actions").get_by_role("button", name="Delete", exact=True).click()
+    page.get_by_role("status").get_by_text("2 conversations moved to Trash.").wait_for()
+    dbs.expire_all()
+    assert all(m.is_trashed for m in dbs.scalars(select(Message).where(Message.thread_id.in_(ids))))
+
+
+def test_search_box(browser_page):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    box = page.get_by_role("searchbox", name="Search mail")
+    box.fill("invoice")
+    box.press("Enter")
+    page.wait_for_url("**/search?q=invoice")
+    assert page.get_by_role("row").count() > 0
+
+
+def test_rail_more_toggle_and_hamburger(browser_page):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    page.get_by_role("button", name="More", exact=True).click()
+    page.get_by_role("link", name="Trash").click()
+    page.wait_for_url("**/trash")
+    page.get_by_role("button", name="Main menu").click()
+    assert page.evaluate("document.getElementById('app').classList.contains('rail-collapsed')")
