@@ -38,56 +38,164 @@ def _select(tasks_glob: str, app_name: str | None = None, split: str | None = No
     return chosen
 
 
+MODEL_AGENTS = ("openai", "vllm")
+
+
+def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
+    out = {}
+    for v in values or []:
+        if "=" not in v:
+            fail(f"{what} takes NAME=VALUE, got {v!r}")
+        k, val = v.split("=", 1)
+        out[k.strip()] = val.strip()
+    return out
+
+
+def _agent_args(values: list[str] | None) -> dict:
+    out = {}
+    for k, v in _pairs(values, "--agent-arg").items():
+        try:
+            out[k] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k] = v
+    return out
+
+
 @app.command("eval")
 def eval_cmd(
-    agent: str = typer.Option("oracle", help="oracle, noop, random (model agents: see the README)"),
+    agent: str = typer.Option("oracle", help="oracle, noop, random, openai (any OpenAI-compatible endpoint: "
+                                             "vLLM, uigym serve, hosted), or package.module:Class"),
     tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, comma separated, e.g. 'mail/*'"),
     split: Optional[str] = typer.Option(None, help="train or test"),
-    workers: int = typer.Option(4, min=1, max=64, help="episodes run in parallel"),
-    samples: int = typer.Option(1, min=1, help="episodes per task"),
-    out: Optional[Path] = typer.Option(None, help="results directory (default runs/<agent>-<time>)"),
+    tasks_dir: Optional[Path] = typer.Option(None, help="load tasks from this folder (<dir>/<app>/*.json) "
+                                                        "instead of the bundled ones"),
+    workers: int = typer.Option(4, min=1, max=1024, help="episodes run at once, in total"),
+    procs: int = typer.Option(1, min=1, max=256, help="worker processes (each its own Chromium and app servers) "
+                                                      "sharing the --workers episodes; with --ray: actors"),
+    ray: Optional[str] = typer.Option(None, "--ray", help="run episodes on Ray actors: 'local', 'auto', "
+                                                          "'ray://HOST:10001' or HOST:PORT"),
+    ray_cpus_per_actor: float = typer.Option(1.0, help="CPUs Ray reserves for each actor"),
+    samples: int = typer.Option(1, min=1, help="episodes per task (pass@k is reported for k up to this)"),
+    out: Optional[Path] = typer.Option(None, help="results directory (default runs/<label>-<time>)"),
+    label: Optional[str] = typer.Option(None, help="the agent's name in results and reports "
+                                                   "(default: the agent, or the --model)"),
     max_steps: Optional[int] = typer.Option(None, min=1, help="override each task's max_steps"),
+    episode_timeout: float = typer.Option(900.0, help="seconds before an episode is stopped (recorded as an error)"),
+    retry_errors: bool = typer.Option(False, help="rerun episodes that ended in an error in an earlier run"),
     no_screenshots: bool = typer.Option(False, help="do not save screenshots"),
+    report: bool = typer.Option(True, help="write OUT/report/index.html when done"),
+    app_url: Optional[list[str]] = typer.Option(None, help="APP=URL of an already running clone (its token in "
+                                                           "UIGYM_GYM_TOKEN); repeatable"),
+    app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module: serve that module under the "
+                                                              "app's name (test and third-party clones); repeatable"),
+    # model agents (--agent openai)
+    base_url: str = typer.Option("http://localhost:8000/v1", help="[model] OpenAI-compatible endpoint"),
+    model: Optional[str] = typer.Option(None, help="[model] model name (default: the first the server lists)"),
+    api_key: Optional[str] = typer.Option(None, envvar="UIGYM_API_KEY", help="[model] API key (default: "
+                                                                             "$UIGYM_API_KEY or $OPENAI_API_KEY)"),
+    action_format: str = typer.Option("json", "--format", help="[model] json, openai, anthropic, uitars, qwen, "
+                                                               "pyautogui"),
+    coords: str = typer.Option("abs", help="[model] abs (pixels of the image sent) or rel1000 (0-1000)"),
+    image_size: Optional[str] = typer.Option(None, help="[model] resize screenshots to WxH before sending"),
+    max_pixels: Optional[int] = typer.Option(None, help="[model] resize screenshots Qwen-style (sides multiples of "
+                                                        "28) to at most this many pixels"),
+    history_images: int = typer.Option(3, min=0, help="[model] screenshots kept as images in the history"),
+    history_turns: Optional[int] = typer.Option(None, help="[model] keep only the last N steps in the prompt"),
+    temperature: float = typer.Option(0.0, help="[model] sampling temperature"),
+    top_p: Optional[float] = typer.Option(None, help="[model] nucleus sampling"),
+    seed: Optional[int] = typer.Option(None, help="[model] sampling seed"),
+    max_tokens: int = typer.Option(512, help="[model] max tokens per reply"),
+    timeout: float = typer.Option(120.0, help="[model] seconds per request"),
+    retries: int = typer.Option(4, help="[model] retries (with backoff) on timeouts, 429 and 5xx"),
+    logprobs: bool = typer.Option(False, help="[model] ask for logprobs (summed per step in the trajectory)"),
+    agent_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE passed to the agent (JSON values); "
+                                                             "repeatable"),
 ):
-    """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl."""
-    from agent_harness.agents import AGENTS, make_agent
-    from agent_harness.runner import EvalConfig, run_eval
+    """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl, a report to OUT/report/."""
+    from agent_harness.runner import EvalConfig, latest_results, read_results, run_eval, make_agent_from
+    from agent_harness.report.stats import pass_at_k_table
     from agent_harness.summary import print_summary
     from gym_core.env import EnvConfig
     from gym_core.runtime import Runtime
 
-    chosen = _select(tasks, split=split)
+    if tasks_dir is not None:
+        from tasks import TaskLoadError, load_tasks, select_tasks
+
+        try:
+            pool = load_tasks(tasks_dir)
+        except TaskLoadError as e:
+            fail(str(e))
+        chosen = select_tasks(tasks, split=split, tasks=pool)
+        if not chosen:
+            fail(f"no task in {tasks_dir} matches {tasks!r}")
+    else:
+        chosen = _select(tasks, split=split)
+    agent_kwargs = _agent_args(agent_arg)
+    if agent in MODEL_AGENTS:
+        agent_kwargs = {
+            "base_url": base_url, "model": model, "api_key": api_key, "format": action_format, "coords": coords,
+            "image_size": image_size, "max_pixels": max_pixels, "history_images": history_images,
+            "history_turns": history_turns, "temperature": temperature, "top_p": top_p, "seed": seed,
+            "max_tokens": max_tokens, "timeout": timeout, "retries": retries, "logprobs": logprobs,
+            **agent_kwargs,
+        }
     try:
-        make_agent(agent)
-    except ValueError as e:
+        probe = make_agent_from(agent, dict(agent_kwargs))
+    except (ValueError, ImportError, AttributeError, TypeError) as e:
         fail(str(e))
-    out = out or Path("runs") / f"{agent}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    cfg = EvalConfig(agent=agent, tasks=chosen, out=out, workers=workers, samples=samples,
-                     env_config=EnvConfig(max_steps=max_steps), save_screenshots=not no_screenshots)
-    console.print(f"[bold]uigym eval[/bold]: agent={agent} tasks={len(chosen)} samples={samples} workers={workers}")
+    del probe
+    label = label or (f"{agent}:{model}" if agent in MODEL_AGENTS and model else agent)
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label)
+    out = out or Path("runs") / f"{safe}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    cfg = EvalConfig(agent=agent, tasks=chosen, out=out, workers=workers, samples=samples, agent_kwargs=agent_kwargs,
+                     env_config=EnvConfig(max_steps=max_steps), save_screenshots=not no_screenshots,
+                     episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
+                     ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_pairs(app_url, "--app-url"),
+                     app_modules=_pairs(app_module, "--app-module"), retry_errors=retry_errors)
+    where = f"ray={ray} actors" if ray else (f"procs={procs}" if procs > 1 else "in-process")
+    console.print(f"[bold]uigym eval[/bold]: agent={label} tasks={len(chosen)} samples={samples} "
+                  f"workers={workers} ({where}) -> {out}")
 
     async def main():
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+            TimeRemainingColumn
+
+        ids = {t.id for t in chosen}
+        done_rows = [r for r in latest_results(read_results(out)) if r.get("agent") == label and r["task_id"] in ids
+                     and r.get("sample", 0) < samples and not (retry_errors and r.get("error"))]
+        counts = {"passed": sum(1 for r in done_rows if r.get("passed")),
+                  "errors": sum(1 for r in done_rows if r.get("error"))}
+
+        def describe() -> str:
+            return f"episodes [green]{counts['passed']} passed[/green] [red]{counts['errors']} errors[/red]"
 
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console, transient=True) as progress:
-            bar = progress.add_task("episodes", total=len(chosen) * samples)
-            from agent_harness.runner import read_results
+                      TimeRemainingColumn(), console=console, transient=True) as progress:
+            bar = progress.add_task(describe(), total=len(chosen) * samples, completed=len(done_rows))
 
-            label = agent
-            already = sum(1 for r in read_results(out) if r.get("agent") == label and r["task_id"] in {t.id for t in chosen})
-            progress.update(bar, completed=already)
+            def on_result(r: dict) -> None:
+                counts["passed"] += bool(r.get("passed"))
+                counts["errors"] += bool(r.get("error"))
+                progress.update(bar, advance=1, description=describe())
+
             try:
-                return await run_eval(cfg, on_result=lambda r: progress.advance(bar))
+                return await run_eval(cfg, on_result=on_result)
             finally:
                 await Runtime.current().close()
 
     rows = asyncio.run(main())
-    print_summary(rows, title=f"uigym eval: {agent}")
+    print_summary(rows, title=f"uigym eval: {label}")
+    if samples > 1:
+        console.print(pass_at_k_table(rows))
     errors = [r for r in rows if r.get("error")]
     for r in errors[:5]:
         err.print(f"[yellow]{r['task_id']}[/yellow]: {r['error']}")
     console.print(f"results: {out / 'results.jsonl'}")
+    if report:
+        from agent_harness.report import write_report
+
+        index = write_report([out], out / "report")
+        console.print(f"report: {index}")
 
 
 @tasks_app.command("list")

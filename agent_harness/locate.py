@@ -85,9 +85,12 @@ async def scroll_plan(loc: Locator, width: int, height: int) -> tuple[int, int, 
     b = await box_of(loc)
     if b is None:
         raise TargetNotFound("target has no box (hidden or detached)")
-    if in_view(b, width, height):
-        return None
     parent = await loc.evaluate(SCROLL_PARENT_JS)
+    if in_view(b, width, height):
+        # In the viewport, but maybe clipped by its scroll container (a listbox's own scroll area).
+        cx, cy = b.center
+        if not parent or (parent[1] - 1 <= cy <= parent[1] + parent[3] + 1):
+            return None
     if parent:
         px, py, pw, ph = parent
         left, top = max(px, 0), max(py, 0)

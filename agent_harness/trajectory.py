@@ -28,6 +28,7 @@ class StepRecord:
     screenshot: str
     text: str = ""
     usage: dict = field(default_factory=dict)
+    parse_error: str = ""  # the model's reply could not be read as an action (the step was a no-op)
 
 
 @dataclass

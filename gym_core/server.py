@@ -24,8 +24,10 @@ class ServerError(RuntimeError):
 class AppServer:
     """One running clone. `url` is its origin, `token` opens its control API."""
 
-    def __init__(self, app: str, *, url: str | None = None, token: str | None = None, home: str | None = None):
+    def __init__(self, app: str, *, url: str | None = None, token: str | None = None, home: str | None = None,
+                 module: str | None = None):
         self.app = app
+        self.module = module  # serve this module (dotted path) under the app's name, e.g. a test fixture app
         self.home = home or os.environ.get("UIGYM_HOME")
         self.token = token or os.environ.get("UIGYM_GYM_TOKEN") or secrets.token_hex(16)
         self.external = url is not None
@@ -42,7 +44,7 @@ class AppServer:
             env = dict(os.environ, UIGYM_GYM_TOKEN=self.token, PYTHONUNBUFFERED="1")
             if self.home:
                 env["UIGYM_HOME"] = str(self.home)
-            cmd = [sys.executable, "-m", "apps.serve", self.app, "--port", "0", "--quiet"]
+            cmd = [sys.executable, "-m", "apps.serve", self.module or self.app, "--port", "0", "--quiet"]
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
             port = self._wait_ready(timeout)
             self.url = f"http://127.0.0.1:{port}"
@@ -109,9 +111,11 @@ class AppServer:
 class ServerPool:
     """The app servers of this process, one per app, started on first use, stopped at exit."""
 
-    def __init__(self, home: str | None = None, urls: dict[str, str] | None = None, token: str | None = None):
+    def __init__(self, home: str | None = None, urls: dict[str, str] | None = None, token: str | None = None,
+                 modules: dict[str, str] | None = None):
         self.home = home
         self.urls = urls or {}
+        self.modules = modules or {}
         self.token = token
         self._servers: dict[str, AppServer] = {}
         self._lock = threading.Lock()
@@ -121,7 +125,8 @@ class ServerPool:
         with self._lock:
             srv = self._servers.get(app)
             if srv is None:
-                srv = AppServer(app, url=self.urls.get(app), token=self.token, home=self.home)
+                srv = AppServer(app, url=self.urls.get(app), token=self.token, home=self.home,
+                                module=self.modules.get(app))
                 self._servers[app] = srv
         srv.start()
         return srv

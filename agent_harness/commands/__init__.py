@@ -5,6 +5,7 @@ functions, so `uigym --help` stays fast and works without the optional extras.
 """
 
 COMMAND_MODULES: list[str] = [
-    # "agent_harness.commands.qa",
-    # "agent_harness.commands.serve",
+    "agent_harness.commands.qa",
+    "agent_harness.commands.serve",
+    "agent_harness.commands.report",
 ]

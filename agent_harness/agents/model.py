@@ -1,0 +1,365 @@
+"""The model agent: any vision-language model behind an OpenAI-compatible chat completions endpoint
+(vLLM's `vllm serve`, `uigym serve`, hosted APIs).
+
+Each step sends the conversation so far: the system prompt of the action format (its action space
+and the screen size), the goal, and for every step the model's reply and a user message with the
+new screenshot (a base64 PNG/JPEG image part) plus the URL and any error. Only the last
+`history_images` screenshots travel as images; older ones are replaced by a short text, so long
+episodes stay within the model's context. The reply is parsed by the chosen action format
+(agent_harness.formats); a reply that cannot be parsed becomes an error message for the model on
+its next turn (the step is spent on a no-op `screenshot`), never a crash.
+
+Per step the agent reports `last_usage` (prompt/completion tokens, latency, retries, finish
+reason) and `last_text` (what the model wrote), which the runner stores in the trajectory.
+
+    agent = ModelAgent(base_url="http://localhost:8000/v1", format="uitars", max_pixels=1280*28*28)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import json
+import math
+import os
+import random
+import time
+from typing import Any
+
+import httpx
+from PIL import Image
+
+from agent_harness.agents import register_agent
+from agent_harness.agents.base import Agent
+from agent_harness.formats import FormatContext, ParseError, Reply, get_format
+
+NOOP = {"type": "screenshot"}  # what a step costs when the reply could not be used
+
+
+class ModelError(RuntimeError):
+    """The endpoint failed for good (after retries, or a request error that retrying cannot fix)."""
+
+
+def smart_resize(width: int, height: int, *, factor: int = 28, min_pixels: int = 56 * 56,
+                 max_pixels: int = 28 * 28 * 1280) -> tuple[int, int]:
+    """Qwen2-VL's resize rule (as its image processor applies it): sides multiples of `factor`,
+    area within [min_pixels, max_pixels], aspect ratio kept. Returns (width, height)."""
+    h_bar = max(factor, round(height / factor) * factor)
+    w_bar = max(factor, round(width / factor) * factor)
+    if h_bar * w_bar > max_pixels:
+        beta = math.sqrt((height * width) / max_pixels)
+        h_bar = max(factor, math.floor(height / beta / factor) * factor)
+        w_bar = max(factor, math.floor(width / beta / factor) * factor)
+    elif h_bar * w_bar < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return w_bar, h_bar
+
+
+def _size(value: Any) -> tuple[int, int] | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        w, h = value.lower().split("x")
+        return int(w), int(h)
+    w, h = value
+    return int(w), int(h)
+
+
+def reply_text(reply: Reply) -> str:
+    """What the model wrote, tool calls included (Hermes style), for trajectories and reports."""
+    parts = [f"<think>{reply.reasoning}</think>"] if reply.reasoning else []
+    if reply.content:
+        parts.append(reply.content)
+    for tc in reply.tool_calls:
+        args = tc.arguments if isinstance(tc.arguments, str) else json.dumps(tc.arguments, ensure_ascii=False)
+        parts.append(f'<tool_call>\n{{"name": {json.dumps(tc.name)}, "arguments": {args}}}\n</tool_call>')
+    return "\n".join(parts)
+
+
+class ModelAgent(Agent):
+    name = "openai"
+
+    def __init__(self, base_url: str = "http://localhost:8000/v1", model: str | None = None,
+                 api_key: str | None = None, format: str = "json", coords: str = "abs",
+                 image_size: Any = None, max_pixels: int | None = None, min_pixels: int = 56 * 56,
+                 history_images: int = 3, history_turns: int | None = None,
+                 temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
+                 max_tokens: int = 512, timeout: float = 120.0, retries: int = 4, backoff: float = 1.0,
+                 logprobs: bool = False, top_logprobs: int | None = None, image_format: str = "png",
+                 jpeg_quality: int = 85, include_url: bool = True, max_actions_per_reply: int = 8,
+                 system_prompt: str | None = None, send_tools: bool | None = None,
+                 extra_body: dict | None = None, extra_headers: dict | None = None, **kw: Any):
+        super().__init__(**kw)
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key if api_key is not None else (os.environ.get("UIGYM_API_KEY")
+                                                            or os.environ.get("OPENAI_API_KEY"))
+        self.format = get_format(format)
+        self.coords = coords
+        self.image_size = _size(image_size)
+        self.max_pixels = int(max_pixels) if max_pixels else None
+        self.min_pixels = int(min_pixels)
+        self.history_images = max(0, int(history_images))
+        self.history_turns = int(history_turns) if history_turns else None
+        self.temperature = float(temperature)
+        self.top_p = top_p
+        self.seed = seed
+        self.max_tokens = int(max_tokens)
+        self.timeout = float(timeout)
+        self.retries = int(retries)
+        self.backoff = float(backoff)
+        self.logprobs = bool(logprobs)
+        self.top_logprobs = top_logprobs
+        self.image_format = image_format.lower()
+        self.jpeg_quality = int(jpeg_quality)
+        self.include_url = include_url
+        self.max_actions_per_reply = max(1, int(max_actions_per_reply))
+        self.system_prompt_override = system_prompt
+        self.send_tools = self.format.uses_tools if send_tools is None else bool(send_tools)
+        self.extra_body = dict(extra_body or {})
+        self.extra_headers = dict(extra_headers or {})
+        self._client: httpx.AsyncClient | None = None
+        self.last_parse_error = ""
+        self.ctx: FormatContext | None = None
+
+    # ---------------------------------------------------------------- episode
+    def model_image_size(self, screen: tuple[int, int]) -> tuple[int, int]:
+        if self.image_size:
+            return self.image_size
+        if self.max_pixels:
+            return smart_resize(screen[0], screen[1], min_pixels=self.min_pixels, max_pixels=self.max_pixels)
+        return screen
+
+    async def reset(self, env, task) -> None:
+        await super().reset(env, task)
+        screen = (env.width, env.height)
+        self.ctx = FormatContext(screen=screen, image=self.model_image_size(screen), coords=self.coords)
+        self.turns: list[dict] = []  # user/assistant/tool messages after the system prompt
+        self.queue: list[dict] = []
+        self.feedback: list[str] = []
+        self.pending_tool_ids: list[str] = []
+        self.n_calls = 0
+        self.parse_errors = 0
+        self.last_parse_error = ""
+        self.last_text = ""
+        self.last_usage = {}
+        if self.model is None:
+            self.model = await self._default_model()
+
+    def system_message(self) -> str:
+        return self.system_prompt_override or self.format.system_prompt(self.ctx)
+
+    # -------------------------------------------------------------------- act
+    async def act(self, obs: dict) -> dict:
+        self.last_parse_error = ""
+        if self.queue:  # the rest of a multi-action reply; the model is asked again after the last one
+            self.last_text, self.last_usage = "", {"queued": True}
+            if obs.get("last_action_error"):
+                self.queue.clear()  # the plan went wrong: show the model what happened
+            else:
+                return self._emit(self.queue.pop(0))
+        self._add_observation(obs)
+        body = self._request_body()
+        t0 = time.perf_counter()
+        data, retries = await self._post("/chat/completions", body)
+        latency = (time.perf_counter() - t0) * 1000
+        self.n_calls += 1
+        choice = (data.get("choices") or [{}])[0]
+        message = choice.get("message") or {}
+        reply = Reply.of(message)
+        usage = data.get("usage") or {}
+        self.last_usage = {
+            "prompt_tokens": int(usage.get("prompt_tokens") or 0),
+            "completion_tokens": int(usage.get("completion_tokens") or 0),
+            "total_tokens": int(usage.get("total_tokens") or 0)
+            or int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0),
+            "latency_ms": round(latency, 1),
+            "retries": retries,
+            "finish_reason": choice.get("finish_reason"),
+        }
+        lp = (choice.get("logprobs") or {}).get("content") if isinstance(choice.get("logprobs"), dict) else None
+        if lp:
+            self.last_usage["logprob_sum"] = round(sum(float(t.get("logprob", 0.0)) for t in lp), 4)
+            self.last_usage["logprob_tokens"] = len(lp)
+        self.last_text = reply_text(reply)
+        self._add_assistant(message, reply)
+        try:
+            actions = self.format.parse(reply, self.ctx).actions
+            if not actions:
+                raise ParseError("the reply holds no action")
+        except ParseError as e:
+            self.parse_errors += 1
+            self.last_parse_error = str(e)
+            self.feedback.append(f"Your last reply could not be used: {e}")
+            return NOOP
+        self.queue = actions[1:self.max_actions_per_reply]
+        return self._emit(actions[0])
+
+    def _emit(self, action: dict) -> dict:
+        if "x" in action and "y" in action:
+            self.ctx.cursor = (action["x"], action["y"])
+        elif action.get("type") == "drag":
+            self.ctx.cursor = tuple(action["path"][-1])
+        return action
+
+    # ------------------------------------------------------------ messages
+    def _image_url(self, obs: dict) -> str:
+        size = self.ctx.image
+        png = getattr(getattr(self, "env", None), "last_png", None)
+        if self.image_format == "png" and size == self.ctx.screen and png is not None and obs.get("screenshot") is not None \
+                and tuple(obs["screenshot"].shape[1::-1]) == self.ctx.screen:
+            data, mime = png, "image/png"  # the same pixels as obs["screenshot"], already encoded
+        else:
+            im = Image.fromarray(obs["screenshot"])
+            if im.size != size:
+                im = im.resize(size, Image.Resampling.BICUBIC)
+            buf = io.BytesIO()
+            if self.image_format in ("jpg", "jpeg"):
+                im.save(buf, format="JPEG", quality=self.jpeg_quality)
+                mime = "image/jpeg"
+            else:
+                im.save(buf, format="PNG", compress_level=1)
+                mime = "image/png"
+            data = buf.getvalue()
+        return f"data:{mime};base64,{base64.b64encode(data).decode()}"
+
+    def _add_observation(self, obs: dict) -> None:
+        lines = []
+        if not self.turns:
+            lines.append(f"Task: {self.task.goal if self.task else obs.get('goal', '')}")
+        problems = list(self.feedback)
+        self.feedback = []
+        if obs.get("last_action_error"):
+            problems.append(f"The last action failed: {obs['last_action_error']}")
+        lines.extend(problems)
+        if self.include_url and obs.get("url"):
+            lines.append(f"Current URL: {obs['url']}")
+        lines.append(f"Step {obs.get('step', 0)}. The screenshot shows the browser now. What is the next action?")
+        if self.pending_tool_ids:  # tool calls need their results before the next user message
+            result = " ".join(problems) or self.format.tool_result_text
+            for tid in self.pending_tool_ids:
+                self.turns.append({"role": "tool", "tool_call_id": tid, "content": result})
+            self.pending_tool_ids = []
+        self.turns.append({"role": "user", "content": [
+            {"type": "text", "text": "\n".join(lines)},
+            {"type": "image_url", "image_url": {"url": self._image_url(obs)}},
+        ]})
+
+    def _add_assistant(self, message: dict, reply: Reply) -> None:
+        msg: dict[str, Any] = {"role": "assistant", "content": reply.content or ""}
+        if reply.tool_calls:
+            calls = []
+            for i, tc in enumerate(reply.tool_calls):
+                tid = tc.id or f"call_{self.n_calls}_{i}"
+                args = tc.arguments if isinstance(tc.arguments, str) else json.dumps(tc.arguments)
+                calls.append({"id": tid, "type": "function", "function": {"name": tc.name, "arguments": args}})
+                self.pending_tool_ids.append(tid)
+            msg["tool_calls"] = calls
+        self.turns.append(msg)
+
+    def request_messages(self) -> list[dict]:
+        """The messages to send: system, then the turns, with only the last K screenshots as images."""
+        turns = self.turns
+        if self.history_turns:
+            users = [i for i, m in enumerate(turns) if m["role"] == "user"]
+            if len(users) > self.history_turns:
+                cut = users[-self.history_turns]
+                first = turns[0]  # keeps the task statement
+                goal = next((p["text"] for p in first["content"] if p.get("type") == "text"), "")
+                turns = [{"role": "user", "content": goal.split("\n")[0] + "\n(earlier steps omitted)"},
+                         {"role": "assistant", "content": "OK."}] + turns[cut:]
+        with_images = [i for i, m in enumerate(turns) if m["role"] == "user" and isinstance(m["content"], list)
+                       and any(p.get("type") == "image_url" for p in m["content"])]
+        keep = set(with_images[-self.history_images:]) if self.history_images else set()
+        out = [{"role": "system", "content": self.system_message()}]
+        for i, m in enumerate(turns):
+            if i in with_images and i not in keep:
+                m = {"role": "user", "content": [
+                    p if p.get("type") != "image_url" else {"type": "text", "text": "[an earlier screenshot, omitted]"}
+                    for p in m["content"]]}
+            out.append(m)
+        return out
+
+    def _request_body(self) -> dict:
+        body: dict[str, Any] = {"model": self.model, "messages": self.request_messages(),
+                                "max_tokens": self.max_tokens, "temperature": self.temperature}
+        if self.top_p is not None:
+            body["top_p"] = self.top_p
+        if self.seed is not None:
+            body["seed"] = self.seed
+        if self.send_tools:
+            tools = self.format.tools(self.ctx)
+            if tools:
+                body["tools"] = tools
+        if self.logprobs:
+            body["logprobs"] = True
+            if self.top_logprobs:
+                body["top_logprobs"] = int(self.top_logprobs)
+        body.update(self.extra_body)
+        return body
+
+    # ------------------------------------------------------------------ HTTP
+    @property
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            headers = {"Content-Type": "application/json", **self.extra_headers}
+            if self.api_key:
+                headers["Authorization"] = f"Bearer {self.api_key}"
+            self._client = httpx.AsyncClient(headers=headers, timeout=self.timeout,
+                                             limits=httpx.Limits(max_connections=16))
+        return self._client
+
+    async def _post(self, path: str, body: dict) -> tuple[dict, int]:
+        return await self._request("POST", path, body)
+
+    async def _request(self, method: str, path: str, body: dict | None = None) -> tuple[dict, int]:
+        url = self.base_url + path
+        last = ""
+        for attempt in range(self.retries + 1):
+            wait = None
+            try:
+                r = await self.client.request(method, url, json=body, timeout=self.timeout)
+            except httpx.TimeoutException:
+                last = f"timed out after {self.timeout:.0f}s"
+            except httpx.TransportError as e:
+                last = f"{type(e).__name__}: {e}"
+            else:
+                if r.status_code == 200:
+                    try:
+                        return r.json(), attempt
+                    except json.JSONDecodeError:
+                        last = f"HTTP 200 with a body that is not JSON: {r.text[:200]!r}"
+                elif r.status_code in (408, 409, 425, 429) or r.status_code >= 500:
+                    last = f"HTTP {r.status_code}: {r.text[:300]}"
+                    ra = r.headers.get("retry-after")
+                    if ra:
+                        try:
+                            wait = min(float(ra), 60.0)
+                        except ValueError:
+                            pass
+                else:
+                    raise ModelError(f"{method} {url} -> HTTP {r.status_code}: {r.text[:500]}")
+            if attempt < self.retries:
+                delay = wait if wait is not None else min(self.backoff * 2 ** attempt, 30.0) * (0.5 + random.random())
+                await asyncio.sleep(delay)
+        raise ModelError(f"{method} {url} failed after {self.retries + 1} tries: {last}")
+
+    async def _default_model(self) -> str:
+        """The first model the server lists (vLLM and `uigym serve` serve one)."""
+        data, _ = await self._request("GET", "/models")
+        models = data.get("data") or []
+        if not models:
+            raise ModelError(f"{self.base_url}/models lists no model; pass --model")
+        return models[0]["id"]
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+
+register_agent("openai", ModelAgent)
+register_agent("vllm", ModelAgent)

@@ -1,0 +1,995 @@
+"""The crawler: every reachable page and dialog state, every visible control exercised in a fresh world.
+
+Work is a queue of jobs run by a few workers, each owning one AsyncUIEnv (one browser context and one
+world) in the shared Chromium:
+
+- crawl(state): reset the world, open the state's URL, replay the actions that reach it (a dialog or
+  menu opened by a click, a row's actions shown by a hover), run the page checks (load errors, broken
+  images, text overflow, nameless and unreachable controls), enumerate its controls, and queue a probe
+  for each new group of controls;
+- probe(state, control): reset, reach the state again, scroll the control into view with the wheel,
+  hover it, then click / type / choose as a person would, and classify what happened (navigated,
+  opened something, changed the DOM or the pixels, changed the world's state, or nothing). Pages and
+  states it reveals become new crawl jobs.
+
+A world reset is the control API's reset plus a page load in the same context (cookies and storage
+cleared), so a probe costs a page load and a few screenshots, not a new browser context.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import time
+import traceback
+import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import numpy as np
+from playwright.async_api import Error as PlaywrightError
+
+from agent_harness.locate import scroll_plan
+from agent_harness.qa import js
+from agent_harness.qa.report import Defect, QAReport
+from agent_harness.qa.spec import AppQA
+from gym_core.env import WORLD_COOKIE, AsyncUIEnv, EnvConfig, _png_to_array
+from gym_core.runtime import Runtime
+
+# Controls whose job is an action: a tooltip on hover does not excuse a click that does nothing.
+ACTION_ROLES = {
+    "button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "checkbox", "radio", "switch",
+    "option", "combobox", "searchbox", "textbox", "slider", "spinbutton", "treeitem", "row", "listbox",
+}
+# Roles whose accessible name never comes from their content (a textbox's text is its value).
+NO_CONTENT_NAME = {"textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "tree", "grid", "menu",
+                   "menubar", "radiogroup", "tablist", "toolbar", "dialog"}
+CLOSE_NAME = re.compile(r"^(close|cancel|dismiss|discard|no thanks|not now|got it|ok|okay|done|back|hide|×|✕|x)\b",
+                        re.I)
+FREE_TEXT_PARAMS = {"q", "query", "search", "s", "term", "keyword", "keywords", "text"}
+
+
+class ReplayError(RuntimeError):
+    pass
+
+
+@dataclass
+class QAConfig:
+    pages: int = 40  # page and dialog states crawled, at most
+    per_template: int = 2  # pages crawled per URL template (/thread/{n})
+    max_elements: int = 60  # new control groups exercised per state
+    samples: int = 2  # instances exercised per group (rows of a list, ...)
+    depth: int = 2  # actions chained to reach a dialog/menu state
+    workers: int = 2
+    time_limit_s: float = 0.0  # 0: none; else stop starting jobs after this long (reported)
+    job_timeout_s: float = 45.0
+    queries: bool = True
+    max_queries: int = 6  # per query path (the declaration's max_queries wins)
+    tasks: bool = True
+    task_glob: str = "*"
+    near_misses: bool = True
+    seed: int | None = None  # default: the declaration's
+    verbose: bool = False  # one line per job on stderr
+    rep: int = 8  # siblings that make a list (their controls are sampled, not all exercised)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class Act:
+    """A user action on one element, replayable in a fresh world."""
+
+    op: str  # click | type | select | hover
+    path: str
+    role: str
+    name: str
+    text: str = ""
+
+    def describe(self) -> str:
+        what = f"{self.role} {self.name!r}" if self.name else f"{self.role} (no name)"
+        return {"click": f"click {what}", "hover": f"hover {what}", "type": f"type {self.text!r} into {what}",
+                "select": f"choose the next option of {what}"}[self.op]
+
+
+@dataclass
+class State:
+    id: int
+    url: str  # path and query
+    prefix: tuple[Act, ...]
+    template: str
+    parent: "State | None" = None
+    start: bool = False
+    digest: str = ""
+    world_hash: str = ""
+    known: set = field(default_factory=set)
+    elements: int = 0
+    groups: int = 0
+    exercised: int = 0
+    not_exercised: int = 0
+    disabled: int = 0
+    defects: int = 0
+
+    def label(self) -> str:
+        return " → ".join(a.describe() for a in self.prefix)
+
+    def row(self) -> dict:
+        return {"url": self.url, "template": self.template, "prefix": [a.describe() for a in self.prefix],
+                "elements": self.elements, "groups": self.groups, "exercised": self.exercised,
+                "not_exercised": self.not_exercised, "disabled": self.disabled, "defects": self.defects}
+
+
+# ------------------------------------------------------------------------ helpers
+class Templates:
+    """URL -> template: numeric/hex segments become {n}; a segment with many values under the same parent
+    becomes {s} (slugs); free-text query values become {q}, numeric ones {n}."""
+
+    def __init__(self):
+        self.children: dict[str, set[str]] = defaultdict(set)
+
+    def __call__(self, url: str) -> str:
+        parts = urlsplit(url)
+        segs = parts.path.split("/")
+        out: list[str] = []
+        for s in segs:
+            parent = "/".join(out)
+            if re.fullmatch(r"[0-9][0-9a-zA-Z_-]*|[0-9a-f]{8,}|[0-9a-f-]{32,36}", s) or re.search(r"\d{2,}", s):
+                out.append("{n}")
+                continue
+            if s:
+                self.children[parent].add(s)
+                if len(self.children[parent]) > 6 and parent:
+                    out.append("{s}")
+                    continue
+            out.append(s)
+        path = "/".join(out) or "/"
+        q = []
+        for k, v in parse_qsl(parts.query, keep_blank_values=True):
+            if k in FREE_TEXT_PARAMS:
+                v = "{q}"
+            elif re.fullmatch(r"-?\d+", v):
+                v = "{n}"
+            q.append(f"{k}={v}")
+        return path + ("?" + "&".join(q) if q else "")
+
+
+def name_shape(name: str) -> str:
+    return re.sub(r"\d+", "#", (name or "").lower())[:60]
+
+
+def group_key(el: dict, templates: Templates) -> tuple:
+    """Controls that are the same component share a key: one of them (a few, for lists) is exercised."""
+    if el["role"] == "link" and el.get("href"):
+        href = el.get("raw_href") or ""
+        if href.startswith(("#", "javascript:")) or href == "":
+            return ("L", el["struct"], href[:1], name_shape(el["name"]))
+        parts = urlsplit(el["href"])
+        target = templates(parts.path + ("?" + parts.query if parts.query else ""))
+        return ("L", el["struct"], target, "")
+    if el.get("rep"):
+        return ("R", el["role"], el["rep"]["list"], el["rep"]["inner"])
+    return ("E", el["role"], el["struct"], name_shape(el["name"]), el["act"])
+
+
+def world_hash(state: dict) -> str:
+    vol = (state.get("_meta") or {}).get("volatile") or {}
+    h = hashlib.sha1()
+    for table in sorted(k for k in state if k != "_meta"):
+        drop = set(vol.get(table, ()))
+        rows = state[table]
+        if drop:
+            rows = [{k: v for k, v in r.items() if k not in drop} for r in rows]
+        h.update(table.encode())
+        h.update(json.dumps(rows, sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+
+def pixels_changed(a: bytes, b: bytes, box: list | None, pad: int = 6) -> int:
+    """How many pixels differ between two screenshots, outside the element's own box (focus rings,
+    pressed looks and hover styles of the control itself do not count)."""
+    x, y = _png_to_array(a), _png_to_array(b)
+    if x.shape != y.shape:
+        return x.shape[0] * x.shape[1]
+    diff = np.any(x != y, axis=2)
+    if box:
+        bx, by, bw, bh = [int(v) for v in box]
+        diff[max(0, by - pad): max(0, by + bh + pad), max(0, bx - pad): max(0, bx + bw + pad)] = False
+    return int(diff.sum())
+
+
+class Events:
+    """What the browser reported while a job ran: errors, failed and bad requests, navigations, new tabs,
+    native dialogs and downloads."""
+
+    def __init__(self, origin: str):
+        self.origin = origin
+        self.clear()
+
+    def clear(self) -> None:
+        self.js_errors: list[tuple[str, str]] = []  # (page url, message)
+        self.console: list[tuple[str, str]] = []
+        self.failed: list[tuple[str, str, str, str]] = []  # (page url, request url, type, reason)
+        self.bad: list[tuple[str, str, str, int]] = []  # (page url, request url, type, status) of subresources
+        self.navs: list[tuple[str, int]] = []  # main-frame navigation responses (url, status)
+        self.pages: list = []
+        self.dialogs: list[str] = []
+        self.downloads: list[str] = []
+        self.choosers = 0
+
+    def attach(self, env: AsyncUIEnv) -> None:
+        ctx, page = env.context, env.page
+        ctx.on("weberror", self._on_weberror)
+        ctx.on("console", self._on_console)
+        ctx.on("requestfailed", self._on_failed)
+        ctx.on("response", self._on_response)
+        ctx.on("page", self._on_page)
+        ctx.on("dialog", self._on_dialog)
+        page.on("download", lambda d: self.downloads.append(d.suggested_filename))
+        page.on("filechooser", self._on_chooser)
+
+    @staticmethod
+    def _page_url(page) -> str:
+        try:
+            return page.url if page is not None else ""
+        except Exception:  # noqa: BLE001
+            return ""
+
+    def _on_weberror(self, we) -> None:
+        err = we.error
+        msg = f"{getattr(err, 'name', '') or 'Error'}: {getattr(err, 'message', '') or err}"
+        stack = (getattr(err, "stack", "") or "").splitlines()
+        where = next((ln.strip() for ln in stack[1:3] if ln.strip()), "")
+        self.js_errors.append((self._page_url(we.page), msg + (f" ({where})" if where else "")))
+
+    def _on_console(self, msg) -> None:
+        if msg.type != "error":
+            return
+        text = msg.text
+        if text.startswith("Failed to load resource"):
+            return  # the response itself is reported (failed_request / broken_image)
+        self.console.append((self._page_url(msg.page), text))
+
+    def _on_failed(self, req) -> None:
+        reason = req.failure or ""
+        if "ERR_ABORTED" in reason:
+            return  # cancelled by a navigation or an AbortController: not a failure
+        try:
+            page_url = req.frame.url
+        except Exception:  # noqa: BLE001
+            page_url = ""
+        self.failed.append((page_url, req.url, req.resource_type, reason))
+
+    def _on_response(self, resp) -> None:
+        req = resp.request
+        try:
+            nav = req.is_navigation_request() and resp.frame.parent_frame is None
+        except Exception:  # noqa: BLE001
+            nav = False
+        if nav:
+            self.navs.append((resp.url, resp.status))
+            return
+        if resp.status >= 400:
+            try:
+                page_url = resp.frame.url
+            except Exception:  # noqa: BLE001
+                page_url = ""
+            self.bad.append((page_url, resp.url, req.resource_type, resp.status))
+
+    def _on_page(self, page) -> None:
+        self.pages.append(page)
+
+    def _on_dialog(self, dialog) -> None:
+        self.dialogs.append(f"{dialog.type}: {dialog.message[:120]}")
+        asyncio.ensure_future(_quiet(dialog.accept()))
+
+    def _on_chooser(self, _chooser) -> None:
+        self.choosers += 1
+
+
+async def _quiet(coro) -> None:
+    try:
+        await coro
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _path_of(url: str) -> str:
+    p = urlsplit(url)
+    return (p.path or "/") + ("?" + p.query if p.query else "")
+
+
+# ------------------------------------------------------------------------ the crawler
+class Crawler:
+    def __init__(self, app: str, qa: AppQA, cfg: QAConfig, report: QAReport, runtime: Runtime | None = None):
+        self.app = app
+        self.qa = qa
+        self.cfg = cfg
+        self.report = report
+        self.runtime = runtime or Runtime.current()
+        self.seed = cfg.seed if cfg.seed is not None else qa.seed
+        self.templates = Templates()
+        self.states: list[State] = []
+        self.seen_states: set = set()
+        self.per_template: Counter = Counter()
+        self.groups: dict[tuple, int] = {}  # group key -> id of the state that owns it
+        self.defect_index: dict[tuple, Defect] = {}
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.started = 0.0
+        self.origin = ""
+        self.workers: list[Worker] = []
+        self.timings: Counter = Counter()
+        self.query_jobs: list = []
+
+    # ------------------------------------------------------------- bookkeeping
+    def over_time(self) -> bool:
+        return bool(self.cfg.time_limit_s) and time.monotonic() - self.started > self.cfg.time_limit_s
+
+    def add_defect(self, d: Defect, state: State | None = None) -> Defect:
+        """Record a finding; the same finding seen again only counts. Returns the recorded defect."""
+        if not d.template and d.page:
+            d.template = self.templates(d.page)
+        allow = self.qa.allowed(d.to_json() | {"element": d.element or {}})
+        if allow is not None:
+            d.allowed = allow.reason
+        k = d.key() + (bool(d.allowed),)
+        if k in self.defect_index:
+            seen = self.defect_index[k]
+            seen.count += 1
+            if d.element and d.element.get("path") and not (seen.element or {}).get("path"):
+                seen.element, seen.screenshot, seen.shot_box = d.element, d.screenshot, d.shot_box
+            elif seen.screenshot is None and d.screenshot is not None:
+                seen.screenshot, seen.shot_box = d.screenshot, d.shot_box
+            return seen
+        self.defect_index[k] = d
+        (self.report.allowed if d.allowed else self.report.defects).append(d)
+        if state is not None and not d.allowed:
+            state.defects += 1
+        return d
+
+    def propose(self, url: str, prefix: tuple[Act, ...], parent: State | None, start: bool = False) -> State | None:
+        parts = urlsplit(url)
+        if parts.scheme and (f"{parts.scheme}://{parts.netloc}" != self.origin):
+            return None
+        path = _path_of(url)
+        if path.startswith("/_gym") or path.startswith(("/_shared/static", "/static/")):
+            return None
+        if self.qa.excluded(path):
+            return None
+        key = (path, tuple((a.op, a.path, a.name) for a in prefix))
+        if key in self.seen_states:
+            return None
+        self.seen_states.add(key)
+        template = self.templates(path)
+        row = {"url": path, "prefix": [a.describe() for a in prefix], "template": template}
+        if len(prefix) > self.cfg.depth:
+            return None
+        if not prefix and not start and self.per_template[template] >= self.cfg.per_template:
+            self.report.not_crawled.append(row | {"why": "per-template cap"})
+            return None
+        if len(self.states) >= self.cfg.pages and not start:
+            self.report.not_crawled.append(row | {"why": "page budget"})
+            return None
+        if not prefix:
+            self.per_template[template] += 1
+        st = State(len(self.states), path, prefix, template, parent=parent, start=start)
+        self.states.append(st)
+        self.queue.put_nowait(("crawl", st))
+        return st
+
+    # ------------------------------------------------------------------ run
+    async def run(self) -> None:
+        self.started = time.monotonic()
+        server = await self.runtime.server(self.app)
+        self.origin = server.url
+        for p in self.qa.start_pages:
+            self.propose(self.origin + p, (), None, start=True)
+        for job in self.query_jobs:
+            self.queue.put_nowait(job)
+        n = max(1, self.cfg.workers)
+        self.workers = [Worker(self, i) for i in range(n)]
+        tasks = [asyncio.create_task(w.loop()) for w in self.workers]
+        try:
+            await self.queue.join()
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*(w.close() for w in self.workers), return_exceptions=True)
+        self.report.states = [s.row() for s in self.states]
+        self.report.timings.update({k: round(v, 2) for k, v in self.timings.items()})
+
+
+class Worker:
+    def __init__(self, crawler: Crawler, i: int):
+        self.c = crawler
+        self.i = i
+        self.env: AsyncUIEnv | None = None
+        self.ev = Events(crawler.origin)
+        self.control = None
+        self._attached_page = None
+
+    # ------------------------------------------------------------ env and world
+    def _new_env(self) -> AsyncUIEnv:
+        return AsyncUIEnv(self.c.app, EnvConfig(max_steps=10**9), runtime=self.c.runtime,
+                          world_id=f"qa-{self.i}-{uuid.uuid4().hex[:8]}")
+
+    async def close(self) -> None:
+        if self.env is not None:
+            await self.env.close()
+            self.env = None
+
+    async def fresh(self, path: str) -> int | None:
+        """A pristine world and `path` loaded in it; the page's load events are in self.ev."""
+        t0 = time.perf_counter()
+        c = self.c
+        if self.env is None:
+            self.env = self._new_env()
+        env = self.env
+        if env.page is None or env.page.is_closed():
+            await env.reset(seed=c.seed, start_path=path)
+            self.control = c.runtime.control(env.server)
+        if self._attached_page is not env.page:
+            self.ev.attach(env)
+            self._attached_page = env.page
+        await self.control.reset(env.world_id, c.seed, None, [])
+        ctx, page = env.context, env.page
+        for p in list(ctx.pages):
+            if p is not page:
+                await _quiet(p.close())
+        try:
+            await page.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
+        except PlaywrightError:
+            pass
+        await ctx.clear_cookies()
+        await ctx.add_cookies([{"name": WORLD_COOKIE, "value": env.world_id, "url": env.server.url}])
+        await page.mouse.move(env.width - 1, env.height - 1)
+        self.ev.clear()
+        resp = await page.goto(env.server.url + path, wait_until="load")
+        await env._fonts_ready()
+        env.steps, env.done, env.last_error = 0, False, ""
+        c.timings["reset_s"] += time.perf_counter() - t0
+        c.timings["resets"] += 1
+        return resp.status if resp is not None else None
+
+    async def step(self, action: dict) -> None:
+        obs_free = self.env  # env.step observes (a screenshot); perform + settle is enough here
+        obs_free.steps += 1
+        from gym_core.actions import parse_action
+
+        await obs_free._perform(parse_action(action))
+
+    async def frames(self, n: int = 2) -> None:
+        try:
+            await self.env.page.evaluate(js.FRAMES_JS, n)
+        except PlaywrightError:
+            pass
+
+    async def shot(self) -> bytes:
+        r = await self.env._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+        import base64
+
+        return base64.b64decode(r["data"])
+
+    async def digest(self) -> str:
+        try:
+            return await self.env.page.evaluate(js.DIGEST_JS)
+        except PlaywrightError:
+            return ""
+
+    async def world_hash(self) -> str:
+        st = await self.control.state(self.env.world_id)
+        return world_hash(st)
+
+    async def enumerate(self, checks: bool = False, lite: bool = False) -> dict:
+        """The visible controls. `lite`: only their paths, roles and names (cheap; for noticing what appeared)."""
+        return await self.env.page.evaluate(js.ENUM_JS, {
+            "selector": js.CONTROL_SELECTOR, "rep": self.c.cfg.rep, "checks": checks, "pointer": not lite,
+            "lite": lite})
+
+    async def snap(self, path: str | None = None, x: int | None = None, y: int | None = None) -> dict:
+        """Visible controls (paths), open containers, DOM digest, the target's field, URL, hit test: one call."""
+        return await self.env.page.evaluate(js.SNAP_JS, {"selector": js.CONTROL_SELECTOR, "path": path,
+                                                          "x": x, "y": y})
+
+    # ------------------------------------------------------------ locating and acting
+    async def locate(self, act: Act) -> tuple[str, list]:
+        """The element's path and box now (the recorded path, or the same role+name elsewhere on the page)."""
+        page = self.env.page
+        box = await page.evaluate(js.LOCATE_JS, act.path)
+        if box:
+            return act.path, box
+        enum = await self.enumerate(lite=True)
+        for el in enum["elements"]:
+            if el["role"] == act.role and el["name"] == act.name:
+                box = await page.evaluate(js.LOCATE_JS, el["path"])
+                if box:
+                    return el["path"], box
+        raise ReplayError(f"{act.describe()} is not on the page any more ({act.path})")
+
+    def in_view(self, box: list, margin: int = 2) -> bool:
+        cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+        return margin <= cx < self.env.width - margin and margin <= cy < self.env.height - margin
+
+    async def bring_into_view(self, path: str, box: list) -> tuple[list, bool]:
+        """Wheel-scroll until the element's centre is on screen, as a person would. Returns its box and
+        whether the wheel was enough (else it was scrolled into view by script)."""
+        if self.in_view(box):
+            return box, True
+        env = self.env
+        loc = env.page.locator(path).first
+        for _ in range(8):
+            plan = await scroll_plan(loc, env.width, env.height)
+            if plan is None:
+                b = await loc.bounding_box()
+                return [b["x"], b["y"], b["width"], b["height"]], True
+            mx, my, dy = plan
+            if dy == 0:
+                break
+            before = await loc.bounding_box()
+            await self.step({"type": "scroll", "x": mx, "y": my, "dx": 0, "dy": dy})
+            after = await loc.bounding_box()
+            if before == after:
+                break
+        await env.page.evaluate(js.SCROLL_INTO_VIEW_JS, path)
+        await self.frames(1)
+        box = await env.page.evaluate(js.LOCATE_JS, path)
+        if box is None:
+            raise ReplayError(f"{path} has no box")
+        return box, False
+
+    def point(self, box: list) -> tuple[int, int]:
+        w, h = self.env.width, self.env.height
+        x0, y0 = max(box[0], 0), max(box[1], 0)
+        x1, y1 = min(box[0] + box[2], w - 1), min(box[1] + box[3], h - 1)
+        return int((x0 + x1) / 2), int((y0 + y1) / 2)
+
+    async def perform(self, act: Act, path: str, x: int, y: int) -> None:
+        if act.op == "hover":
+            await self.step({"type": "move", "x": x, "y": y})
+        elif act.op == "click":
+            await self.step({"type": "click", "x": x, "y": y})
+        elif act.op == "type":
+            await self.step({"type": "click", "x": x, "y": y})
+            await self.step({"type": "keypress", "keys": ["Control", "a"]})
+            await self.step({"type": "type", "text": act.text})
+            if self.c.qa.input_settle_ms:
+                await asyncio.sleep(self.c.qa.input_settle_ms / 1000)
+        elif act.op == "select":
+            await self.step({"type": "click", "x": x, "y": y})
+            await self.step({"type": "keypress", "keys": ["ArrowDown"]})
+            await self.step({"type": "keypress", "keys": ["Enter"]})
+        if self.c.qa.settle_ms:
+            await asyncio.sleep(self.c.qa.settle_ms / 1000)
+        await self.frames(2)
+
+    async def open_state(self, st: State) -> int | None:
+        status = await self.fresh(st.url)
+        for act in st.prefix:
+            path, box = await self.locate(act)
+            box, _ = await self.bring_into_view(path, box)
+            x, y = self.point(box)
+            await self.perform(act, path, x, y)
+        return status
+
+    # ------------------------------------------------------------ the job loop
+    async def loop(self) -> None:
+        """Take jobs until cancelled. A failing job is reported and never stops the worker."""
+        c = self.c
+        while True:
+            job = await c.queue.get()
+            try:
+                await self._handle(job)
+            except asyncio.CancelledError:
+                raise
+            except BaseException as e:  # noqa: BLE001 - the worker must outlive any job
+                c.report.errors.append(f"QA worker error on a {job[0]} job: {type(e).__name__}: {e}")
+            finally:
+                c.queue.task_done()
+
+    async def _handle(self, job) -> None:
+        c = self.c
+        if c.over_time():
+            self._skip(job)
+            return
+        t0 = time.perf_counter()
+        what = self._job_label(job)
+        try:
+            await asyncio.wait_for(self.run_job(job), c.cfg.job_timeout_s)
+        except (ReplayError, asyncio.TimeoutError, PlaywrightError, Exception) as e:  # noqa: BLE001
+            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            if not isinstance(e, (ReplayError, asyncio.TimeoutError, PlaywrightError)):
+                msg += " | " + traceback.format_exc(limit=3).replace("\n", " ")[-400:]
+            c.report.errors.append(f"{what}: {type(e).__name__}: {msg}")
+            if job[0] == "probe":
+                job[1].not_exercised += 1
+            await self._recycle()
+        dt_ = time.perf_counter() - t0
+        c.timings[f"{job[0]}_s"] += dt_
+        c.timings[f"{job[0]}s"] += 1
+        if c.cfg.verbose:
+            import sys
+
+            print(f"[qa w{self.i} {time.monotonic() - c.started:6.1f}s] {dt_:5.2f}s {what}", file=sys.stderr, flush=True)
+
+    def _skip(self, job) -> None:
+        if job[0] == "probe":
+            job[1].not_exercised += 1
+        elif job[0] == "crawl":
+            st = job[1]
+            self.c.report.not_crawled.append({"url": st.url, "prefix": [a.describe() for a in st.prefix],
+                                              "template": st.template, "why": "time limit"})
+        elif job[0] == "query":
+            self.c.report.errors.append(f"query {job[1].name!r} {job[2]!r}: not run (time limit)")
+
+    @staticmethod
+    def _job_label(job) -> str:
+        if job[0] == "crawl":
+            st = job[1]
+            return f"crawl {st.url}" + (f" after {st.label()}" if st.prefix else "")
+        if job[0] == "probe":
+            st, el = job[1], job[2]
+            return f"probe {el['role']} {el['name']!r} on {st.url}" + (f" after {st.label()}" if st.prefix else "")
+        return f"query {job[1].name!r} with {job[2]!r}"
+
+    async def _recycle(self) -> None:
+        """After a failed job: a fresh browser context (the world is reset by the next job anyway)."""
+        try:
+            if self.env is not None:
+                await asyncio.wait_for(self.env._close_context(), 15)
+        except Exception:  # noqa: BLE001
+            if self.env is not None:
+                self.env.context = self.env.page = self.env._cdp = None
+        self._attached_page = None
+
+    async def run_job(self, job) -> None:
+        kind = job[0]
+        if kind == "crawl":
+            await self.crawl(job[1])
+        elif kind == "probe":
+            await self.probe(job[1], job[2], job[3])
+        elif kind == "query":
+            from agent_harness.qa.queries import run_query
+
+            await run_query(self, job[1], job[2])
+
+    # ------------------------------------------------------------ crawl
+    async def crawl(self, st: State) -> None:
+        c = self.c
+        status = await self.open_state(st)
+        page = self.env.page
+        if _path_of(page.url) != st.url and not st.prefix:
+            # A redirect: crawl the target instead (once).
+            target = _path_of(page.url)
+            if status is not None and status < 400:
+                c.propose(page.url, (), st.parent)
+                st.template = c.templates(st.url) + " (redirects)"
+                return
+        if status is not None and status >= 400:
+            if st.start:
+                c.add_defect(Defect("http_error", f"start page answers {status}", page=st.url), st)
+            else:
+                c.report.errors.append(f"{st.url} answers {status} when opened in a fresh world")
+            return
+        st.digest = await self.digest()
+        st.world_hash = await self.world_hash()
+        enum = await self.enumerate(checks=True)
+        checks = await page.evaluate(js.CHECKS_JS, {})
+        ax = await self.ax_names(enum["elements"])
+        shots: list[tuple[Defect, str | None]] = [(d, None) for d in self._page_events(st, "")]
+        parent_known = st.parent.known if (st.parent is not None and st.prefix) else set()
+        st.known = {e["path"] for e in enum["elements"]}
+
+        # Controls: names, reachability, groups.
+        by_group: dict[tuple, list[dict]] = defaultdict(list)
+        for el in enum["elements"]:
+            if el["path"] in parent_known:
+                continue
+            if (el.get("reach") or "").startswith("hidden under"):
+                continue  # under an opaque layer (a full-page viewer): not a visible control
+            st.elements += 1
+            axr = ax.get(el["path"])
+            if axr is not None:
+                el["ax_role"], el["ax_name"] = axr
+            el_info = {"role": el.get("ax_role") or el["role"], "name": el["name"], "path": el["path"],
+                       "box": el["box"], "group": repr(group_key(el, c.templates))}
+            if el["how"] == "pointer" and el["role"] in ("generic", "none", "presentation"):
+                d = Defect("unnamed", "looks clickable (pointer cursor) but has no role or accessible name: "
+                                      f"an agent reading the accessibility tree cannot find it (text: {el['name']!r})",
+                           page=st.url, state=st.label(), element=el_info)
+                shots.append((c.add_defect(d, st), el["path"]))
+            elif axr is not None and not (axr[1] or "").strip() and axr[0] not in ("generic", "none", "presentation"):
+                d = Defect("unnamed", f"{axr[0]} without an accessible name (give it text or aria-label)",
+                           page=st.url, state=st.label(), element=el_info)
+                shots.append((c.add_defect(d, st), el["path"]))
+            if el.get("reach"):
+                d = Defect("unreachable", f"{el['role']} {el['name']!r} is {el['reach']}",
+                           page=st.url, state=st.label(), element=el_info)
+                shots.append((c.add_defect(d, st), el["path"] if "covered" in el["reach"] else None))
+                continue
+            if el["disabled"] or el["readonly"]:
+                st.disabled += 1
+                continue
+            if c.qa.skipped(el["role"], el["name"]):
+                st.not_exercised += 1
+                continue
+            by_group[group_key(el, c.templates)].append(el)
+
+        queued = 0
+        for key, els in by_group.items():
+            if key in c.groups:
+                continue
+            if queued >= c.cfg.max_elements:
+                st.not_exercised += len(els[: c.cfg.samples])
+                continue
+            c.groups[key] = st.id
+            st.groups += 1
+            queued += 1
+            picks = [els[0]] if len(els) == 1 or c.cfg.samples <= 1 else [els[0], els[len(els) // 2]][: c.cfg.samples]
+            for el in picks[: c.cfg.samples]:
+                c.queue.put_nowait(("probe", st, el, key))
+
+        # Page checks: images and text overflow.
+        for im in checks["images"]:
+            src = _path_of(im["src"]) if im["src"] else "(no src)"
+            d = Defect("broken_image", f"image {src} {im['problem']}", page=st.url, state=st.label(),
+                       element={"role": "img", "name": im.get("alt") or "", "path": im["path"], "box": im["box"],
+                                "group": "img:" + src})
+            shots.append((c.add_defect(d, st), im["path"]))
+        for ov in checks["overflow"]:
+            d = Defect("text_overflow", f"text {ov['text']!r} {ov['how']} by {ov['amount']}px",
+                       page=st.url, state=st.label(),
+                       element={"role": ov["tag"], "name": ov["text"][:60], "path": ov["path"], "box": ov["box"],
+                                "group": re.sub(r":nth-of-type\(\d+\)", "", ov["path"])})
+            shots.append((c.add_defect(d, st), ov["path"]))
+        await self._shots(shots)
+
+    async def _shots(self, shots: list[tuple[Defect, str | None]], cap: int = 8) -> None:
+        """A screenshot of each new page-level defect, the element scrolled into view."""
+        page = self.env.page
+        base = None
+        for d, path in shots[:cap]:
+            if d.screenshot is not None:
+                continue
+            box = (d.element or {}).get("box")
+            if path:
+                try:
+                    await page.evaluate(js.SCROLL_INTO_VIEW_JS, path)
+                    b = await page.locator(path).first.bounding_box()
+                    if b:
+                        box = [b["x"], b["y"], b["width"], b["height"]]
+                    d.screenshot = await self.shot()
+                    d.shot_box = box
+                    continue
+                except PlaywrightError:
+                    pass
+            if base is None:
+                await page.evaluate("scrollTo(0, 0)")
+                base = await self.shot()
+            d.screenshot, d.shot_box = base, box
+
+    async def ax_names(self, elements: list[dict]) -> dict[str, tuple[str, str]]:
+        """path -> (role, name) as Chromium's accessibility tree has them, for the controls whose name our
+        page-side reading finds empty or takes from content where the role takes none from content."""
+        cdp = self.env._cdp
+        out: dict[str, tuple[str, str]] = {}
+        for e in elements:
+            if not (e.get("name_src") == "none" or (e.get("name_src") == "content" and e["role"] in NO_CONTENT_NAME)):
+                continue
+            r = await cdp.send("Runtime.evaluate", {"expression": f"document.querySelector({json.dumps(e['path'])})"})
+            oid = (r.get("result") or {}).get("objectId")
+            if not oid:
+                continue
+            try:
+                tree = await cdp.send("Accessibility.getPartialAXTree", {"objectId": oid, "fetchRelatives": False})
+            finally:
+                await cdp.send("Runtime.releaseObject", {"objectId": oid})
+            nodes = [n for n in tree.get("nodes", []) if not n.get("ignored")]
+            if nodes:
+                n = nodes[0]
+                out[e["path"]] = ((n.get("role") or {}).get("value") or "", str((n.get("name") or {}).get("value") or ""))
+        return out
+
+    def _page_events(self, st: State | None, action: str, element: dict | None = None, shot: bytes | None = None,
+                     box: list | None = None, default_page: str = "") -> list[Defect]:
+        """Defects from the browser's reports since the last clear (load errors, or a control's). An error on
+        another page (after a navigation) belongs to that page, not to the control."""
+        c, ev = self.c, self.ev
+        found: list[Defect] = []
+        here_url = st.url if st is not None else default_page
+
+        def add(kind, detail, page_url, group=None):
+            page = _path_of(page_url) if page_url else here_url
+            here = page == here_url
+            el = element if here else None
+            if group:  # the finding is about a resource, not about the control that showed it
+                el = {"group": group}
+            d = Defect(kind, detail, page=page, state=st.label() if (here and st) else "",
+                       element=el, action=action, screenshot=shot,
+                       shot_box=box if (here and not group) else None)
+            found.append(c.add_defect(d, st))
+
+        for page_url, msg in ev.js_errors:
+            add("js_error", f"uncaught {msg}", page_url)
+        for page_url, msg in ev.console:
+            add("console_error", f"console.error: {msg[:300]}", page_url)
+        for page_url, url, rtype, reason in ev.failed:
+            if "BLOCKED_BY_CLIENT" in reason:
+                add("failed_request", f"{rtype} request to {url} blocked: the app must not reach other origins "
+                                      f"or the control API", page_url)
+            elif rtype == "image":
+                add("broken_image", f"image {_path_of(url)} did not load", page_url, group="img:" + _path_of(url))
+            else:
+                add("failed_request", f"{rtype} request {url} failed ({reason})", page_url)
+        for page_url, url, rtype, status in ev.bad:
+            if rtype == "image":
+                add("broken_image", f"image {_path_of(url)} did not load", page_url, group="img:" + _path_of(url))
+            else:
+                add("failed_request", f"{rtype} request {_path_of(url)} answered {status}", page_url)
+        return found
+
+    # ------------------------------------------------------------ probe
+    async def probe(self, st: State, el: dict, gkey: tuple) -> None:
+        c, qa = self.c, self.c.qa
+        await self.open_state(st)
+        env, page = self.env, self.env.page
+        act = Act(op=el["act"], path=el["path"], role=el.get("ax_role") or el["role"], name=el["name"],
+                  text=qa.type_text if el["act"] == "type" else "")
+        path, box = await self.locate(act)
+        box, by_wheel = await self.bring_into_view(path, box)
+        x, y = self.point(box)
+        el_info = {"role": act.role, "name": act.name, "path": path, "box": box, "group": repr(gkey)}
+        # Hover first (as the mouse gets there), then the baseline, then the action. Before the hover the
+        # page is as the crawl saw it (st.known); what the hover or the action shows is a state to crawl.
+        await self.step({"type": "move", "x": x, "y": y})
+        await self.frames(2)
+        pre = await self.snap(path, x, y)
+        hit = pre["hit"]
+        if hit and hit.startswith("hidden under"):
+            c.report.probes.append(self._probe_row(st, act, "hidden", []))
+            return
+        if hit:
+            shot = await self.shot()
+            c.add_defect(Defect("unreachable", f"a click at its centre lands elsewhere: {hit}", page=st.url,
+                                state=st.label(), element=el_info, action=act.describe(), screenshot=shot,
+                                shot_box=box), st)
+            st.exercised += 1
+            c.report.probes.append(self._probe_row(st, act, "unreachable", []))
+            return
+        hover_new = set(pre["paths"]) - st.known
+        if hover_new and len(st.prefix) < c.cfg.depth:
+            await self._maybe_state(st, Act("hover", path, act.role, act.name), hover_new, page.url)
+        shot0 = await self.shot()
+        dig0, field0 = pre["digest"], pre["field"]
+        url0, navs0 = page.url, env._navs
+        self.ev.clear()
+        await self.perform(act, path, x, y)
+
+        effects: list[str] = []
+        navigated = env._navs != navs0 or page.url != url0
+        bad_nav = [(u, s) for u, s in self.ev.navs if s >= 400]
+        for p in list(self.ev.pages):
+            try:
+                await p.wait_for_load_state("load", timeout=5000)
+            except PlaywrightError:
+                pass
+        bad_nav += [(u, s) for u, s in self.ev.navs if s >= 400 and (u, s) not in bad_nav]
+        for u, s in bad_nav:
+            c.add_defect(Defect("http_error", f"leads to {_path_of(u)}, which answers {s}", page=st.url,
+                                state=st.label(), element=el_info, action=act.describe(), screenshot=shot0,
+                                shot_box=box), st)
+        if navigated:
+            effects.append("navigated")
+            u0, u1 = urlsplit(url0), urlsplit(page.url)
+            if not bad_nav and (u0.path, u0.query) != (u1.path, u1.query):
+                c.propose(page.url, (), st)
+        for p in self.ev.pages:
+            effects.append("new_tab")
+            try:
+                if not bad_nav:
+                    c.propose(p.url, (), st)
+            except PlaywrightError:
+                pass
+        if self.ev.downloads:
+            effects.append("download")
+        if self.ev.dialogs or self.ev.choosers:
+            effects.append("native_dialog")
+        dig1 = ""
+        post = None
+        if not navigated:
+            try:
+                post = await self.snap(path)
+            except PlaywrightError:
+                if env._navs == navs0:
+                    raise
+                navigated = True  # a late navigation (a timer) took the page away
+                effects.insert(0, "navigated")
+        if post is not None:
+            new = set(post["paths"]) - set(pre["paths"])
+            new_containers = set(post["containers"]) - set(pre["containers"])
+            if new or new_containers:
+                effects.append("opened")
+                if new and len(st.prefix) < c.cfg.depth:
+                    await self._maybe_state(st, act, new, page.url)
+            dig1 = post["digest"]
+            if dig1 != dig0:
+                effects.append("dom_changed")
+            field1 = post["field"]
+            if field0 and field1 and (field0["value"] != field1["value"] or field0["checked"] != field1["checked"]):
+                effects.append("input")
+            if not effects:
+                shot1 = await self.shot()
+                if pixels_changed(shot0, shot1, box) > 8:
+                    effects.append("pixels_changed")
+        # The world: checked when nothing visible happened, and when the page went back to how it was.
+        dismissed = (bool(st.prefix) and st.prefix[-1].op != "hover" and not navigated and bool(dig1)
+                     and st.parent is not None and dig1 == st.parent.digest)
+        if not navigated and (not effects or dismissed):
+            if await self.world_hash() != st.world_hash:
+                effects.append("state_changed")
+        errors = self._page_events(st, act.describe(), el_info, shot0, box)
+
+        outcome = effects[0] if effects else "nothing"
+        if dismissed and "state_changed" not in effects and not ({"navigated", "new_tab", "download", "native_dialog"}
+                                                                & set(effects)):
+            if CLOSE_NAME.search(act.name) or el.get("selected"):
+                outcome = "closed"
+            else:
+                outcome = "nothing"
+                c.add_defect(Defect("dead_control", f"{act.role} {act.name!r} only closes what "
+                                    f"'{st.prefix[-1].describe()}' opened; nothing else happens", page=st.url, state=st.label(), element=el_info, action=act.describe(),
+                                    screenshot=shot0, shot_box=box), st)
+        elif not effects:
+            if el.get("selected"):
+                outcome = "already_selected"
+            elif act.role not in ACTION_ROLES and (el.get("title") or await self._hover_shows(shot0, box)):
+                outcome = "tooltip"
+            elif errors:
+                outcome = "error"
+            else:
+                what = {"type": f"typing {act.text!r} into it changes nothing",
+                        "select": "choosing another option changes nothing"}.get(act.op, "clicking it")
+                detail = (what if act.op != "click" else
+                          "clicking it does nothing: no navigation, no change to the page or the world")
+                c.add_defect(Defect("dead_control", f"{act.role} {act.name!r}: {detail}", page=st.url,
+                                    state=st.label(), element=el_info, action=act.describe(), screenshot=shot0,
+                                    shot_box=box), st)
+        st.exercised += 1
+        c.report.probes.append(self._probe_row(st, act, outcome, effects, by_wheel))
+
+    def _probe_row(self, st: State, act: Act, outcome: str, effects: list[str], by_wheel: bool = True) -> dict:
+        row = {"page": st.url, "state": st.label(), "role": act.role, "name": act.name, "op": act.op,
+               "outcome": outcome, "effects": effects}
+        if not by_wheel:
+            row["scrolled_by_script"] = True
+        return row
+
+    async def _hover_shows(self, shot_hovered: bytes, box: list) -> bool:
+        """Whether hovering the element shows something (a tooltip): move away and compare."""
+        env = self.env
+        far = (env.width - 1 if box[0] < env.width / 2 else 0, env.height - 1 if box[1] < env.height / 2 else 0)
+        await self.step({"type": "move", "x": far[0], "y": far[1]})
+        await self.frames(2)
+        away = await self.shot()
+        fx, fy = far
+        return pixels_changed(shot_hovered, away, box, pad=6) > 8 and pixels_changed(
+            shot_hovered, away, [fx - 40, fy - 40, 80, 80], pad=0) > 8
+
+    @staticmethod
+    def _new_controls(before: set, after: dict) -> set[str]:
+        """Paths of controls that appeared (a control that merely renamed itself, Star -> Unstar, did not)."""
+        return {e["path"] for e in after["elements"]} - before
+
+    async def _maybe_state(self, st: State, act: Act, new: set[str], url: str) -> None:
+        """A dialog, menu or revealed controls: a state worth crawling if it shows controls not yet known."""
+        c = self.c
+        if any((a.op, a.path) == (act.op, act.path) for a in st.prefix):
+            return
+        full = await self.enumerate()
+        fresh = [e for e in full["elements"] if e["path"] in new]
+        if not any(group_key(e, c.templates) not in c.groups for e in fresh):
+            return
+        c.propose(url, st.prefix + (act,), st)

@@ -1,0 +1,70 @@
+"""Model agent pieces that need no browser: Qwen's resize rule, history trimming, reply texts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent_harness.agents import make_agent
+from agent_harness.agents.model import ModelAgent, reply_text, smart_resize
+from agent_harness.formats import FormatContext, Reply, ToolCall
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (800, 600), (390, 844), (3840, 2160), (100, 50)])
+@pytest.mark.parametrize("max_pixels", [28 * 28 * 64, 28 * 28 * 1280, 12845056])
+def test_smart_resize_is_qwens(size, max_pixels):
+    from transformers.models.qwen2_vl.image_processing_qwen2_vl import smart_resize as qwen
+
+    h, w = qwen(size[1], size[0], factor=28, min_pixels=56 * 56, max_pixels=max_pixels)
+    assert smart_resize(*size, max_pixels=max_pixels) == (w, h)
+
+
+def test_registered_and_image_size_rules():
+    agent = make_agent("openai", base_url="http://x/v1", format="uitars", max_pixels=12845056)
+    assert isinstance(agent, ModelAgent) and agent.model_image_size((1280, 720)) == (1288, 728)
+    assert ModelAgent(image_size="640x360").model_image_size((1280, 720)) == (640, 360)
+    assert ModelAgent().model_image_size((1280, 720)) == (1280, 720)
+    with pytest.raises(ValueError):
+        ModelAgent(format="morse")
+
+
+class _Env:
+    width, height, last_png = 1280, 720, None
+
+
+class _Task:
+    goal = "Star the latest email."
+
+
+async def test_history_turns_keep_the_goal_and_the_last_steps():
+    agent = ModelAgent(format="uitars", history_images=1, history_turns=2, model="m")
+    await agent.reset(_Env(), _Task())
+    obs = {"screenshot": np.zeros((720, 1280, 3), np.uint8), "url": "/inbox", "step": 0, "last_action_error": ""}
+    for i in range(4):
+        obs["step"] = i
+        agent._add_observation(obs)
+        agent._add_assistant({}, Reply(content=f"Thought: {i}\nAction: wait()"))
+    msgs = agent.request_messages()
+    assert msgs[0]["role"] == "system" and "Task: Star the latest email." in msgs[1]["content"]
+    assert "(earlier steps omitted)" in msgs[1]["content"]
+    users = [m for m in msgs if m["role"] == "user"][1:]
+    assert len(users) == 2 and [m["content"] for m in msgs if m["role"] == "assistant"][-1].startswith("Thought: 3")
+    images = [p for m in users for p in m["content"] if p["type"] == "image_url"]
+    assert len(images) == 1  # only the last screenshot travels as an image
+
+
+def test_reply_text_shows_tool_calls_and_reasoning():
+    r = Reply(content="Clicking.", tool_calls=[ToolCall("click", {"x": 1, "y": 2}), ToolCall("type", '{"text": "a"}')],
+              reasoning="why")
+    text = reply_text(r)
+    assert text.startswith("<think>why</think>\nClicking.")
+    assert '{"name": "click", "arguments": {"x": 1, "y": 2}}' in text and '"arguments": {"text": "a"}' in text
+
+
+def test_cursor_follows_emitted_actions():
+    agent = ModelAgent()
+    agent.ctx = FormatContext()
+    agent._emit({"type": "click", "x": 5, "y": 6})
+    assert agent.ctx.cursor == (5, 6)
+    agent._emit({"type": "drag", "path": [[1, 1], [9, 9]]})
+    assert agent.ctx.cursor == (9, 9)
