@@ -69,7 +69,7 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe) -> Probe:
 
 
 async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool = True,
-                         config: EnvConfig | None = None) -> list[TaskValidation]:
+                         config: EnvConfig | None = None, probe_timeout_s: float = 300.0) -> list[TaskValidation]:
     runtime = Runtime.current()
     jobs: list[tuple[Task, str, list | None, float]] = []
     for t in tasks:
@@ -92,7 +92,11 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     agent = NoopAgent()
                 else:
                     agent = OracleAgent(steps=steps)
-                probe = await _play(env, agent, task, Probe(task.id, kind, expected))
+                probe = Probe(task.id, kind, expected)
+                try:
+                    await asyncio.wait_for(_play(env, agent, task, probe), probe_timeout_s)
+                except asyncio.TimeoutError:
+                    probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
                 if probe.error:
                     await env.close()
                     env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{i}")

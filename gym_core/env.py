@@ -85,6 +85,7 @@ class EnvConfig:
     max_steps: int | None = None  # overrides the task's max_steps
     default_max_steps: int = 50  # for free play (no task)
     settle_timeout_ms: int = 5000
+    action_timeout_s: float = 30.0  # an action, or a screenshot, that takes longer means a hung page
     a11y_tree: bool = False
     set_of_marks: bool = False
     locale: str = "en-US"
@@ -249,8 +250,8 @@ class AsyncUIEnv:
 
     async def _fonts_ready(self) -> None:
         try:
-            await self.page.evaluate("document.fonts.ready.then(() => true)")
-        except PlaywrightError:
+            await asyncio.wait_for(self.page.evaluate("document.fonts.ready.then(() => true)"), 5)
+        except (PlaywrightError, asyncio.TimeoutError):
             pass
 
     # ------------------------------------------------------------------- step
@@ -269,11 +270,13 @@ class AsyncUIEnv:
                 terminated = True
                 self.answer = parsed.answer
             else:
-                await self._perform(parsed)
+                await asyncio.wait_for(self._perform(parsed), self.config.action_timeout_s)
         except ActionError as e:
             self.last_error = str(e)
         except PlaywrightError as e:
             await self._recover(e)
+        except asyncio.TimeoutError:
+            await self._recover(PlaywrightError(f"the page did not respond within {self.config.action_timeout_s:.0f}s"))
         truncated = not terminated and self.steps >= self.max_steps
         reward = 0.0
         info_extra: dict[str, Any] = {}
@@ -366,6 +369,14 @@ class AsyncUIEnv:
                 await self.page.evaluate("0")  # the responses' handlers have updated the DOM
             except PlaywrightError:
                 pass
+            # A handler may navigate once its response is in (fetch, then location.reload()/href):
+            # wait for that navigation to commit too.
+            if self._nav_requests != requested_before:
+                t_req = time.monotonic()
+                while self._navs == navs_before and time.monotonic() < deadline:
+                    if self._inflight == 0 and time.monotonic() > t_req + 1.0:
+                        break  # nothing will commit
+                    await asyncio.sleep(0.005)
         if self._navs != navs_before:
             try:
                 await self.page.wait_for_load_state("load", timeout=max(1, (deadline - time.monotonic()) * 1000))
@@ -411,10 +422,13 @@ class AsyncUIEnv:
 
     async def _observe(self) -> dict[str, Any]:
         try:
-            png = await self.capture()
+            png = await asyncio.wait_for(self.capture(), self.config.action_timeout_s)
             self._last_url = self.page.url
         except PlaywrightError as e:
             await self._recover(e)
+            png = await self.capture()
+        except asyncio.TimeoutError:
+            await self._recover(PlaywrightError("the screenshot did not come back; the page hung"))
             png = await self.capture()
         self.last_png = png
         obs: dict[str, Any] = {
@@ -465,8 +479,8 @@ class AsyncUIEnv:
         ctx, self.context, self.page, self._cdp = self.context, None, None, None
         if ctx is not None:
             try:
-                await ctx.close()
-            except PlaywrightError:
+                await asyncio.wait_for(ctx.close(), 15)
+            except (PlaywrightError, asyncio.TimeoutError):
                 pass
 
     async def _drop_world(self) -> None:

@@ -37,6 +37,7 @@ body{font:16px sans-serif;margin:20px} li{height:40px} button{width:90px;height:
 <ul>{% for n in notes %}<li>{{ n.title }}
  <button aria-label="{{ 'Unstar' if n.starred else 'Star' }} {{ n.title }}" data-id="{{ n.id }}" onclick="toggle(this)">{{ '★' if n.starred else '☆' }}</button></li>{% endfor %}</ul>
 <a href="/second">Second page</a>
+<button onclick="setTimeout(() => { while (true) {} }, 0)">Freeze</button>
 <form method="post" action="/notes"><input aria-label="Title" name="title"><button type="submit">Add</button></form>
 <script>
 document.getElementById('clock').textContent = new Date().toISOString();

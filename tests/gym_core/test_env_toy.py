@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from gym_core import AsyncUIEnv
+from gym_core import AsyncUIEnv, EnvConfig
 
 TOY = "tests.fixture_apps.toy"
 
@@ -154,5 +154,22 @@ async def test_crashed_app_server_is_restarted(runtime):
         env.server.proc.wait()
         obs, info = await env.reset(seed=0)  # the pool restarts the server, the episode starts
         assert env.server.alive() and obs["url"] == "/"
+    finally:
+        await env.close()
+
+
+async def test_hung_page_is_recovered_not_waited_on_forever(runtime):
+    env = AsyncUIEnv(TOY, config=EnvConfig(action_timeout_s=3), runtime=runtime)
+    try:
+        await env.reset(seed=0)
+        b = await env.page.get_by_role("button", name="Freeze").bounding_box()
+        # The click lands, then the page's main thread spins forever: the step must not wait forever.
+        obs, *_ = await env.step({"type": "click", "x": int(b["x"] + 5), "y": int(b["y"] + 5)})
+        assert "did not respond" in obs["last_action_error"] and "recovered" in obs["last_action_error"]
+        assert obs["url"] == "/" and env.stats.recovered >= 1
+        x, y = await star_point(env, "Note 0-1")
+        obs, *_ = await env.step({"type": "click", "x": x, "y": y})
+        assert obs["last_action_error"] == ""
+        assert (await env.state())["notes"][0]["starred"] is True
     finally:
         await env.close()
