@@ -169,9 +169,14 @@ async def run_episode(env: AsyncUIEnv, agent, task: Task, out: Path, sample: int
     try:
         obs, info = await env.reset(task=task)
         traj.now = info.get("now")
+        traj.start_url = obs.get("url", "")
         if save_screenshots:
             edir.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread((edir / "000.png").write_bytes, env.last_png)
+        try:
+            agent.episode_sample = sample  # agents that vary per sample (a jittered oracle) read it in reset
+        except AttributeError:
+            pass
         await agent.reset(env, task)
         while True:
             ts = time.perf_counter()

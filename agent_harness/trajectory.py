@@ -49,6 +49,7 @@ class Trajectory:
     seconds: float = 0.0
     error: str | None = None
     viewport: tuple[int, int] = (1280, 720)
+    start_url: str = ""  # the page after reset (path and query), what the agent was first told
 
     def save(self, directory: Path) -> Path:
         directory.mkdir(parents=True, exist_ok=True)

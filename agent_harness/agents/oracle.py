@@ -1,9 +1,12 @@
 """The oracle: plays a task's gold solution through env.step, as screen coordinates.
 
 Each semantic step (click a role/name, fill a field, press keys...) becomes one or more uigym
-actions: scrolls until the target is on screen, then the click at its centre (or, with `jitter`,
-at a random point well inside it, for human-like variety). So every task is proven solvable in
-the agent's own action space.
+actions: scrolls until the target is on screen, then the click at its centre. With `jitter` (0..1)
+the oracle varies like a person: a random point well inside the target (within `jitter` of its
+half-size from the centre) and scroll distances up to `jitter` shorter or longer (it scrolls again
+until the target is in view), drawn per task and sample (`uigym eval --agent oracle --agent-arg
+jitter=0.3 --samples 4` gives four different valid demonstrations of each task). So every task is
+proven solvable in the agent's own action space.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ class OracleAgent(Agent):
     async def reset(self, env, task) -> None:
         await super().reset(env, task)
         steps = self.fixed_steps if self.fixed_steps is not None else (task.solution if task else [])
-        self.rng = random.Random(f"{self.seed}:{task.id if task else ''}")
+        sample = int(getattr(self, "episode_sample", 0) or 0)  # set by the runner
+        self.rng = random.Random(f"{self.seed}:{task.id if task else ''}" + (f":{sample}" if sample else ""))
         self._plan = self._actions(list(steps))
 
     async def act(self, obs: dict) -> dict:
@@ -55,6 +59,8 @@ class OracleAgent(Agent):
                     yield b.center
                 return
             mx, my, dy = plan
+            if self.jitter > 0:
+                dy = int(round(dy * self.rng.uniform(1 - self.jitter, 1 + self.jitter))) or dy
             yield {"type": "scroll", "x": mx, "y": my, "dx": 0, "dy": dy}
         raise RuntimeError(f"could not scroll {target.describe()} into view")
 

@@ -19,6 +19,7 @@ cleared), so a probe costs a page load and a few screenshots, not a new browser 
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import json
 import re
@@ -33,10 +34,10 @@ from urllib.parse import parse_qsl, urlsplit
 import numpy as np
 from playwright.async_api import Error as PlaywrightError
 
-from agent_harness.locate import scroll_plan
 from agent_harness.qa import js
 from agent_harness.qa.report import Defect, QAReport
 from agent_harness.qa.spec import AppQA
+from gym_core.actions import parse_action
 from gym_core.env import WORLD_COOKIE, AsyncUIEnv, EnvConfig, _png_to_array
 from gym_core.runtime import Runtime
 
@@ -50,6 +51,9 @@ NO_CONTENT_NAME = {"textbox", "searchbox", "combobox", "listbox", "slider", "spi
                    "menubar", "radiogroup", "tablist", "toolbar", "dialog"}
 CLOSE_NAME = re.compile(r"^(close|cancel|dismiss|discard|no thanks|not now|got it|ok|okay|done|back|hide|×|✕|x)\b",
                         re.I)
+# What is typed into inputs that do not take free text (digits fill a date input segment by segment).
+TYPE_TEXT = {"number": "7", "date": "03122026", "time": "1030A", "datetime-local": "031220261030A",
+             "month": "032026", "week": "112026"}
 FREE_TEXT_PARAMS = {"q", "query", "search", "s", "term", "keyword", "keywords", "text"}
 
 
@@ -93,7 +97,7 @@ class Act:
     def describe(self) -> str:
         what = f"{self.role} {self.name!r}" if self.name else f"{self.role} (no name)"
         return {"click": f"click {what}", "hover": f"hover {what}", "type": f"type {self.text!r} into {what}",
-                "select": f"choose the next option of {what}"}[self.op]
+                "select": f"choose the next option of {what}", "slide": f"move {what} one step"}[self.op]
 
 
 @dataclass
@@ -104,6 +108,7 @@ class State:
     template: str
     parent: "State | None" = None
     start: bool = False
+    via: dict | None = None  # the link that leads here, when its target was queued without clicking it
     digest: str = ""
     world_hash: str = ""
     known: set = field(default_factory=set)
@@ -125,11 +130,12 @@ class State:
 
 # ------------------------------------------------------------------------ helpers
 class Templates:
-    """URL -> template: numeric/hex segments become {n}; a segment with many values under the same parent
-    becomes {s} (slugs); free-text query values become {q}, numeric ones {n}."""
+    """URL -> template: numeric/hex segments become {n}; a segment with many (> 12) values under the same
+    parent becomes {s} (slugs: /store/pizza-palace); free-text query values become {q}, numeric ones {n}."""
 
-    def __init__(self):
+    def __init__(self, slug_after: int = 12):
         self.children: dict[str, set[str]] = defaultdict(set)
+        self.slug_after = slug_after  # distinct values under one parent before a segment counts as a slug
 
     def __call__(self, url: str) -> str:
         parts = urlsplit(url)
@@ -142,7 +148,7 @@ class Templates:
                 continue
             if s:
                 self.children[parent].add(s)
-                if len(self.children[parent]) > 6 and parent:
+                if len(self.children[parent]) > self.slug_after and parent:
                     out.append("{s}")
                     continue
             out.append(s)
@@ -163,6 +169,8 @@ def name_shape(name: str) -> str:
 
 def group_key(el: dict, templates: Templates) -> tuple:
     """Controls that are the same component share a key: one of them (a few, for lists) is exercised."""
+    if el.get("rep"):  # a control of a repeated item (a list row, a card, a long menu): sampled
+        return ("R", el["role"], el["rep"]["list"], el["rep"]["inner"])
     if el["role"] == "link" and el.get("href"):
         href = el.get("raw_href") or ""
         if href.startswith(("#", "javascript:")) or href == "":
@@ -170,8 +178,6 @@ def group_key(el: dict, templates: Templates) -> tuple:
         parts = urlsplit(el["href"])
         target = templates(parts.path + ("?" + parts.query if parts.query else ""))
         return ("L", el["struct"], target, "")
-    if el.get("rep"):
-        return ("R", el["role"], el["rep"]["list"], el["rep"]["inner"])
     return ("E", el["role"], el["struct"], name_shape(el["name"]), el["act"])
 
 
@@ -339,6 +345,8 @@ class Crawler:
         if k in self.defect_index:
             seen = self.defect_index[k]
             seen.count += 1
+            if d.page and d.page != seen.page and d.page not in seen.seen_on and len(seen.seen_on) < 10:
+                seen.seen_on.append(d.page)
             if d.element and d.element.get("path") and not (seen.element or {}).get("path"):
                 seen.element, seen.screenshot, seen.shot_box = d.element, d.screenshot, d.shot_box
             elif seen.screenshot is None and d.screenshot is not None:
@@ -350,7 +358,8 @@ class Crawler:
             state.defects += 1
         return d
 
-    def propose(self, url: str, prefix: tuple[Act, ...], parent: State | None, start: bool = False) -> State | None:
+    def propose(self, url: str, prefix: tuple[Act, ...], parent: State | None, start: bool = False,
+                via: dict | None = None) -> State | None:
         parts = urlsplit(url)
         if parts.scheme and (f"{parts.scheme}://{parts.netloc}" != self.origin):
             return None
@@ -375,7 +384,7 @@ class Crawler:
             return None
         if not prefix:
             self.per_template[template] += 1
-        st = State(len(self.states), path, prefix, template, parent=parent, start=start)
+        st = State(len(self.states), path, prefix, template, parent=parent, start=start, via=via)
         self.states.append(st)
         self.queue.put_nowait(("crawl", st))
         return st
@@ -456,11 +465,10 @@ class Worker:
         return resp.status if resp is not None else None
 
     async def step(self, action: dict) -> None:
-        obs_free = self.env  # env.step observes (a screenshot); perform + settle is enough here
-        obs_free.steps += 1
-        from gym_core.actions import parse_action
-
-        await obs_free._perform(parse_action(action))
+        """One user action through the env's own action path (mouse/keyboard + settle), without the
+        observation env.step would take (QA takes its screenshots when it needs them)."""
+        self.env.steps += 1
+        await self.env._perform(parse_action(action))
 
     async def frames(self, n: int = 2) -> None:
         try:
@@ -470,8 +478,6 @@ class Worker:
 
     async def shot(self) -> bytes:
         r = await self.env._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-        import base64
-
         return base64.b64decode(r["data"])
 
     async def digest(self) -> str:
@@ -484,11 +490,18 @@ class Worker:
         st = await self.control.state(self.env.world_id)
         return world_hash(st)
 
-    async def enumerate(self, checks: bool = False, lite: bool = False) -> dict:
+    async def baseline(self, st: State) -> str:
+        """The world's hash right after reaching the state, before any action: measured once per state, on
+        first need (a fresh reset; most probes never need it, and reading a big world is not free)."""
+        if not st.world_hash:
+            await self.open_state(st)
+            st.world_hash = await self.world_hash()
+        return st.world_hash
+
+    async def enumerate(self, lite: bool = False) -> dict:
         """The visible controls. `lite`: only their paths, roles and names (cheap; for noticing what appeared)."""
         return await self.env.page.evaluate(js.ENUM_JS, {
-            "selector": js.CONTROL_SELECTOR, "rep": self.c.cfg.rep, "checks": checks, "pointer": not lite,
-            "lite": lite})
+            "selector": js.CONTROL_SELECTOR, "rep": self.c.cfg.rep, "pointer": not lite, "lite": lite})
 
     async def snap(self, path: str | None = None, x: int | None = None, y: int | None = None) -> dict:
         """Visible controls (paths), open containers, DOM digest, the target's field, URL, hit test: one call."""
@@ -510,38 +523,57 @@ class Worker:
                     return el["path"], box
         raise ReplayError(f"{act.describe()} is not on the page any more ({act.path})")
 
-    def in_view(self, box: list, margin: int = 2) -> bool:
-        cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
-        return margin <= cx < self.env.width - margin and margin <= cy < self.env.height - margin
+    @staticmethod
+    def _clickable(view: dict | None) -> bool:
+        """Its centre is in the part of it a user sees (not cut off by the viewport or a scroll box)."""
+        if not view or not view["vis"]:
+            return False
+        x, y, w, h = view["box"]
+        vx, vy, vw, vh = view["vis"]
+        cx, cy = x + w / 2, y + h / 2
+        return vx <= cx <= vx + vw and vy <= cy <= vy + vh
 
-    async def bring_into_view(self, path: str, box: list) -> tuple[list, bool]:
-        """Wheel-scroll until the element's centre is on screen, as a person would. Returns its box and
-        whether the wheel was enough (else it was scrolled into view by script)."""
-        if self.in_view(box):
-            return box, True
+    async def bring_into_view(self, path: str, box: list) -> tuple[list, bool, str | None]:
+        """Wheel-scroll (over the nearest scrollable box, else the page) until the element's centre is in the
+        part of it a user can see. Returns its box, whether the wheel was enough (else it was scrolled into
+        view by script, which the probe row records), and why a user cannot reach it at all (or None)."""
         env = self.env
-        loc = env.page.locator(path).first
+        page = env.page
+        w, h = env.width, env.height
+        view = await page.evaluate(js.VIEW_JS, path)
+        last = None
         for _ in range(8):
-            plan = await scroll_plan(loc, env.width, env.height)
-            if plan is None:
-                b = await loc.bounding_box()
-                return [b["x"], b["y"], b["width"], b["height"]], True
-            mx, my, dy = plan
-            if dy == 0:
+            if view is None:
+                raise ReplayError(f"{path} is gone or has no box")
+            if self._clickable(view):
+                return view["box"], True, None
+            bx, by, bw, bh = view["box"]
+            sc = view["scroller"]
+            if sc:
+                mx = min(max(sc[0] + sc[2] / 2, 2), w - 3)
+                my = min(max(sc[1] + sc[3] / 2, 2), h - 3)
+            else:
+                mx, my = w / 2, h / 2
+            dy = int(by + bh / 2 - my)
+            if dy == 0 or view["box"] == last:
                 break
-            before = await loc.bounding_box()
-            await self.step({"type": "scroll", "x": mx, "y": my, "dx": 0, "dy": dy})
-            after = await loc.bounding_box()
-            if before == after:
-                break
-        await env.page.evaluate(js.SCROLL_INTO_VIEW_JS, path)
+            last = view["box"]
+            await self.step({"type": "scroll", "x": int(mx), "y": int(my), "dx": 0, "dy": dy})
+            view = await page.evaluate(js.VIEW_JS, path)
+        problem = await page.evaluate(js.REACH_JS, path)
+        if problem == "gone":
+            raise ReplayError(f"{path} is gone")
+        if problem and not problem.startswith(("covered", "hidden")):
+            return (view or {}).get("box") or box, False, problem
+        await page.evaluate(js.SCROLL_INTO_VIEW_JS, path)
         await self.frames(1)
-        box = await env.page.evaluate(js.LOCATE_JS, path)
-        if box is None:
+        view = await page.evaluate(js.VIEW_JS, path)
+        if view is None:
             raise ReplayError(f"{path} has no box")
-        return box, False
+        return view["box"], False, None
 
     def point(self, box: list) -> tuple[int, int]:
+        """The element's centre, clamped to the screen."""
         w, h = self.env.width, self.env.height
         x0, y0 = max(box[0], 0), max(box[1], 0)
         x1, y1 = min(box[0] + box[2], w - 1), min(box[1] + box[3], h - 1)
@@ -562,6 +594,9 @@ class Worker:
             await self.step({"type": "click", "x": x, "y": y})
             await self.step({"type": "keypress", "keys": ["ArrowDown"]})
             await self.step({"type": "keypress", "keys": ["Enter"]})
+        elif act.op == "slide":
+            await self.step({"type": "click", "x": x, "y": y})
+            await self.step({"type": "keypress", "keys": ["ArrowRight"]})
         if self.c.qa.settle_ms:
             await asyncio.sleep(self.c.qa.settle_ms / 1000)
         await self.frames(2)
@@ -570,7 +605,9 @@ class Worker:
         status = await self.fresh(st.url)
         for act in st.prefix:
             path, box = await self.locate(act)
-            box, _ = await self.bring_into_view(path, box)
+            box, _, problem = await self.bring_into_view(path, box)
+            if problem:
+                raise ReplayError(f"{act.describe()}: {problem}")
             x, y = self.point(box)
             await self.perform(act, path, x, y)
         return status
@@ -661,6 +698,8 @@ class Worker:
         c = self.c
         status = await self.open_state(st)
         page = self.env.page
+        if st.prefix:
+            await self.env._fonts_ready()  # a dialog may use a font the page had not used yet
         if _path_of(page.url) != st.url and not st.prefix:
             # A redirect: crawl the target instead (once).
             target = _path_of(page.url)
@@ -671,12 +710,14 @@ class Worker:
         if status is not None and status >= 400:
             if st.start:
                 c.add_defect(Defect("http_error", f"start page answers {status}", page=st.url), st)
+            elif st.via is not None and st.parent is not None:
+                c.add_defect(Defect("http_error", f"leads to {st.url}, which answers {status}", page=st.parent.url,
+                                    element=st.via, action="opened the link's target"), st.parent)
             else:
                 c.report.errors.append(f"{st.url} answers {status} when opened in a fresh world")
             return
         st.digest = await self.digest()
-        st.world_hash = await self.world_hash()
-        enum = await self.enumerate(checks=True)
+        enum = await self.enumerate()
         checks = await page.evaluate(js.CHECKS_JS, {})
         ax = await self.ax_names(enum["elements"])
         shots: list[tuple[Defect, str | None]] = [(d, None) for d in self._page_events(st, "")]
@@ -688,8 +729,6 @@ class Worker:
         for el in enum["elements"]:
             if el["path"] in parent_known:
                 continue
-            if (el.get("reach") or "").startswith("hidden under"):
-                continue  # under an opaque layer (a full-page viewer): not a visible control
             st.elements += 1
             axr = ax.get(el["path"])
             if axr is not None:
@@ -705,11 +744,6 @@ class Worker:
                 d = Defect("unnamed", f"{axr[0]} without an accessible name (give it text or aria-label)",
                            page=st.url, state=st.label(), element=el_info)
                 shots.append((c.add_defect(d, st), el["path"]))
-            if el.get("reach"):
-                d = Defect("unreachable", f"{el['role']} {el['name']!r} is {el['reach']}",
-                           page=st.url, state=st.label(), element=el_info)
-                shots.append((c.add_defect(d, st), el["path"] if "covered" in el["reach"] else None))
-                continue
             if el["disabled"] or el["readonly"]:
                 st.disabled += 1
                 continue
@@ -731,6 +765,13 @@ class Worker:
             picks = [els[0]] if len(els) == 1 or c.cfg.samples <= 1 else [els[0], els[len(els) // 2]][: c.cfg.samples]
             for el in picks[: c.cfg.samples]:
                 c.queue.put_nowait(("probe", st, el, key))
+            # The other links of a list are not clicked (their component is proven by the samples), but
+            # where they lead is still crawled, and a target that answers 4xx/5xx is still that link's defect.
+            for el in els:
+                if el in picks or el["role"] != "link" or not el.get("href") or (el.get("raw_href") or "#")[:1] == "#":
+                    continue
+                c.propose(el["href"], (), st, via={"role": el["role"], "name": el["name"], "path": el["path"],
+                                                   "box": el["box"], "group": repr(key) + el["href"]})
 
         # Page checks: images and text overflow.
         for im in checks["images"]:
@@ -837,11 +878,19 @@ class Worker:
         await self.open_state(st)
         env, page = self.env, self.env.page
         act = Act(op=el["act"], path=el["path"], role=el.get("ax_role") or el["role"], name=el["name"],
-                  text=qa.type_text if el["act"] == "type" else "")
+                  text=TYPE_TEXT.get(el.get("type") or "", qa.type_text) if el["act"] == "type" else "")
         path, box = await self.locate(act)
-        box, by_wheel = await self.bring_into_view(path, box)
-        x, y = self.point(box)
+        box, by_wheel, problem = await self.bring_into_view(path, box)
         el_info = {"role": act.role, "name": act.name, "path": path, "box": box, "group": repr(gkey)}
+        if problem:
+            shot = await self.shot()
+            c.add_defect(Defect("unreachable", f"{act.role} {act.name!r} is {problem}", page=st.url,
+                                state=st.label(), element=el_info, action=act.describe(), screenshot=shot,
+                                shot_box=box), st)
+            st.exercised += 1
+            c.report.probes.append(self._probe_row(st, act, "unreachable", []))
+            return
+        x, y = self.point(box)
         # Hover first (as the mouse gets there), then the baseline, then the action. Before the hover the
         # page is as the crawl saw it (st.known); what the hover or the action shows is a state to crawl.
         await self.step({"type": "move", "x": x, "y": y})
@@ -927,10 +976,14 @@ class Worker:
         # The world: checked when nothing visible happened, and when the page went back to how it was.
         dismissed = (bool(st.prefix) and st.prefix[-1].op != "hover" and not navigated and bool(dig1)
                      and st.parent is not None and dig1 == st.parent.digest)
-        if not navigated and (not effects or dismissed):
-            if await self.world_hash() != st.world_hash:
-                effects.append("state_changed")
         errors = self._page_events(st, act.describe(), el_info, shot0, box)
+        tooltip = False
+        if not navigated and (not effects or dismissed):
+            after = await self.world_hash()
+            if not effects and act.role not in ACTION_ROLES and not el.get("selected"):
+                tooltip = bool(el.get("title")) or await self._hover_shows(shot0, box)  # before any reload
+            if after != await self.baseline(st):
+                effects.append("state_changed")
 
         outcome = effects[0] if effects else "nothing"
         if dismissed and "state_changed" not in effects and not ({"navigated", "new_tab", "download", "native_dialog"}
@@ -945,7 +998,7 @@ class Worker:
         elif not effects:
             if el.get("selected"):
                 outcome = "already_selected"
-            elif act.role not in ACTION_ROLES and (el.get("title") or await self._hover_shows(shot0, box)):
+            elif tooltip:
                 outcome = "tooltip"
             elif errors:
                 outcome = "error"

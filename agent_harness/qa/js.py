@@ -21,7 +21,8 @@ ENUM_JS = r"""
   const W = innerWidth, H = innerHeight;
   const ITEM_ROLES = new Set(['row', 'listitem', 'option', 'treeitem', 'gridcell', 'article', 'menuitem',
                               'menuitemcheckbox', 'menuitemradio']);
-  const TYPING = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '']);
+  const TYPING = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '', 'date', 'time',
+                          'datetime-local', 'month', 'week']);
   const norm = s => (s || '').replace(/\s+/g, ' ').trim();
   const firstClass = n => {
     const c = (n.getAttribute && n.getAttribute('class')) || '';
@@ -71,6 +72,8 @@ ENUM_JS = r"""
   const visible = el => {
     const r = el.getBoundingClientRect();
     if (r.width < 2 || r.height < 2) return false;
+    // Parked off the page's top or left edge (a skip link until focused): never seen, by design.
+    if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
     if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) return false;
     if (el.closest('[inert],[aria-hidden=true]')) return false;
     return true;
@@ -165,37 +168,49 @@ ENUM_JS = r"""
     }
     return false;
   };
-  const reach = el => {
-    let r = el.getBoundingClientRect();
-    const inView = b => {
-      const cx = b.left + b.width / 2, cy = b.top + b.height / 2;
-      return cx >= 0 && cx < W && cy >= 0 && cy < H;
-    };
-    let restore = null;
-    if (!inView(r)) {
-      const saved = [];
-      for (let p = el.parentElement; p; p = p.parentElement) saved.push([p, p.scrollTop, p.scrollLeft]);
-      const wx = scrollX, wy = scrollY;
-      el.scrollIntoView({block: 'center', inline: 'center'});
-      r = el.getBoundingClientRect();
-      let moved = [];
-      for (const [p, t, l] of saved) if (p.scrollTop !== t || p.scrollLeft !== l) moved.push(p);
-      if (scrollX !== wx || scrollY !== wy) moved.push(document.scrollingElement);
-      restore = () => { for (const [p, t, l] of saved) { p.scrollTop = t; p.scrollLeft = l; } scrollTo(wx, wy); };
-      if (!inView(r)) { restore(); return 'outside the viewport and cannot be scrolled into view'; }
-      const stuck = moved.find(p => !userScrollable(p));
-      if (stuck) { restore(); return 'outside the viewport, inside ' + describe(stuck) + ' which a user cannot scroll'; }
+  // The part of the element a user can see: its box cut by the viewport and by every ancestor that clips.
+  const visPart = el => {
+    const r = el.getBoundingClientRect();
+    let L = Math.max(r.left, 0), T = Math.max(r.top, 0), Rr = Math.min(r.right, W), B = Math.min(r.bottom, H);
+    for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const q = p.getBoundingClientRect();
+      L = Math.max(L, q.left); T = Math.max(T, q.top); Rr = Math.min(Rr, q.right); B = Math.min(B, q.bottom);
     }
-    const cx = Math.min(Math.max(r.left + r.width / 2, 0), W - 1), cy = Math.min(Math.max(r.top + r.height / 2, 0), H - 1);
-    const hit = document.elementFromPoint(cx, cy);
-    let res = null;
-    if (!hit) res = 'outside the viewport';
-    else if (!(hit === el || el.contains(hit) || (el.labels && Array.from(el.labels).some(l => l.contains(hit))))) {
-      res = (opaqueCover(hit, el) ? 'hidden under ' : 'covered by ') + describe(hit);
-    }
-    if (restore) restore();
-    return res;
+    return (Rr - L >= 1 && B - T >= 1) ? [L, T, Rr - L, B - T] : null;
   };
+  // Can a user click it: at the centre of its visible part, after scrolling it into view if they must.
+  const reach = el => {
+    const test = () => {
+      const v = visPart(el);
+      if (!v) return 'out';
+      const hit = document.elementFromPoint(v[0] + v[2] / 2, v[1] + v[3] / 2);
+      if (!hit) return 'out';
+      if (hit === el || el.contains(hit) || (el.labels && Array.from(el.labels).some(l => l.contains(hit)))) return null;
+      return (opaqueCover(hit, el) ? 'hidden under ' : 'covered by ') + describe(hit);
+    };
+    const first = test();
+    if (first === null) return null;
+    const saved = [];
+    for (let p = el.parentElement; p; p = p.parentElement) saved.push([p, p.scrollTop, p.scrollLeft]);
+    const wx = scrollX, wy = scrollY;
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    const moved = [];
+    for (const [p, t, l] of saved) if (p.scrollTop !== t || p.scrollLeft !== l) moved.push(p);
+    if (scrollX !== wx || scrollY !== wy) moved.push(document.scrollingElement);
+    const after = test();
+    for (const [p, t, l] of saved) { p.scrollTop = t; p.scrollLeft = l; }
+    scrollTo(wx, wy);
+    if (after === 'out') return 'outside the viewport and cannot be scrolled into view';
+    const stuck = moved.find(p => !userScrollable(p));
+    if (stuck) return 'outside the viewport, inside ' + describe(stuck) + ' which a user cannot scroll';
+    return after;
+  };
+  if (opts.reachOnly) {
+    const el = document.querySelector(opts.reachOnly);
+    return el ? reach(el) : 'gone';
+  }
 
   const seen = new Set();
   const cands = [];
@@ -240,7 +255,10 @@ ENUM_JS = r"""
     let act = 'click';
     if (!real && (tag === 'textarea' || tgt.isContentEditable || (tag === 'input' && TYPING.has(ty)))) act = 'type';
     else if (!real && tag === 'select') act = 'select';
-    const sel = (tgt.getAttribute('aria-selected') === 'true') || (tgt.getAttribute('aria-pressed') === 'true' && false)
+    else if (role === 'slider') act = 'slide';
+    // The current choice (a selected tab, the pressed half of a Delivery | Pickup toggle, the current page):
+    // clicking it may rightly do nothing.
+    const sel = (tgt.getAttribute('aria-selected') === 'true') || (tgt.getAttribute('aria-pressed') === 'true')
       || ((['radio', 'menuitemradio', 'tab', 'option'].includes(role)) && (tgt.getAttribute('aria-checked') === 'true' || tgt.checked === true))
       || (tgt.hasAttribute('aria-current') && tgt.getAttribute('aria-current') !== 'false');
     const rec = {
@@ -257,7 +275,6 @@ ENUM_JS = r"""
       struct: structPath(el), rep: repInfo(el), act, how,
       in_view: r.left + r.width / 2 >= 0 && r.left + r.width / 2 < W && r.top + r.height / 2 >= 0 && r.top + r.height / 2 < H,
     };
-    if (opts.checks && !rec.disabled) rec.reach = reach(el);
     out.push(rec);
   };
   for (const el of cands) {
@@ -331,9 +348,11 @@ CHECKS_JS = r"""
     if (!text) continue;
     const st = getComputedStyle(el);
     if (st.display === 'inline' || st.display === 'contents' || st.display === 'none') continue;
+    if (/material|symbols|icons?\b|awesome|glyph/i.test(st.fontFamily)) continue;  // an icon ligature, not text
     if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
     const r = el.getBoundingClientRect();
-    if (r.width < 1 || r.height < 1) continue;
+    if (r.width <= 2 || r.height <= 2) continue;  // visually hidden text (an accessible name), by design
+    if ((st.clip && st.clip !== 'auto') || (st.clipPath && st.clipPath !== 'none')) continue;
     let tl = Infinity, tt = Infinity, tr = -Infinity, tb = -Infinity;
     for (const c of el.childNodes) {
       if (c.nodeType !== 3 || !c.textContent.trim()) continue;
@@ -444,3 +463,32 @@ SNAP_JS = (
          field: a.path ? field(a.path) : null, url: location.href,
          hit: a.x === undefined || a.x === null ? null : hit([a.path, a.x, a.y])};
 }""")
+
+# Where an element is, the part of it a user can see (cut by the viewport and clipping ancestors), and the
+# nearest scrollable ancestor's box (where to put the mouse to wheel it into view).
+VIEW_JS = r"""
+(path) => {
+  const el = document.querySelector(path);
+  if (!el) return null;
+  const W = innerWidth, H = innerHeight;
+  const r = el.getBoundingClientRect();
+  if (r.width < 2 || r.height < 2) return null;
+  let L = Math.max(r.left, 0), T = Math.max(r.top, 0), R = Math.min(r.right, W), B = Math.min(r.bottom, H);
+  let scroller = null;
+  for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+    const q = p.getBoundingClientRect();
+    L = Math.max(L, q.left); T = Math.max(T, q.top); R = Math.min(R, q.right); B = Math.min(B, q.bottom);
+    if (!scroller && /(auto|scroll|overlay)/.test(s.overflowY) && p.scrollHeight > p.clientHeight + 1) {
+      scroller = [q.left, q.top, q.width, q.height];
+    }
+  }
+  return {box: [r.left, r.top, r.width, r.height], vis: (R - L >= 1 && B - T >= 1) ? [L, T, R - L, B - T] : null,
+          scroller};
+}
+"""
+
+# Why a control cannot be clicked by a user (null when it can): outside the viewport with no way to scroll
+# there, inside a box a user cannot scroll, or under another element.
+REACH_JS = "(path) => (" + ENUM_JS.strip() + ")({reachOnly: path, selector: 'a'})"

@@ -43,6 +43,7 @@ class Defect:
     element: dict | None = None  # {role, name, path, box}
     action: str = ""  # what QA did when it happened ("click button 'Send'")
     count: int = 1
+    seen_on: list[str] = field(default_factory=list)  # other pages where the same finding was seen (first 10)
     allowed: str | None = None  # the allow-list reason, when declared benign
     screenshot: bytes | None = field(default=None, repr=False)
     shot_box: tuple | None = None  # the element's box on the screenshot
@@ -55,6 +56,8 @@ class Defect:
         group = el.get("group") or ""
         if group:
             return (self.kind, group, _shape(self.detail))
+        if self.kind in ("js_error", "console_error", "failed_request"):
+            return (self.kind, _shape(self.detail))  # the same script error on every page is one bug
         return (self.kind, self.template or self.page, el.get("name") or "", _shape(self.detail))
 
     def to_json(self) -> dict[str, Any]:
@@ -65,6 +68,8 @@ class Defect:
         d = {"kind": self.kind, "detail": self.detail, "page": self.page, "template": self.template,
              "state": self.state, "element": el, "action": self.action, "count": self.count,
              "screenshot": self.shot_file}
+        if self.seen_on:
+            d["seen_on"] = self.seen_on
         if self.allowed:
             d["allowed"] = self.allowed
         return d
@@ -285,6 +290,7 @@ def _app_section(r: QAReport, multi: bool) -> str:
                      f"<span class=muted>on</span> <code>{_e(d.page)}</code>"
                      + (f" <span class=muted>after</span> {_e(d.state)}" if d.state else "")
                      + (f" <span class=muted>×{d.count}</span>" if d.count > 1 else "")
+                     + (f"<div class=muted>also on: {_e(', '.join(d.seen_on))}</div>" if d.seen_on else "")
                      + f"<div>{_e(d.detail)}</div>"
                      + (f"<div class=muted>QA did: {_e(d.action)}</div>" if d.action else "")
                      + (f"<div class=muted>allowed: {_e(d.allowed)}</div>" if d.allowed else "")

@@ -1,0 +1,68 @@
+"""Every bundled task is trustworthy: its oracle (the gold solution, played as clicks and keys
+through env.step) gets reward 1, the do-nothing agent 0, and its template's near-misses 0.
+
+All tasks run oracle and noop. Near-misses run for the first instance of every template (every
+template's near-misses are proven; running them for all instances too would double CI time).
+Episodes run in parallel over one Chromium; results are computed once per app and reported
+per task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from agent_harness.validate import validate_tasks
+from tasks import select_tasks
+from tasks.loader import load_tasks
+
+WORKERS = int(os.environ.get("UIGYM_VALIDATE_WORKERS", "4"))
+ALL = load_tasks()
+APPS = sorted({t.app for t in ALL})
+_results: dict[str, dict] = {}
+
+
+def _first_of_template(task) -> bool:
+    return task.template is None or task.id.endswith("-00")
+
+
+def _validate_app(app: str) -> dict:
+    if app not in _results:
+        tasks = select_tasks("*", app=app)
+        with_nm = [t for t in tasks if _first_of_template(t)]
+        without_nm = [t for t in tasks if not _first_of_template(t)]
+
+        async def run():
+            from gym_core.runtime import Runtime
+
+            rt = Runtime.current()
+            try:
+                a = await validate_tasks(with_nm, workers=WORKERS, near_misses=True)
+                b = await validate_tasks(without_nm, workers=WORKERS, near_misses=False)
+                return a + b
+            finally:
+                await rt.close()
+
+        _results[app] = {r.task_id: r for r in asyncio.run(run())}
+    return _results[app]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", [t.id for t in ALL])
+def test_task_oracle_1_noop_0_near_miss_0(task_id):
+    app = task_id.split("/")[0]
+    result = _validate_app(app)[task_id]
+    kinds = [p.kind for p in result.probes]
+    assert "oracle" in kinds and "noop" in kinds
+    assert result.ok, result.failures()
+
+
+def test_every_template_has_near_misses():
+    templates: dict[str, list] = {}
+    for t in ALL:
+        if t.template:
+            templates.setdefault(f"{t.app}/{t.template}", []).append(t)
+    missing = [name for name, ts in templates.items() if not any(t.near_misses for t in ts)]
+    assert not missing, f"templates without a near-miss: {missing}"
