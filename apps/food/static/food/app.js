@@ -1,0 +1,487 @@
+/* Forkful front end: dialogs, drawers, search suggestions, item dialog, cart, checkout, account. */
+(function () {
+  "use strict";
+  const $ = (s, r = document) => r.querySelector(s);
+  const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
+
+  async function api(url, body, method = "POST") {
+    const r = await fetch(url, {
+      method, headers: {"Content-Type": "application/json"}, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let j = {};
+    try { j = await r.json(); } catch (e) { j = {}; }
+    return {ok: r.ok && j.ok !== false, status: r.status, data: j};
+  }
+  function toast(msg) {
+    const t = $("#toast");
+    if (!t) return;
+    t.textContent = msg; t.hidden = false;
+    clearTimeout(toast._t); toast._t = setTimeout(() => { t.hidden = true; }, 2500);
+  }
+  function money(c) { c = Math.round(c); return "$" + Math.floor(c / 100).toLocaleString("en-US") + "." + String(c % 100).padStart(2, "0"); }
+
+  /* a form POST that navigates (one navigation, no fetch-then-reload race) */
+  function postNav(url, data) {
+    const f = document.createElement("form");
+    f.method = "post"; f.action = url; f.hidden = true;
+    Object.entries(Object.assign({next: location.pathname + location.search}, data)).forEach(([k, v]) => {
+      const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i);
+    });
+    document.body.appendChild(f);
+    f.submit();
+  }
+
+  /* ------------------------------------------------------------ dialogs */
+  function openDialog(id) {
+    const d = document.getElementById(id);
+    if (!d) return;
+    closePops();
+    d.hidden = false;
+    const f = d.querySelector("[autofocus]");
+    if (f) f.focus();
+  }
+  function closeDialog(el) { const s = el.closest(".scrim"); if (s) s.hidden = true; }
+  function closePops() {
+    $$(".popover").forEach(p => { p.hidden = true; });
+    $$("[data-pop]").forEach(b => b.setAttribute("aria-expanded", "false"));
+  }
+  document.addEventListener("click", (e) => {
+    const t = e.target;
+    const opener = t.closest("[data-open]");
+    if (opener) { e.preventDefault(); openDialog(opener.dataset.open); return; }
+    if (t.closest("[data-close]")) { closeDialog(t.closest("[data-close]")); return; }
+    if (t.classList && t.classList.contains("scrim")) { t.hidden = true; return; }
+    const pop = t.closest("[data-pop]");
+    if (pop) {
+      const p = document.getElementById(pop.dataset.pop);
+      const wasOpen = p && !p.hidden;
+      closePops();
+      if (p && !wasOpen) { p.hidden = false; pop.setAttribute("aria-expanded", "true"); }
+      return;
+    }
+    if (!t.closest(".popover")) closePops();
+    if (!t.closest(".search")) hideSuggest();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      closePops(); hideSuggest();
+      const open = $$(".scrim").filter(s => !s.hidden).pop();
+      if (open) open.hidden = true;
+    }
+  });
+
+  /* ------------------------------------------------------------ carousels */
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-scroll]");
+    if (!b) return;
+    const row = document.getElementById(b.dataset.scroll);
+    if (row) row.scrollBy({left: Number(b.dataset.dir) * row.clientWidth * 0.9, behavior: "auto"});
+  });
+
+  /* ------------------------------------------------------------ header: mode, address */
+  $$("[data-mode]").forEach(b => b.addEventListener("click", async () => {
+    if (b.getAttribute("aria-pressed") === "true") return;
+    postNav("/api/mode", {mode: b.dataset.mode});
+  }));
+  document.addEventListener("click", async (e) => {
+    const pick = e.target.closest("[data-addr-select]");
+    if (pick) {
+      postNav("/api/address/select", {address_id: pick.dataset.addrSelect});
+      return;
+    }
+    const edit = e.target.closest("[data-addr-edit]");
+    if (edit) { openDialog("addr-dialog"); showAddrForm(edit.dataset); return; }
+    if (e.target.closest("[data-addr-new]")) { showAddrForm(null); return; }
+    if (e.target.closest("[data-addr-new-open]")) { openDialog("addr-dialog"); showAddrForm(null); return; }
+    if (e.target.closest("[data-addr-back]")) { showAddrList(); return; }
+    const del = e.target.closest("[data-addr-delete]");
+    if (del) {
+      const r = await api(`/api/address/${del.dataset.addrDelete}/delete`, {});
+      if (!r.ok) { toast(r.data.error || "Could not delete"); return; }
+      location.reload();
+    }
+  });
+  function showAddrList() {
+    const d = $("#addr-dialog");
+    $("[data-addr-list]", d).hidden = false; $("[data-addr-form]", d).hidden = true;
+    $(".modal-head h2", d).textContent = "Addresses";
+  }
+  function showAddrForm(data) {
+    const d = $("#addr-dialog"), f = $("[data-addr-form]", d);
+    $("[data-addr-list]", d).hidden = true; f.hidden = false;
+    $(".modal-head h2", d).textContent = data ? "Edit address" : "Add new address";
+    f.reset();
+    $$("[data-err]", f).forEach(x => { x.textContent = ""; });
+    f.elements.id.value = data ? data.addrEdit : "";
+    if (data) {
+      f.elements.street.value = data.street || ""; f.elements.apt.value = data.apt || "";
+      f.elements.city.value = data.city || "Bayview"; f.elements.zip.value = data.zip || "";
+      f.elements.label.value = data.label || ""; f.elements.instructions.value = data.instructions || "";
+      $$("input[name=dropoff]", f).forEach(r => { r.checked = r.value === (data.dropoff || "door"); });
+    }
+    f.elements.street.focus();
+  }
+  const addrForm = $("[data-addr-form]");
+  if (addrForm) addrForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.target, body = Object.fromEntries(new FormData(f).entries());
+    const url = body.id ? `/api/address/${body.id}` : "/api/address";
+    const r = await api(url, body);
+    $$("[data-err]", f).forEach(x => { x.textContent = ""; });
+    if (!r.ok) {
+      Object.entries(r.data.errors || {}).forEach(([k, v]) => { const el = $(`[data-err=${k}]`, f); if (el) el.textContent = v; });
+      return;
+    }
+    location.reload();
+  });
+
+  /* ------------------------------------------------------------ search suggestions */
+  const q = $("#q"), sug = $("#suggest");
+  function hideSuggest() { if (sug) { sug.hidden = true; if (q) q.setAttribute("aria-expanded", "false"); } }
+  let sugSeq = 0;
+  if (q) {
+    q.addEventListener("input", async () => {
+      const v = q.value.trim(), seq = ++sugSeq;
+      if (!v) { hideSuggest(); return; }
+      const r = await api("/api/suggest?q=" + encodeURIComponent(v), undefined, "GET");
+      if (seq !== sugSeq) return;
+      const d = r.data, parts = [];
+      const row = (x, kind) => `<a role="option" class="sug-row" href="${x.url}" aria-label="${esc(x.name)}${x.sub ? ", " + esc(x.sub) : ""}"><span>${esc(x.name)}</span>${x.sub ? `<span class="sub">${esc(x.sub)}</span>` : ""}</a>`;
+      if (d.cuisines && d.cuisines.length) parts.push(`<div class="sug-head">Cuisines</div>` + d.cuisines.map(x => row(x)).join(""));
+      if (d.stores && d.stores.length) parts.push(`<div class="sug-head">Stores</div>` + d.stores.map(x => row(x)).join(""));
+      if (d.dishes && d.dishes.length) parts.push(`<div class="sug-head">Dishes</div>` + d.dishes.map(x => row(x)).join(""));
+      parts.push(`<a role="option" class="sug-row" href="/search?q=${encodeURIComponent(v)}" aria-label="Search for ${esc(v)}"><span>Search for “${esc(v)}”</span></a>`);
+      sug.innerHTML = parts.join("");
+      sug.hidden = false; q.setAttribute("aria-expanded", "true");
+    });
+    q.form.addEventListener("submit", (e) => { if (!q.value.trim()) e.preventDefault(); });
+  }
+  function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
+
+  /* ------------------------------------------------------------ price filter */
+  $$(".price-opt").forEach(b => b.addEventListener("click", () => {
+    b.classList.toggle("on"); b.setAttribute("aria-pressed", b.classList.contains("on") ? "true" : "false");
+  }));
+  document.addEventListener("click", (e) => {
+    const apply = e.target.closest("[data-price-apply]"), reset = e.target.closest("[data-price-reset]");
+    if (!apply && !reset) return;
+    const box = e.target.closest(".popover").querySelector(".price-opts");
+    const chosen = reset ? [] : $$(".price-opt.on", box).map(b => b.dataset.price);
+    const url = new URL(box.dataset.base, location.origin);
+    if (chosen.length) url.searchParams.set("price", chosen.join(","));
+    location.href = url.pathname + url.search;
+  });
+
+  /* ------------------------------------------------------------ save store */
+  document.addEventListener("click", async (e) => {
+    const b = e.target.closest("[data-save-store]");
+    if (!b) return;
+    e.preventDefault();
+    const want = b.getAttribute("aria-pressed") !== "true";
+    const r = await api(`/api/store/${b.dataset.saveStore}/save`, {saved: want});
+    if (!r.ok) return;
+    const saved = r.data.saved;
+    $$(`[data-save-store="${b.dataset.saveStore}"]`).forEach(x => {
+      x.classList.toggle("on", saved);
+      x.setAttribute("aria-pressed", saved ? "true" : "false");
+      x.setAttribute("aria-label", (saved ? "Unsave " : "Save ") + x.dataset.name);
+      const t = x.querySelector(".heart-text"); if (t) t.textContent = saved ? "Saved" : "Save";
+    });
+    toast(saved ? `Saved ${r.data.name}` : `Removed ${r.data.name} from saved stores`);
+  });
+
+  /* ------------------------------------------------------------ cart drawer */
+  function setCartCount(n) {
+    $$(".cart-n").forEach(x => { x.textContent = n; });
+    $$("[data-cart-open]").forEach(b => b.setAttribute("aria-label", `Cart, ${n} item${n === 1 ? "" : "s"}`));
+  }
+  async function openCart() {
+    const r = await fetch("/cart/drawer");
+    $("#cart-body").innerHTML = await r.text();
+    openDialog("cart-drawer");
+  }
+  document.addEventListener("click", async (e) => {
+    if (e.target.closest("[data-cart-open]")) { openCart(); return; }
+    const step = e.target.closest("[data-ci-set]");
+    if (step) {
+      const li = step.closest("[data-ci]");
+      const r = await api(`/api/cart/item/${li.dataset.ci}`, {quantity: Number(step.dataset.ciSet)});
+      if (r.ok) { setCartCount(r.data.count); $("#cart-body").innerHTML = r.data.drawer; }
+      return;
+    }
+    if (e.target.closest("[data-cart-clear]")) {
+      const r = await api("/api/cart/clear", {});
+      if (r.ok) { setCartCount(0); $("#cart-body").innerHTML = r.data.drawer; }
+      return;
+    }
+    if (e.target.closest("[data-group-end]")) {
+      await api("/api/group-order/end", {});
+      location.reload();
+    }
+  });
+
+  /* new-cart prompt: resolves true when the user confirms */
+  function confirmNewCart(current, next) {
+    return new Promise((resolve) => {
+      const d = $("#newcart-dialog");
+      $("[data-newcart-text]", d).textContent =
+        `Your cart has items from ${current}. Start a new cart to add items from ${next || "this store"}?`;
+      d.hidden = false;
+      const ok = $("[data-newcart-ok]", d);
+      const done = (v) => { d.hidden = true; ok.onclick = null; $$("[data-close]", d).forEach(x => { x.onclick = null; }); resolve(v); };
+      ok.onclick = () => done(true);
+      $$("[data-close]", d).forEach(x => { x.onclick = (ev) => { ev.stopPropagation(); done(false); }; });
+    });
+  }
+
+  /* ------------------------------------------------------------ store page */
+  const layout = $(".store-layout");
+  async function openItem(id) {
+    const sid = layout.dataset.storeId;
+    const r = await fetch(`/store/${sid}/item/${id}`);
+    const holder = $("#item-dialog");
+    holder.innerHTML = await r.text();
+    holder.hidden = false;
+    wireItem(holder.querySelector(".modal-item"));
+  }
+  if (layout) {
+    document.addEventListener("click", (e) => {
+      const b = e.target.closest("[data-item]");
+      if (b) { e.preventDefault(); openItem(b.dataset.item); }
+    });
+    if (layout.dataset.openItem) openItem(layout.dataset.openItem);
+    if (layout.dataset.openCart) openCart();
+    const ms = $("[data-menu-search]");
+    if (ms) ms.addEventListener("input", () => {
+      const v = ms.value.trim().toLowerCase();
+      let any = false;
+      $$("[data-menu-item]").forEach(it => { const hit = !v || it.dataset.text.includes(v); it.hidden = !hit; any = any || hit; });
+      $$("[data-section]").forEach(sec => {
+        const items = $$("[data-menu-item]", sec);
+        if (items.length) sec.hidden = !items.some(i => !i.hidden);
+      });
+      $("[data-menu-empty]").hidden = any;
+    });
+    const links = $$(".sn-link");
+    const spy = () => {
+      let cur = null;
+      $$("[data-section]").forEach(s => { if (!s.hidden && s.getBoundingClientRect().top < 140) cur = s.id; });
+      links.forEach(l => l.classList.toggle("on", l.getAttribute("href") === "#" + cur));
+    };
+    window.addEventListener("scroll", spy, {passive: true}); spy();
+  }
+  function wireItem(m) {
+    const base = Number(m.dataset.base);
+    let qty = 1;
+    const groups = $$(".opt-group[data-group]", m);
+    const update = () => {
+      let unit = base;
+      $$("input[data-price]:checked", m).forEach(i => { unit += Number(i.dataset.price); });
+      $("[data-total]", m).textContent = money(unit * qty);
+      $("[data-qty-val]", m).textContent = qty;
+      groups.forEach(g => {
+        const n = $$("input:checked", g).length, min = Number(g.dataset.min), max = Number(g.dataset.max);
+        const badge = $("[data-req]", g);
+        if (badge && n >= min) { badge.classList.add("ok"); badge.classList.remove("bad"); badge.textContent = "✓ Required"; }
+        else if (badge) { badge.classList.remove("ok"); badge.textContent = "Required"; }
+        if (max > 1) $$("input[type=checkbox]", g).forEach(i => { i.disabled = !i.checked && n >= max; });
+      });
+    };
+    m.addEventListener("change", update);
+    $$("[data-qty]", m).forEach(b => b.addEventListener("click", () => { qty = Math.max(1, Math.min(20, qty + Number(b.dataset.qty))); update(); }));
+    $("[data-add-cart]", m).addEventListener("click", async () => {
+      const err = $("[data-item-err]", m);
+      err.textContent = "";
+      for (const g of groups) {
+        const n = $$("input:checked", g).length;
+        if (n < Number(g.dataset.min)) {
+          const badge = $("[data-req]", g); if (badge) badge.classList.add("bad");
+          err.textContent = `Choose ${Number(g.dataset.min) > 1 ? g.dataset.min + " options" : "an option"} for ${g.getAttribute("aria-label")}.`;
+          g.scrollIntoView({block: "center"});
+          return;
+        }
+      }
+      const body = {
+        item_id: Number(m.dataset.itemId), quantity: qty,
+        option_ids: $$("input[data-price]:checked", m).map(i => Number(i.value)),
+        instructions: $("[data-instructions]", m).value,
+      };
+      let r = await api("/api/cart/add", body);
+      if (r.data.conflict) {
+        if (!(await confirmNewCart(r.data.current_store, r.data.new_store))) return;
+        body.replace = true;
+        r = await api("/api/cart/add", body);
+      }
+      if (!r.ok) { err.textContent = r.data.error || "Could not add to cart."; return; }
+      m.closest(".scrim").hidden = true;
+      setCartCount(r.data.count);
+      toast(`Added ${r.data.name} to cart`);
+    });
+    update();
+  }
+
+  /* group order */
+  document.addEventListener("click", async (e) => {
+    const b = e.target.closest("[data-group-start]");
+    if (b) {
+      const d = b.closest(".modal");
+      const lim = ($("input[name=glimit]:checked", d) || {}).value || null;
+      const body = {store_id: Number(b.dataset.groupStart), limit: lim};
+      let r = await api("/api/group-order", body);
+      if (r.data.conflict) {
+        d.closest(".scrim").hidden = true;
+        if (!(await confirmNewCart(r.data.current_store, null))) return;
+        body.replace = true;
+        r = await api("/api/group-order", body);
+        d.closest(".scrim").hidden = false;
+      }
+      if (!r.ok) return;
+      $("[data-group-setup]", d).hidden = true;
+      $("[data-group-done]", d).hidden = false;
+      $("[data-group-link]", d).value = r.data.link;
+      d.closest(".scrim").querySelectorAll("[data-close]").forEach(x => x.addEventListener("click", () => location.reload(), {once: true}));
+      return;
+    }
+    const c = e.target.closest("[data-copy-link]");
+    if (c) {
+      const v = $("[data-group-link]").value;
+      try { await navigator.clipboard.writeText(v); } catch (err) { /* clipboard may be unavailable */ }
+      toast("Link copied");
+    }
+  });
+
+  /* ------------------------------------------------------------ checkout */
+  const co = $("#co-form");
+  if (co) {
+    const refresh = async (extra) => {
+      const body = Object.fromEntries(new FormData(co).entries());
+      Object.assign(body, extra || {});
+      const r = await api("/checkout/update", body);
+      if (r.data.summary !== undefined) $("#co-summary").innerHTML = r.data.summary;
+      if (r.data.options !== undefined) $("#co-options").innerHTML = r.data.options;
+      markOn();
+      if (r.data.error) toast(r.data.error);
+    };
+    const markOn = () => {
+      $$(".opt-card, .pay-row, .tip-chip, .seg-opt", co).forEach(l => {
+        const i = $("input", l); if (i) l.classList.toggle("on", i.checked);
+      });
+    };
+    co.addEventListener("change", async (e) => {
+      const t = e.target;
+      if (t.hasAttribute("data-no-update") || t.name === "dropoff" || t.name === "slot_pick") { markOn(); return; }
+      if (t.name === "mode") { co.action = "/checkout/mode"; co.submit(); return; }
+      if (t.name === "delivery_option" && t.value === "scheduled") {
+        markOn();
+        openDialog("sched-dialog");
+        return;
+      }
+      if (t.name === "tip" && t.value === "other") { await refresh({tip: "other"}); const c = $("[name=tip_custom]", co); if (c) c.focus(); return; }
+      if (t.name === "tip_custom") return;
+      await refresh();
+    });
+    co.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" || e.target.tagName === "TEXTAREA" || e.target.tagName === "BUTTON") return;
+      e.preventDefault();
+      if (e.target.name === "promo_code") applyPromo();
+      if (e.target.name === "tip_custom") refresh({tip: "other"});
+    });
+    const applyPromo = async () => {
+      const input = $("[name=promo_code]", co);
+      const r = await api("/checkout/promo", {code: input ? input.value : ""});
+      if (r.data.summary) $("#co-summary").innerHTML = r.data.summary;
+      markOn();
+    };
+    co.addEventListener("click", async (e) => {
+      if (e.target.closest("[data-promo-apply]")) { e.preventDefault(); applyPromo(); return; }
+      if (e.target.closest("[data-promo-remove]")) {
+        const r = await api("/checkout/promo/remove", {});
+        if (r.data.summary) $("#co-summary").innerHTML = r.data.summary;
+        markOn();
+        return;
+      }
+      if (e.target.closest("[data-tip-save]")) { refresh({tip: "other"}); }
+    });
+    // schedule dialog
+    const sd = $("#sched-dialog");
+    if (sd) {
+      $$("[role=tab]", sd).forEach(tab => tab.addEventListener("click", () => {
+        $$("[role=tab]", sd).forEach(t => t.setAttribute("aria-selected", t === tab ? "true" : "false"));
+        $$("[role=tabpanel]", sd).forEach(p => { p.hidden = p.id !== tab.dataset.tab; });
+      }));
+      $("[data-sched-ok]", sd).addEventListener("click", async () => {
+        const pick = $("input[name=slot_pick]:checked", sd);
+        if (!pick) { toast("Choose a time"); return; }
+        sd.hidden = true;
+        await refresh({delivery_option: "scheduled", scheduled_for: pick.value});
+      });
+    }
+    markOn();
+  }
+
+  /* add card (checkout and account) */
+  const cardForm = $("[data-card-form]");
+  if (cardForm) cardForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = Object.fromEntries(new FormData(cardForm).entries());
+    const r = await api("/api/cards", body);
+    $$("[data-err]", cardForm).forEach(x => { x.textContent = ""; });
+    if (!r.ok) {
+      Object.entries(r.data.errors || {}).forEach(([k, v]) => { const el = $(`[data-err=${k}]`, cardForm); if (el) el.textContent = v; });
+      return;
+    }
+    location.reload();
+  });
+  document.addEventListener("click", async (e) => {
+    const del = e.target.closest("[data-card-delete]");
+    if (del) {
+      const r = await api(`/api/cards/${del.dataset.cardDelete}/delete`, {});
+      if (!r.ok) { toast(r.data.error || "Could not remove card"); return; }
+      location.reload();
+      return;
+    }
+    const def = e.target.closest("[data-card-default]");
+    if (def) {
+      const r = await api(`/api/cards/${def.dataset.cardDefault}/default`, {});
+      if (!r.ok) { toast(r.data.error || "Could not update card"); return; }
+      location.reload();
+    }
+  });
+
+  /* notifications */
+  $$("[data-notify]").forEach(sw => sw.addEventListener("change", async () => {
+    await api("/api/notifications", {key: sw.dataset.notify, on: sw.checked});
+    toast("Notification settings saved");
+  }));
+
+  /* ------------------------------------------------------------ orders */
+  document.addEventListener("click", async (e) => {
+    const star = e.target.closest("[data-star]");
+    if (star) {
+      const n = Number(star.dataset.star);
+      $$("[data-star]").forEach(s => { const on = Number(s.dataset.star) <= n; s.classList.toggle("on", on); s.setAttribute("aria-checked", Number(s.dataset.star) === n ? "true" : "false"); });
+      star.closest(".rate-stars").dataset.value = n;
+      return;
+    }
+  });
+  const rf = $("[data-rate-form]");
+  if (rf) rf.addEventListener("submit", (e) => {
+    const n = Number(($(".rate-stars") || {dataset: {}}).dataset.value || 0);
+    if (!n) { e.preventDefault(); $("[data-rate-err]").textContent = "Choose a rating from 1 to 5 stars."; return; }
+    $("[data-rate-value]").value = n;
+  });
+  $$("[data-issue]").forEach(r => r.addEventListener("change", () => {
+    $$("[data-reasons]").forEach(l => {
+      l.hidden = l.dataset.reasons !== r.value;
+      if (l.hidden) $$("input", l).forEach(i => { i.checked = false; });
+    });
+    const h = $("[data-reasons-hint]"); if (h) h.hidden = true;
+    $$(".opt-card").forEach(l => { const i = $("input", l); if (i) l.classList.toggle("on", i.checked); });
+  }));
+  $$(".help-form input[name=resolution]").forEach(r => r.addEventListener("change", () => {
+    $$(".help-form .opt-card").forEach(l => { const i = $("input", l); if (i) l.classList.toggle("on", i.checked); });
+  }));
+  $$("input[name=plan]").forEach(r => r.addEventListener("change", () => {
+    $$("input[name=plan]").forEach(i => i.closest(".opt-card").classList.toggle("on", i.checked));
+  }));
+})();

@@ -1,0 +1,298 @@
+"""Home, search, cuisine pages, offers, search suggestions; delivery mode and address picker."""
+
+from __future__ import annotations
+
+import re
+
+from flask import abort, jsonify, redirect, render_template, request, url_for
+from sqlalchemy import func, literal_column, or_, select
+
+from apps._shared import db, now
+from apps.food import logic
+from apps.food.models import Address, Cuisine, MenuItem, Neighborhood, Promo, Store
+from apps.food.views import bp
+from apps.food.views.common import (
+    all_cards, any_filter, apply_filters, cuisine_map, cuisines, read_filters, sort_cards, store_deals, user,
+)
+
+SYNONYMS = {
+    "boba": "bubble tea", "milk tea": "bubble tea", "veggie": "vegetarian", "hamburger": "burgers",
+    "burger": "burgers", "wings": "wings", "noodles": "noodle", "sub": "sandwiches", "subs": "sandwiches",
+    "sandwich": "sandwiches", "taco": "tacos", "donut": "donuts", "doughnut": "donuts", "salad": "salad",
+    "dessert": "desserts", "smoothie": "smoothies", "juice": "juice", "bbq": "bbq", "barbecue": "bbq",
+    "fried chicken": "chicken", "dumpling": "dumplings", "ice cream": "ice cream", "breakfast": "breakfast",
+    "brunch": "breakfast", "healthy": "healthy", "plant based": "vegan", "plant-based": "vegan",
+}
+TAG_WORDS = {"vegan": ["vg"], "vegetarian": ["v", "vg"], "gluten free": ["gf"], "gluten-free": ["gf"],
+             "spicy": ["spicy"], "halal": ["halal"]}
+STOP = re.compile(r"\b(near me|nearby|near|delivery|food|restaurants?|places?|open now|best|cheap|order)\b")
+
+
+def _norm(q: str) -> tuple[str, bool]:
+    q = (q or "").strip().lower()
+    near = "near" in q
+    q = STOP.sub(" ", q)
+    q = re.sub(r"\s+", " ", q).strip(" ,.!?")
+    return q, near
+
+
+def search_stores(q: str):
+    """(store cards with .score and .match, dish items) for a normalised query."""
+    cards = all_cards()
+    by_id = {c.s.id: c for c in cards}
+    terms = [q]
+    if q in SYNONYMS:
+        terms.append(SYNONYMS[q])
+    if q.endswith("s") and len(q) > 3:
+        terms.append(q[:-1])
+    scores: dict[int, float] = {}
+    matches: dict[int, str] = {}
+    cz = cuisine_map()
+    dishes: list[MenuItem] = []
+    for t in terms:
+        if not t:
+            continue
+        for c in cards:
+            name = c.s.name.lower()
+            cname = cz[c.s.cuisine_id].name.lower()
+            if t in name:
+                scores[c.s.id] = max(scores.get(c.s.id, 0), 10 + (5 if name.startswith(t) else 0))
+            if t == cname or t == cz[c.s.cuisine_id].slug or (len(t) >= 4 and t in cname):
+                scores[c.s.id] = max(scores.get(c.s.id, 0), 8)
+            if any(t == tag or (len(t) >= 4 and t in tag) for tag in c.s.tags):
+                scores[c.s.id] = max(scores.get(c.s.id, 0), 6)
+        like = f"%{t}%"
+        conds = [func.lower(MenuItem.name).like(like)]
+        if t in TAG_WORDS:
+            for tag in TAG_WORDS[t]:
+                conds.append(literal_column("menu_items.tags").like(f'%"{tag}"%'))
+        found = list(db().scalars(select(MenuItem).where(or_(*conds)).order_by(MenuItem.id)))
+        per_store: dict[int, list[MenuItem]] = {}
+        for it in found:
+            per_store.setdefault(it.store_id, []).append(it)
+        for sid, its in per_store.items():
+            scores[sid] = max(scores.get(sid, 0), 2 + min(len(its), 5) * 0.5)
+            matches.setdefault(sid, its[0].name)
+        dishes += found
+        if scores:
+            break
+    if not scores and " " in q:  # any word
+        words = [w for w in q.split() if len(w) >= 3]
+        for w in words:
+            sub_cards, sub_dishes = search_stores(w)
+            for c in sub_cards:
+                scores[c.s.id] = max(scores.get(c.s.id, 0), c.score / 2)
+                if c.match:
+                    matches.setdefault(c.s.id, c.match)
+            dishes += sub_dishes
+    out = []
+    for sid, sc in scores.items():
+        c = by_id[sid]
+        c.score = sc
+        c.match = matches.get(sid, "")
+        out.append(c)
+    # dishes: best-rated stores first, one row per (store, dish name)
+    seen = set()
+    first, rest = [], []
+    stores_seen: set[int] = set()
+    for it in sorted(dishes, key=lambda i: (-by_id[i.store_id].s.rating, i.id)):
+        key = (it.store_id, it.name)
+        if key in seen:
+            continue
+        seen.add(key)
+        (rest if it.store_id in stores_seen else first).append(it)
+        stores_seen.add(it.store_id)
+    return out, first + rest
+
+
+@bp.get("/")
+def home():
+    f = read_filters()
+    cards = all_cards()
+    ctx = {"f": f, "cuisine_list": cuisines(), "base": url_for("food.home")}
+    if any_filter(f):
+        res = apply_filters(cards, f)
+        return render_template("food/home.html", filtered=res, **ctx)
+    open_cards = [c for c in cards if c.status["state"] != "closed"]
+    mode_ok = [c for c in open_cards if user().mode != "pickup" or c.s.offers_pickup]
+    carousels = [
+        ("Fastest near you", sorted(mode_ok, key=lambda c: (c.eta, c.s.id))[:12], {"sort": "eta"}),
+        ("Deals for you", sort_cards([c for c in mode_ok if c.deal], "recommended")[:12], {"deals": True}),
+        ("Popular near you", sorted(mode_ok, key=lambda c: (-c.s.review_count, c.s.id))[:12], {"sort": "recommended"}),
+        ("New on Forkful", sort_cards([c for c in cards if c.is_new], "recommended")[:12], None),
+        ("Top rated", sorted(mode_ok, key=lambda c: (-c.s.rating, -c.s.review_count, c.s.id))[:12], {"r45": True, "sort": "rating"}),
+    ]
+    saved = [c for c in cards if c.saved]
+    if saved:
+        carousels.insert(2, ("Your saved stores", saved, None))
+    n = min(max(request.args.get("n", 24, type=int), 24), 400)
+    everything = sort_cards([c for c in cards if user().mode != "pickup" or c.s.offers_pickup], "recommended")
+    return render_template("food/home.html", carousels=carousels, all_stores=everything[:n], more=len(everything) > n,
+                           next_n=n + 24, total=len(everything), **ctx)
+
+
+@bp.get("/search")
+def search():
+    raw = request.args.get("q", "")
+    q, near = _norm(raw)
+    f = read_filters()
+    if near and "sort" not in request.args:
+        f["sort"] = "distance"
+    cards, dishes = search_stores(q) if q else ([], [])
+    res = apply_filters(cards, f)
+    by_id = {c.s.id: c for c in res}
+    dish_rows = [(it, by_id[it.store_id]) for it in dishes if it.store_id in by_id][:12]
+    return render_template("food/search.html", q=raw, f=f, results=res, dishes=dish_rows,
+                           base=url_for("food.search"))
+
+
+@bp.get("/cuisine/<slug>")
+def cuisine(slug: str):
+    cz = db().scalars(select(Cuisine).where(Cuisine.slug == slug)).first()
+    if cz is None:
+        abort(404)
+    f = read_filters()
+    cards = [c for c in all_cards() if c.s.cuisine_id == cz.id]
+    res = apply_filters(cards, f)
+    return render_template("food/cuisine.html", cz=cz, f=f, results=res, cuisine_list=cuisines(),
+                           base=url_for("food.cuisine", slug=slug))
+
+
+@bp.get("/offers")
+def offers():
+    t = now()
+    promos = [p for p in db().scalars(select(Promo).where(Promo.featured.is_(True)).order_by(Promo.id)) if p.expires_at > t]
+    stores = {s.id: s for s in db().scalars(select(Store).where(Store.id.in_([p.store_id for p in promos if p.store_id])))}
+    return render_template("food/offers.html", general=[p for p in promos if p.store_id is None],
+                           store_promos=[(p, stores[p.store_id]) for p in promos if p.store_id], deals=store_deals())
+
+
+@bp.get("/api/suggest")
+def suggest():
+    q, _near = _norm(request.args.get("q", ""))
+    if not q:
+        return jsonify(stores=[], dishes=[], cuisines=[])
+    cz = [{"name": c.name, "url": url_for("food.cuisine", slug=c.slug)} for c in cuisines()
+          if q in c.name.lower() or q in c.slug or (q in SYNONYMS and SYNONYMS[q] in c.name.lower())][:3]
+    like = f"%{q}%"
+    stores = db().scalars(select(Store).where(func.lower(Store.name).like(like)).order_by(
+        func.lower(Store.name).like(f"{q}%").desc(), Store.rating.desc(), Store.id).limit(5)).all()
+    czm = cuisine_map()
+    st = [{"name": s.name, "sub": f"{czm[s.cuisine_id].name} · {s.rating} ★", "url": url_for("food.store_page", store_id=s.id)}
+          for s in stores]
+    names = db().execute(select(MenuItem.name, func.count()).where(func.lower(MenuItem.name).like(like))
+                         .group_by(MenuItem.name).order_by(func.count().desc(), MenuItem.name).limit(5)).all()
+    dishes = [{"name": n, "sub": f"{c} store{'s' if c != 1 else ''}", "url": url_for("food.search", q=n)} for n, c in names]
+    return jsonify(stores=st, dishes=dishes, cuisines=cz)
+
+
+@bp.post("/api/mode")
+def set_mode():
+    mode = (request.get_json(silent=True) or request.form or {}).get("mode")
+    if mode not in ("delivery", "pickup"):
+        return jsonify(ok=False, error="mode must be delivery or pickup")
+    u = user()
+    u.mode = mode
+    db().commit()
+    return _back() or jsonify(mode=mode)
+
+
+def _back():
+    nxt = request.form.get("next", "")
+    if nxt.startswith("/") and not nxt.startswith("//"):
+        return redirect(nxt)
+    return None
+
+
+@bp.post("/api/address/select")
+def select_address():
+    data = request.get_json(silent=True) or request.form
+    a = db().get(Address, int(data.get("address_id", 0) or 0))
+    if a is None:
+        return jsonify(error="No such address"), 404
+    user().current_address_id = a.id
+    db().commit()
+    return _back() or jsonify(ok=True, address=logic.address_line(a))
+
+
+def address_from_form(data, a: Address | None = None):
+    street = (data.get("street") or "").strip()
+    zip_code = (data.get("zip") or "").strip()
+    errors = {}
+    if len(street) < 4 or not re.search(r"\d", street):
+        errors["street"] = "Enter a street address with a number, e.g. 123 Main St."
+    nb = db().scalars(select(Neighborhood).where(Neighborhood.zip == zip_code)).first()
+    if not re.fullmatch(r"\d{5}", zip_code):
+        errors["zip"] = "Enter a 5-digit ZIP code."
+    elif nb is None:
+        zips = ", ".join(n.zip for n in db().scalars(select(Neighborhood).order_by(Neighborhood.zip)))
+        errors["zip"] = f"We don't deliver to {zip_code} yet. Delivery ZIP codes: {zips}."
+    if errors:
+        return None, errors
+    if a is None:
+        a = Address(created_at=now(), x=0.0, y=0.0, neighborhood_id=nb.id, city="", state="", zip="", street="")
+        db().add(a)
+    a.street = street
+    a.apt = (data.get("apt") or "").strip()
+    a.city = (data.get("city") or "").strip() or "Bayview"
+    a.state = "CA"
+    a.zip = zip_code
+    a.label = (data.get("label") or "").strip()
+    a.neighborhood_id = nb.id
+    # place it near its neighbourhood's centre, deterministically from the street
+    h = sum(ord(c) for c in street)
+    a.x = round(nb.x + ((h % 21) - 10) / 40, 2)
+    a.y = round(nb.y + (((h // 21) % 21) - 10) / 40, 2)
+    if "dropoff" in data and data.get("dropoff") in ("door", "hand"):
+        a.dropoff = data["dropoff"]
+    if "instructions" in data:
+        a.instructions = (data.get("instructions") or "").strip()
+    return a, {}
+
+
+@bp.post("/api/address")
+def add_address():
+    data = request.get_json(silent=True) or request.form
+    a, errors = address_from_form(data)
+    if errors:
+        return jsonify(ok=False, errors=errors)
+    db().flush()
+    if data.get("select", "1") not in ("0", False):
+        user().current_address_id = a.id
+    db().commit()
+    return jsonify(ok=True, id=a.id, address=logic.address_line(a))
+
+
+@bp.post("/api/address/<int:aid>")
+def edit_address(aid: int):
+    a = db().get(Address, aid)
+    if a is None:
+        abort(404)
+    data = request.get_json(silent=True) or request.form
+    a, errors = address_from_form(data, a)
+    if errors:
+        db().rollback()
+        return jsonify(ok=False, errors=errors)
+    db().commit()
+    return jsonify(ok=True, id=a.id)
+
+
+@bp.post("/api/address/<int:aid>/delete")
+def delete_address(aid: int):
+    a = db().get(Address, aid)
+    if a is None:
+        abort(404)
+    others = [x for x in db().scalars(select(Address).order_by(Address.id)) if x.id != aid]
+    if not others:
+        return jsonify(ok=False, error="You need at least one address.")
+    u = user()
+    if u.current_address_id == aid:
+        u.current_address_id = others[0].id
+    db().delete(a)
+    db().commit()
+    return jsonify(ok=True)
+
+
+@bp.get("/saved")
+def saved_redirect():
+    return redirect(url_for("food.account", section="saved"))

@@ -1,0 +1,121 @@
+"""Store page, item dialog, save store, group order."""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import abort, jsonify, render_template, request
+from sqlalchemy import select
+
+from apps._shared import db, now
+from apps.food import logic
+from apps.food.models import Cart, CartItem, MenuCategory, MenuItem, Promo, Review, SavedStore, Store
+from apps.food.views import bp
+from apps.food.views.common import (
+    cart, cart_items, cuisine_map, current_address, item_groups, saved_ids, store_card, user,
+)
+
+
+def get_store(store_id: int) -> Store:
+    s = db().get(Store, store_id)
+    if s is None:
+        abort(404)
+    return s
+
+
+@bp.get("/store/<int:store_id>")
+def store_page(store_id: int):
+    s = get_store(store_id)
+    card = store_card(s)
+    cats = db().scalars(select(MenuCategory).where(MenuCategory.store_id == s.id).order_by(MenuCategory.position)).all()
+    items = db().scalars(select(MenuItem).where(MenuItem.store_id == s.id).order_by(MenuItem.category_id, MenuItem.position)).all()
+    by_cat: dict[int, list[MenuItem]] = {}
+    for it in items:
+        by_cat.setdefault(it.category_id, []).append(it)
+    popular = [it for it in items if it.popular]
+    reviews = db().scalars(select(Review).where(Review.store_id == s.id).order_by(Review.created_at.desc(), Review.id)).all()
+    t = now()
+    promos = [p for p in db().scalars(select(Promo).where(Promo.store_id == s.id).order_by(Promo.id)) if p.expires_at > t]
+    u = user()
+    a = current_address()
+    open_item = request.args.get("item", type=int)
+    group = cart() if (cart() is not None and cart().store_id == s.id and cart().group_order) else None
+    return render_template(
+        "food/store.html", s=s, card=card, cuisine=cuisine_map()[s.cuisine_id], cats=cats, by_cat=by_cat,
+        popular=popular, reviews=reviews, promos=promos, hours=logic.hours_rows(s),
+        eta_delivery=logic.eta_minutes(s, a, "delivery"), eta_pickup=logic.eta_minutes(s, a, "pickup"),
+        open_item=open_item if open_item and any(i.id == open_item for i in items) else None,
+        member=logic.is_member(u, t), group=group, group_link=group_link(group) if group else "",
+    )
+
+
+@bp.get("/store/<int:store_id>/item/<int:item_id>")
+def item_dialog(store_id: int, item_id: int):
+    it = db().get(MenuItem, item_id)
+    if it is None or it.store_id != store_id:
+        abort(404)
+    return render_template("food/_item_dialog.html", it=it, groups=item_groups(it), s=get_store(store_id))
+
+
+@bp.post("/api/store/<int:store_id>/save")
+def toggle_save(store_id: int):
+    s = get_store(store_id)
+    row = db().scalars(select(SavedStore).where(SavedStore.store_id == s.id)).first()
+    want = (request.get_json(silent=True) or {}).get("saved")
+    if row is not None and want is not True:
+        db().delete(row)
+        saved = False
+    elif row is None and want is not False:
+        db().add(SavedStore(store_id=s.id, saved_at=now()))
+        saved = True
+    else:
+        saved = row is not None
+    db().commit()
+    return jsonify(saved=saved, name=s.name)
+
+
+def group_link(c: Cart) -> str:
+    token = hashlib.sha1(f"forkful-group-{c.id}-{c.store_id}".encode()).hexdigest()[:10]
+    return f"https://forkful.test/group/{token}"
+
+
+@bp.post("/api/group-order")
+def start_group_order():
+    data = request.get_json(silent=True) or {}
+    s = get_store(int(data.get("store_id", 0)))
+    limit = data.get("limit")
+    limit = int(limit) if limit not in (None, "", "none") else None
+    c = cart()
+    if c is not None and c.store_id != s.id and cart_items(c):
+        if not data.get("replace"):
+            cur = db().get(Store, c.store_id)
+            return jsonify(ok=False, conflict=True, current_store=cur.name if cur else "")
+    if c is not None and c.store_id != s.id:
+        for ci in cart_items(c):
+            db().delete(ci)
+        db().delete(c)
+        db().flush()
+        c = None
+    if c is None:
+        c = Cart(store_id=s.id, created_at=now(), payment_method_id=user().default_payment_id)
+        db().add(c)
+        db().flush()
+    c.group_order = True
+    c.group_limit_cents = limit
+    db().commit()
+    return jsonify(ok=True, link=group_link(c), limit=limit)
+
+
+@bp.post("/api/group-order/end")
+def end_group_order():
+    c = cart()
+    if c is not None:
+        c.group_order = False
+        c.group_limit_cents = None
+        if not cart_items(c):
+            db().delete(c)
+        db().commit()
+    return jsonify(ok=True)
+
+
+__all__ = ["get_store", "group_link", "CartItem"]

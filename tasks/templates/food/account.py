@@ -1,0 +1,311 @@
+"""Account templates: saved stores, addresses, notifications, profile, payment methods, gift cards,
+membership, group orders."""
+
+from __future__ import annotations
+
+import random
+
+from apps.food import logic
+from tasks.templates.base import World
+from tasks.templates.food._lib import click, done, fill, fw, goto_store, press, template
+
+
+def _acct(section_link: str) -> list[dict]:
+    return [click("button", "Account menu"), click("menuitem", "Account", exact=True),
+            click("link", section_link, exact=True)]
+
+
+@template("food", "save-store", difficulty="easy", max_steps=10)
+def save_store(w: World, rng: random.Random):
+    """Find a store by name and save it (the heart)."""
+    f = fw(w)
+    saved = {r["store_id"] for r in w.table("saved_stores")}
+    cands = [s for s in f.stores if s["id"] not in saved and f.names_count[s["name"]] == 1]
+    for s in rng.sample(cands, 5):
+        twin = next(x for x in cands if x["cuisine_id"] == s["cuisine_id"] and x["id"] != s["id"])
+        yield {
+            "goal": f"Save {s['name']} to your saved stores.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "saved_stores", "in": "created", "count": 1, "expect": {"store_id": s["id"]}}],
+                       "unchanged_except": [{"table": "saved_stores", "ops": ["create"]}]},
+            "solution": goto_store(s) + [click("button", f"Save {s['name']}", exact=True), done()],
+            "near_misses": [goto_store(twin) + [click("button", f"Save {twin['name']}", exact=True), done()]],
+        }
+
+
+@template("food", "unsave-store", difficulty="easy", max_steps=8)
+def unsave_store(w: World, rng: random.Random):
+    """Remove one store from Saved stores, keeping the others."""
+    f = fw(w)
+    rows = w.table("saved_stores")
+    for r in rng.sample(rows, 5):
+        s = f.store[r["store_id"]]
+        other = f.store[next(x for x in rows if x["id"] != r["id"])["store_id"]]
+        yield {
+            "goal": f"Remove {s['name']} from your saved stores, keeping the others.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "saved_stores", "in": "deleted", "count": 1, "expect": {"store_id": s["id"]}}],
+                       "unchanged_except": [{"table": "saved_stores", "ops": ["delete"]}]},
+            "solution": [click("button", "Account menu"), click("menuitem", "Saved stores", exact=True),
+                         click("button", f"Unsave {s['name']}", exact=True), done()],
+            "near_misses": [[click("button", "Account menu"), click("menuitem", "Saved stores", exact=True),
+                             click("button", f"Unsave {other['name']}", exact=True), done()]],
+        }
+
+
+@template("food", "switch-address", difficulty="easy", max_steps=8)
+def switch_address(w: World, rng: random.Random):
+    """Change the delivery address from the header."""
+    f = fw(w)
+    addrs = list(f.addr.values())
+    others = [a for a in addrs if a["id"] != f.user["current_address_id"]]
+    combos = [(a, start) for a in others for start in ("/", "/orders", "/offers")][:5]
+    for a, start in combos:
+        wrong = next(x for x in addrs if x["id"] not in (a["id"],))
+        yield {
+            "goal": f"Switch your delivery address to your {a['label']} address ({logic.address_line(a)}).",
+            "start_path": start,
+            "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"current_address_id": a["id"]}}],
+                       "unchanged_except": [{"table": "users", "fields": ["current_address_id"]}]},
+            "solution": [click("button", "Delivery address:"), click("button", f"Deliver to {a['label']},"), done()],
+            "near_misses": [[click("button", "Delivery address:"), click("button", f"Deliver to {wrong['label']},"), done()]],
+        }
+
+
+@template("food", "add-address", difficulty="medium", max_steps=16)
+def add_address(w: World, rng: random.Random):
+    """Add a new address (with label, apt and drop-off preference) and deliver there."""
+    f = fw(w)
+    nbs = w.table("neighborhoods")
+    plans = [("250 King St", "Apt 3", "Gym"), ("1200 Ocean Ave", "", "Studio"), ("77 Pier Rd", "Unit 9", "Boat"),
+             ("415 Castro St", "Suite 200", "Office 2"), ("9 Grove St", "", "Grandma")]
+    for k, (street, apt, label) in enumerate(plans):
+        nb = nbs[(k * 3) % len(nbs)]
+        steps = [click("button", "Delivery address:"), click("button", "Add new address", exact=True),
+                 fill("textbox", "Street address", street, exact=True)]
+        if apt:
+            steps.append(fill("textbox", "Apt, suite or floor", apt, exact=True))
+        tail = [fill("textbox", "Address label", label, exact=True), click("radio", "Hand it to me", exact=True),
+                click("button", "Save address", exact=True), done()]
+        wrong_zip = next(n["zip"] for n in nbs if n["zip"] != nb["zip"])
+        yield {
+            "goal": f"Add a new delivery address: {street}{', ' + apt if apt else ''}, Bayview {nb['zip']}, labelled "
+                    f"“{label}”, with drop-off “Hand it to me”, and make it your current address.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "addresses", "in": "created", "count": 1,
+                                   "expect": {"street": street, "apt": apt, "zip": nb["zip"], "label": label,
+                                              "dropoff": "hand", "neighborhood_id": nb["id"]}},
+                                  {"table": "users", "where": {"id": 1},
+                                   "expect": {"current_address_id": {"$ref": {"table": "addresses", "in": "created", "field": "id"}}}}],
+                       "unchanged_except": [{"table": "addresses", "ops": ["create"]},
+                                            {"table": "users", "fields": ["current_address_id"]}]},
+            "solution": steps + [fill("textbox", "ZIP code", nb["zip"], exact=True)] + tail,
+            "near_misses": [steps + [fill("textbox", "ZIP code", wrong_zip, exact=True)] + tail],
+        }
+
+
+@template("food", "notification-setting", difficulty="easy", max_steps=8)
+def notification_setting(w: World, rng: random.Random):
+    """Flip one notification switch."""
+    f = fw(w)
+    from apps.food.views.account import NOTIFY
+
+    picks = [NOTIFY[i] for i in (4, 3, 1, 5, 2)]
+    for key, head, label in picks:
+        on = f.user[key]
+        other = next(k for k in NOTIFY if k[0] != key)
+        verb = "Turn off" if on else "Turn on"
+        name = f"{head}: {label}"
+        yield {
+            "goal": f"{verb} {label.lower()} for {head.lower()} in your notification settings, leaving the rest as is.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {key: not on}}],
+                       "unchanged_except": [{"table": "users", "fields": [key]}]},
+            "solution": _acct("Notifications") + [click("switch", name, exact=True), done()],
+            "near_misses": [_acct("Notifications") + [click("switch", f"{other[1]}: {other[2]}", exact=True), done()]],
+        }
+
+
+@template("food", "update-phone", difficulty="easy", max_steps=8)
+def update_phone(w: World, rng: random.Random):
+    """Change the profile's phone number (the app normalises the format)."""
+    for k in range(5):
+        digits = f"415555{rng.randint(1000, 9999)}"
+        typed = [f"({digits[:3]}) {digits[3:6]}-{digits[6:]}", digits, f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"][k % 3]
+        want = f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
+        bad = f"({digits[:3]}) {digits[3:6]}-{digits[6:9]}0" if digits[9] != "0" else f"({digits[:3]}) {digits[3:6]}-{digits[6:9]}1"
+        yield {
+            "goal": f"Change the phone number on your Forkful profile to {typed}.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"phone": want}}],
+                       "unchanged_except": [{"table": "users", "fields": ["phone"]}]},
+            "solution": _acct("Profile") + [fill("textbox", "Phone number", typed, exact=True),
+                                           click("button", "Save", exact=True), done()],
+            "near_misses": [_acct("Profile") + [fill("textbox", "Phone number", bad, exact=True),
+                                               click("button", "Save", exact=True), done()]],
+        }
+
+
+@template("food", "redeem-gift-card", difficulty="easy", max_steps=8)
+def redeem_gift(w: World, rng: random.Random):
+    """Redeem a gift card code; credits grow by its amount."""
+    f = fw(w)
+    cards = [g for g in w.table("gift_cards") if g["redeemed_at"] is None]
+    used = next(g for g in w.table("gift_cards") if g["redeemed_at"] is not None)
+    forms = [lambda c: c, lambda c: c.replace("-", ""), lambda c: c.lower(), lambda c: c, lambda c: c.replace("-", " ")]
+    for k in range(5):
+        g = cards[k % len(cards)]
+        code = forms[k](g["code"])
+        yield {
+            "goal": f"Redeem the Forkful gift card with code {code}.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"credits_cents": f.user["credits_cents"] + g["amount_cents"]}},
+                                  {"table": "gift_cards", "in": "changed", "count": 1, "where": {"id": g["id"]}}],
+                       "unchanged_except": [{"table": "users", "fields": ["credits_cents"]},
+                                            {"table": "gift_cards", "fields": ["redeemed_at"]}]},
+            "solution": [click("button", "Account menu"), click("menuitem", "Gift cards & credits", exact=True),
+                         fill("textbox", "Gift card code", code, exact=True), click("button", "Redeem", exact=True), done()],
+            "near_misses": [[click("button", "Account menu"), click("menuitem", "Gift cards & credits", exact=True),
+                             fill("textbox", "Gift card code", used["code"], exact=True), click("button", "Redeem", exact=True), done()]],
+        }
+
+
+@template("food", "default-card", difficulty="easy", max_steps=8)
+def default_card(w: World, rng: random.Random):
+    """Make another saved card the default."""
+    f = fw(w)
+    cards = [c for c in w.table("payment_methods") if c["id"] != f.user["default_payment_id"]
+             and not logic.card_expired(c, f.now)]
+    starts = ["/", "/orders", "/offers", "/", "/orders"]
+    for k in range(5):
+        c = cards[k % len(cards)]
+        other = cards[(k + 1) % len(cards)]
+        label = f"{c['brand']} •••• {c['last4']}"
+        yield {
+            "goal": f"Make your {c['brand']} card ending in {c['last4']} your default payment method.",
+            "start_path": starts[k],
+            "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"default_payment_id": c["id"]}}],
+                       "unchanged_except": [{"table": "users", "fields": ["default_payment_id"]}]},
+            "solution": _acct("Payment methods") + [click("button", f"Make {label} default", exact=True), done()],
+            "near_misses": [_acct("Payment methods") + [click("button", f"Make {other['brand']} •••• {other['last4']} default", exact=True), done()]],
+        }
+
+
+TEST_CARDS = [("4000056655665556", "Visa", "09/29", "321"), ("5555555555554444", "Mastercard", "12/28", "456"),
+              ("378282246310005", "Amex", "06/30", "7788"), ("4111111111111111", "Visa", "03/27", "135"),
+              ("6011111111111117", "Discover", "11/29", "864")]
+
+
+@template("food", "add-card", difficulty="medium", max_steps=14)
+def add_card(w: World, rng: random.Random):
+    """Add a card with validation (a mistyped number is rejected)."""
+    for k, (num, brand, exp, cvc) in enumerate(TEST_CARDS):
+        z = rng.choice(["94107", "94110", "94133"])
+        typo = num[:-1] + str((int(num[-1]) + 1) % 10)
+        pretty = " ".join(num[i:i + 4] for i in range(0, len(num), 4))
+        make_default = k % 2 == 0
+
+        def steps(n):
+            out = _acct("Payment methods") + [click("button", "Add card", exact=True),
+                                              fill("textbox", "Card number", n, exact=True),
+                                              fill("textbox", "Expiration date", exp, exact=True),
+                                              fill("textbox", "CVC", cvc, exact=True),
+                                              fill("textbox", "Billing ZIP code", z, exact=True)]
+            if make_default:
+                out.append(click("checkbox", "Make this my default card", exact=True))
+            return out + [click("button", "Save card", exact=True), done()]
+
+        checks = [{"table": "payment_methods", "in": "created", "count": 1,
+                   "expect": {"brand": brand, "last4": num[-4:], "exp_month": int(exp[:2]), "exp_year": 2000 + int(exp[3:]), "zip": z}}]
+        allow = [{"table": "payment_methods", "ops": ["create"]}]
+        if make_default:
+            checks.append({"table": "users", "where": {"id": 1},
+                           "expect": {"default_payment_id": {"$ref": {"table": "payment_methods", "in": "created", "field": "id"}}}})
+            allow.append({"table": "users", "fields": ["default_payment_id"]})
+        yield {
+            "goal": f"Add a new {brand} card: number {pretty}, expiring {exp}, security code {cvc}, billing ZIP {z}"
+                    + (", and make it your default card." if make_default else "."),
+            "start_path": "/",
+            "verify": {"checks": checks, "unchanged_except": allow},
+            "solution": steps(pretty),
+            "near_misses": [steps(typo)],
+        }
+
+
+@template("food", "subscribe-plus", difficulty="medium", max_steps=10)
+def subscribe_plus(w: World, rng: random.Random):
+    """Join Forkful Plus on a plan, paying with a named card."""
+    f = fw(w)
+    cards = [c for c in w.table("payment_methods") if not logic.card_expired(c, f.now)]
+    for k in range(5):
+        plan = ["annual", "monthly"][k % 2]
+        c = cards[k % len(cards)]
+        other = "monthly" if plan == "annual" else "annual"
+        base = [click("button", "Account menu"), click("menuitem", "Forkful Plus", exact=True)]
+
+        def steps(p):
+            return base + [click("radio", f"{p.capitalize()} plan", exact=True),
+                           click("radio", f"{c['brand']} •••• {c['last4']}", exact=True),
+                           click("button", "Subscribe", exact=True), done()]
+        yield {
+            "goal": f"Subscribe to Forkful Plus on the {plan} plan, paying with your {c['brand']} ending in {c['last4']}.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "users", "where": {"id": 1},
+                                   "expect": {"membership_status": "active", "membership_plan": plan,
+                                              "membership_payment_id": c["id"]}}],
+                       "unchanged_except": [{"table": "users", "fields": ["membership_status", "membership_plan",
+                                                                           "membership_payment_id", "membership_ends_on"]}]},
+            "solution": steps(plan),
+            "near_misses": [steps(other)],
+        }
+
+
+@template("food", "cancel-plus", difficulty="easy", max_steps=8)
+def cancel_plus(w: World, rng: random.Random):
+    """With an active membership (fixture), cancel it."""
+    f = fw(w)
+    for k in range(5):
+        plan = ["annual", "monthly"][k % 2]
+        ends = (f.now.date().toordinal() + 20 + k * 30)
+        import datetime as dt
+
+        fixtures = [{"op": "update", "table": "users", "where": {"id": 1},
+                     "set": {"membership_status": "active", "membership_plan": plan, "membership_payment_id": 1,
+                             "membership_ends_on": dt.date.fromordinal(ends).isoformat()}}]
+        base = [click("button", "Account menu"), click("menuitem", "Forkful Plus", exact=True),
+                click("button", "Cancel membership", exact=True)]
+        yield {
+            "goal": "Cancel your Forkful Plus membership.",
+            "start_path": ["/", "/orders", "/offers", "/account/profile", "/"][k],
+            "fixtures": fixtures,
+            "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"membership_status": "cancelled"}}],
+                       "unchanged_except": [{"table": "users", "fields": ["membership_status"]}]},
+            "solution": base + [click("button", "Cancel membership", exact=True, within={"role": "dialog"}), done()],
+            "near_misses": [base + [click("button", "Keep membership", exact=True), done()]],
+        }
+
+
+@template("food", "start-group-order", difficulty="medium", max_steps=10)
+def group_order(w: World, rng: random.Random):
+    """Start a group order at a store with a per-person spending limit."""
+    f = fw(w)
+    stores = [s for s in f.stores if f.is_open(s) and f.names_count[s["name"]] == 1]
+    limits = [("$25", 2500), ("$15", 1500), ("$50", 5000), ("No limit", None), ("$25", 2500)]
+    for k, s in enumerate(rng.sample(stores, 5)):
+        label, cents = limits[k]
+        wrong_label = "$15" if label != "$15" else "$50"
+        base = goto_store(s) + [click("button", "Group Order", exact=True)]
+        tail = [click("button", "Start group order", exact=True), done()]
+        goal_lim = "no spending limit" if cents is None else f"a {label} spending limit per person"
+        yield {
+            "goal": f"Start a group order at {s['name']} with {goal_lim}.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "carts", "count": 1, "expect": {"store_id": s["id"], "group_order": True,
+                                                                           "group_limit_cents": cents}}],
+                       "unchanged_except": [{"table": "carts"}]},
+            "solution": base + [click("radio", label, exact=True)] + tail,
+            "near_misses": [base + [click("radio", wrong_label, exact=True)] + tail],
+        }
+
+
+__all__ = ["press"]

@@ -1,0 +1,160 @@
+"""Cart templates: add items with options, quantities and notes; the new-cart prompt; edit the cart."""
+
+from __future__ import annotations
+
+import random
+
+from tasks.templates.base import World
+from tasks.templates.food._lib import template  # noqa: E402  (max_steps from the solution)
+from tasks.templates.food._lib import (
+    CART_ALLOW, DIALOG, add_line, cart_line, click, done, fw, goto_store, open_item, pick, qty_steps, add_to_cart,
+)
+
+
+def _pizza_stores(f):
+    return [s for s in f.stores if f.cuisine_of(s)["slug"] == "pizza" and f.menu_item(s["id"], "Pepperoni Pizza")
+            and f.names_count[s["name"]] == 1]
+
+
+@template("food", "add-pizza-size-crust", difficulty="easy", max_steps=16)
+def add_pizza_size_crust(w: World, rng: random.Random):
+    """Add a pizza of a given size and crust from a named pizzeria (start at home, find the store)."""
+    f = fw(w)
+    stores = _pizza_stores(f)
+    rng.shuffle(stores)
+    pizzas = ["Pepperoni Pizza", "Margherita Pizza", "Cheese Pizza", "Supreme Pizza", "Veggie Pizza", "Hawaiian Pizza"]
+    sizes = ["Large", "Medium", "Extra Large", "Small"]
+    crusts = ["Thin crust", "Hand-tossed", "Deep dish"]
+    n = 0
+    for s in stores:
+        pz = next((f.menu_item(s["id"], p) for p in rng.sample(pizzas, len(pizzas)) if f.menu_item(s["id"], p)), None)
+        if pz is None:
+            continue
+        size, crust = sizes[n % 4], crusts[n % 3]
+        wrong = "Medium" if size != "Medium" else "Large"
+        o_size, o_crust = f.option(pz, "Size", size), f.option(pz, "Crust", crust)
+        goal = f"Add one {size.lower()} {pz['name'].lower()} with {crust.lower().replace('hand-tossed', 'hand-tossed crust')} from {s['name']} to your cart."
+        yield {
+            "goal": goal,
+            "start_path": "/",
+            "verify": {"checks": [{"table": "cart_items", "count": 1},
+                                  {"table": "carts", "count": 1, "expect": {"store_id": s["id"]}},
+                                  cart_line(pz["id"], [o_size["id"], o_crust["id"]], 1)],
+                       "unchanged_except": CART_ALLOW},
+            "solution": goto_store(s) + add_line(f, pz, [("Size", size), ("Crust", crust)]) + [done()],
+            "near_misses": [goto_store(s) + add_line(f, pz, [("Size", wrong), ("Crust", crust)]) + [done()]],
+        }
+        n += 1
+
+
+@template("food", "add-item-quantity", difficulty="easy", max_steps=12)
+def add_item_quantity(w: World, rng: random.Random):
+    """Add N of a simple (no options) item from the store page."""
+    f = fw(w)
+    stores = [s for s in f.stores if f.is_open(s) and len(f.simple_items(s["id"])) >= 3]
+    for s in rng.sample(stores, 8):
+        it = rng.choice([i for i in f.simple_items(s["id"]) if f.cat_name(i) != "Drinks"] or f.simple_items(s["id"]))
+        q = rng.choice([2, 3, 4])
+        yield {
+            "goal": f"On {s['name']}'s page, add {q} × {it['name']} to your cart.",
+            "start_path": f"/store/{s['id']}",
+            "verify": {"checks": [{"table": "cart_items", "count": 1}, cart_line(it["id"], [], q)],
+                       "unchanged_except": CART_ALLOW},
+            "solution": add_line(f, it, qty=q) + [done()],
+            "near_misses": [add_line(f, it, qty=q - 1) + [done()]],
+        }
+
+
+@template("food", "add-with-note", difficulty="easy", max_steps=14)
+def add_with_note(w: World, rng: random.Random):
+    """Add an item with required options and a special-instructions note."""
+    f = fw(w)
+    notes = ["No onions please", "Extra napkins", "Sauce on the side", "No cilantro", "Cut in half please"]
+    cands = []
+    for s in f.stores:
+        if not f.is_open(s) or f.names_count[s["name"]] > 1:
+            continue
+        for it in f.items_by_store[s["id"]]:
+            req = f.required_groups(it)
+            if len(req) == 1 and req[0]["max_select"] == 1 and len(f.groups_of(it)) <= 2:
+                cands.append((s, it, req[0]))
+    for k, (s, it, g) in enumerate(rng.sample(cands, 6)):
+        opts = f.options_by_group[g["id"]]
+        o = opts[-1] if len(opts) > 1 else opts[0]
+        note = notes[k % len(notes)]
+        yield {
+            "goal": f"From {s['name']}, add a {it['name']} ({g['name']}: {o['name']}) to your cart with the note “{note}”.",
+            "start_path": f"/store/{s['id']}",
+            "verify": {"checks": [{"table": "cart_items", "count": 1}, cart_line(it["id"], [o["id"]], 1, note)],
+                       "unchanged_except": CART_ALLOW},
+            "solution": add_line(f, it, [(g["name"], o["name"])], note=note) + [done()],
+            "near_misses": [add_line(f, it, [(g["name"], o["name"])]) + [done()]],
+        }
+
+
+def _cart_fixture(f, s, lines):
+    """Fixture rows for a cart at store `s` with (item, options, qty) lines."""
+    rows = []
+    for i, (it, opts, q) in enumerate(lines, 1):
+        rows.append({"id": 900 + i, "cart_id": 900, "item_id": it["id"], "quantity": q,
+                     "option_ids": sorted(o["id"] for o in opts), "options_text": ", ".join(o["name"] for o in opts),
+                     "instructions": "", "unit_price_cents": f.unit(it, opts)})
+    return [
+        {"op": "insert", "table": "carts", "rows": [{"id": 900, "store_id": s["id"], "created_at": f.now.isoformat(),
+                                                     "delivery_option": "standard", "tip_percent": 15, "tip_cents": 0,
+                                                     "payment_method_id": 1, "use_credits": True, "group_order": False}]},
+        {"op": "insert", "table": "cart_items", "rows": rows},
+    ]
+
+
+@template("food", "new-cart-from-other-store", difficulty="medium", max_steps=14)
+def new_cart_other_store(w: World, rng: random.Random):
+    """The cart holds items from store A; add an item from store B and confirm starting a new cart."""
+    f = fw(w)
+    opens = [s for s in f.stores if f.is_open(s) and len(f.simple_items(s["id"])) >= 2 and f.names_count[s["name"]] == 1]
+    for _ in range(5):
+        a, b = rng.sample(opens, 2)
+        a_item = f.simple_items(a["id"])[0]
+        b_item = rng.choice(f.simple_items(b["id"]))
+        fixtures = _cart_fixture(f, a, [(a_item, [], 2)])
+        yield {
+            "goal": f"Your cart has items from {a['name']}. Add one {b_item['name']} from {b['name']} instead, "
+                    f"starting a new cart.",
+            "start_path": f"/store/{b['id']}",
+            "fixtures": fixtures,
+            "verify": {"checks": [{"table": "carts", "count": 1, "expect": {"store_id": b["id"]}},
+                                  {"table": "cart_items", "count": 1}, cart_line(b_item["id"], [], 1)],
+                       "unchanged_except": CART_ALLOW},
+            "solution": add_line(f, b_item) + [click("button", "New cart", exact=True), done()],
+            "near_misses": [add_line(f, b_item) + [click("button", "Cancel", exact=True, within={"role": "alertdialog"}), done()]],
+        }
+
+
+@template("food", "edit-cart", difficulty="medium", max_steps=12)
+def edit_cart(w: World, rng: random.Random):
+    """Change one line's quantity and remove another in the cart drawer."""
+    f = fw(w)
+    stores = [s for s in f.stores if len(f.simple_items(s["id"])) >= 3]
+    for s in rng.sample(stores, 5):
+        a, b, c = rng.sample(f.simple_items(s["id"]), 3)
+        fixtures = _cart_fixture(f, s, [(a, [], 1), (b, [], 2), (c, [], 1)])
+        up = rng.choice([3, 4])
+        steps = [click("button", "Cart,")]
+        steps += [click("button", f"Increase quantity of {a['name']}", exact=True)]
+        for q in range(2, up):
+            steps += [click("button", f"Increase quantity of {a['name']}", exact=True)]
+        steps += [click("button", f"Remove {c['name']}", exact=True), done()]
+        wrong = [click("button", "Cart,"), click("button", f"Remove {c['name']}", exact=True),
+                 click("button", f"Decrease quantity of {b['name']}", exact=True), done()]
+        yield {
+            "goal": f"In your cart from {s['name']}, change {a['name']} to {up} and remove {c['name']}. Keep everything else.",
+            "start_path": f"/store/{s['id']}",
+            "fixtures": fixtures,
+            "verify": {"checks": [{"table": "cart_items", "count": 2}, cart_line(a["id"], [], up), cart_line(b["id"], [], 2)],
+                       "unchanged_except": CART_ALLOW},
+            "solution": steps,
+            "near_misses": [wrong],
+        }
+
+
+__all__ = ["DIALOG", "open_item", "pick", "qty_steps", "add_to_cart", "goto_store"]

@@ -1,0 +1,128 @@
+"""Order-history templates: cancel, rate and review, get help (refund or credit)."""
+
+from __future__ import annotations
+
+import random
+
+from tasks.templates.base import World
+from tasks.templates.food._lib import click, done, fill, fw, template
+
+
+def _past(f):
+    return [o for o in f.orders if o["status"] in ("delivered", "picked_up")]
+
+
+@template("food", "cancel-scheduled-order", difficulty="easy", max_steps=10)
+def cancel_scheduled(w: World, rng: random.Random):
+    """Cancel the scheduled order (with or without a reason)."""
+    f = fw(w)
+    o = next(o for o in f.orders if o["status"] == "scheduled")
+    s = f.store[o["store_id"]]
+    reasons = [None, "Ordered by mistake", "Changed my mind", "Wrong address", "It's taking too long"]
+    for r in reasons:
+        steps = [click("button", "Account menu"), click("menuitem", "Orders", exact=True),
+                 click("link", f"View order #{o['id']}", exact=True), click("button", "Cancel order", exact=True)]
+        if r:
+            steps.append(click("radio", r, exact=True))
+        expect = {"status": "cancelled"}
+        if r:
+            expect["cancel_reason"] = r
+        yield {
+            "goal": f"Cancel your scheduled order from {s['name']}" + (f", giving the reason “{r}”." if r else "."),
+            "start_path": "/",
+            "verify": {"checks": [{"table": "orders", "where": {"id": o["id"]}, "count": 1, "expect": expect}],
+                       "unchanged_except": [{"table": "orders", "where": {"id": o["id"]}, "fields": ["status", "cancel_reason"]}]},
+            "solution": steps + [click("button", "Cancel order", exact=True, within={"role": "dialog"}), done()],
+            "near_misses": [steps + [click("button", "Keep order", exact=True), done()]],
+        }
+
+
+@template("food", "rate-order", difficulty="medium", max_steps=12)
+def rate_order(w: World, rng: random.Random):
+    """Rate a past order with stars and a short review."""
+    f = fw(w)
+    texts = ["Hot, fast and delicious.", "Great portions, will order again.", "Food was fine but arrived late.",
+             "Perfect as always!", "A bit too salty this time."]
+    orders = [o for o in _past(f) if o["rating"] is None]
+    for k, o in enumerate(rng.sample(orders, 5)):
+        s = f.store[o["store_id"]]
+        stars = [5, 4, 3, 5, 2][k]
+        wrong = 4 if stars != 4 else 5
+        when = o["placed_at"]
+        base = [click("button", "Account menu"), click("menuitem", "Orders", exact=True),
+                click("link", f"Order #{o['id']} from {s['name']}", exact=True), click("button", "Rate order", exact=True)]
+        tail = [fill("textbox", "Review", texts[k], exact=True), click("button", "Submit", exact=True), done()]
+        yield {
+            "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) {stars} stars "
+                    f"with the review “{texts[k]}”.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "orders", "where": {"id": o["id"]}, "count": 1, "expect": {"rating": stars}},
+                                  {"table": "reviews", "in": "created", "count": 1,
+                                   "expect": {"order_id": o["id"], "store_id": s["id"], "rating": stars, "text": texts[k]}}],
+                       "unchanged_except": [{"table": "orders", "where": {"id": o["id"]}, "fields": ["rating"]},
+                                            {"table": "reviews", "ops": ["create"]}]},
+            "solution": base + [click("radio", f"{stars} star" + ("" if stars == 1 else "s"), exact=True)] + tail,
+            "near_misses": [base + [click("radio", f"{wrong} stars", exact=True)] + tail],
+        }
+
+
+def _help(f, o, oi, issue_label, reason, resolution_label):
+    return [click("button", "Account menu"), click("menuitem", "Orders", exact=True),
+            click("link", f"Order #{o['id']} from {f.store[o['store_id']]['name']}", exact=True),
+            click("link", "Get help", exact=True), click("radio", issue_label, exact=True),
+            click("checkbox", oi["name"], exact=True), click("radio", reason, exact=True),
+            click("radio", resolution_label) if resolution_label.startswith("Refund") else click("radio", resolution_label, exact=True),
+            click("button", "Submit request", exact=True), done()]
+
+
+@template("food", "refund-missing-side", difficulty="hard", max_steps=16)
+def refund_missing_side(w: World, rng: random.Random):
+    """The side (or drink) was missing from order #N: refund to the card. The agent must spot which line it is."""
+    f = fw(w)
+    k = 0
+    for o in _past(f):
+        lines = f.order_items[o["id"]]
+        for kind, cats in (("side", ("Sides",)), ("drink", ("Drinks", "Beverages"))):
+            match = [oi for oi in lines if f.cat_name(f.item[oi["item_id"]]) in cats]
+            if len(match) != 1 or len(lines) < 2:
+                continue
+            oi = match[0]
+            amt = oi["unit_price_cents"] * oi["quantity"]
+            yield {
+                "goal": f"The {kind} was missing from order #{o['id']} ({f.store[o['store_id']]['name']}). Report it "
+                        f"(the item was not in the bag) and get a refund to your card.",
+                "start_path": "/",
+                "verify": {"checks": [{"table": "support_requests", "in": "created", "count": 1,
+                                       "expect": {"order_id": o["id"], "order_item_id": oi["id"], "issue": "missing",
+                                                  "reason": "Item was not in the bag", "resolution": "refund",
+                                                  "amount_cents": amt}}],
+                           "unchanged_except": [{"table": "support_requests", "ops": ["create"]}]},
+                "solution": _help(f, o, oi, "Missing items", "Item was not in the bag", "Refund to"),
+                "near_misses": [_help(f, o, oi, "Missing items", "Item was not in the bag", "Forkful credits")],
+            }
+            k += 1
+
+
+@template("food", "wrong-item-credit", difficulty="medium", max_steps=16)
+def wrong_item_credit(w: World, rng: random.Random):
+    """A wrong item: ask for Forkful credits; the credit balance grows by the line's price."""
+    f = fw(w)
+    orders = [o for o in _past(f) if len(f.order_items[o["id"]]) >= 2]
+    for o in rng.sample(orders, 5):
+        oi = rng.choice(f.order_items[o["id"]])
+        amt = oi["unit_price_cents"] * oi["quantity"]
+        other = next(x for x in f.order_items[o["id"]] if x["id"] != oi["id"])
+        yield {
+            "goal": f"In order #{o['id']} you received a different item instead of the {oi['name']}. Report it and "
+                    f"take the refund as Forkful credits.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "support_requests", "in": "created", "count": 1,
+                                   "expect": {"order_id": o["id"], "order_item_id": oi["id"], "issue": "wrong",
+                                              "reason": "Received a different item", "resolution": "credit",
+                                              "amount_cents": amt}},
+                                  {"table": "users", "where": {"id": 1}, "expect": {"credits_cents": f.user["credits_cents"] + amt}}],
+                       "unchanged_except": [{"table": "support_requests", "ops": ["create"]},
+                                            {"table": "users", "fields": ["credits_cents"]}]},
+            "solution": _help(f, o, oi, "Wrong items", "Received a different item", "Forkful credits"),
+            "near_misses": [_help(f, o, other, "Wrong items", "Received a different item", "Forkful credits")],
+        }

@@ -1,0 +1,140 @@
+"""Retrieval templates: answer with done(answer); nothing in the world may change."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from apps.food import logic
+from tasks.templates.base import World
+from tasks.templates.food._lib import click, done, fill, fw, goto_store, template
+
+
+def _num(v: float) -> dict:
+    return {"$number": {"$approx": v, "$tol": 0.005}}
+
+
+@template("food", "lookup-delivery-fee", difficulty="easy", max_steps=8)
+def lookup_fee(w: World, rng: random.Random):
+    """Read a store's delivery fee off its page."""
+    f = fw(w)
+    stores = [s for s in f.stores if f.names_count[s["name"]] == 1 and s["delivery_fee_cents"] > 0]
+    for s in rng.sample(stores, 5):
+        other = next(x for x in stores if x["delivery_fee_cents"] != s["delivery_fee_cents"])
+        fee = s["delivery_fee_cents"] / 100
+        yield {
+            "goal": f"What is the delivery fee at {s['name']}? Answer with the amount, e.g. $1.99.",
+            "start_path": "/",
+            "verify": {"checks": [{"answer": _num(fee)}], "unchanged_except": []},
+            "solution": goto_store(s) + [done(logic.money(s["delivery_fee_cents"]))],
+            "near_misses": [goto_store(s) + [done(logic.money(other["delivery_fee_cents"]))]],
+        }
+
+
+@template("food", "lookup-closing-time", difficulty="easy", max_steps=8)
+def lookup_closing(w: World, rng: random.Random):
+    """When does a store close today (from its hours)?"""
+    f = fw(w)
+    stores = [s for s in f.stores if f.names_count[s["name"]] == 1 and f.is_open(s)]
+    for s in rng.sample(stores, 5):
+        end = logic.store_status(s, f.now)["closes_at"]
+        ans = logic.fmt_time(end)
+        h = end.hour % 12 or 12
+        pat = rf"^\s*{h}(:{end.minute:02d})?\s*{'AM' if end.hour < 12 else 'PM'}\s*$" if end.minute == 0 else \
+            rf"^\s*{h}:{end.minute:02d}\s*{'AM' if end.hour < 12 else 'PM'}\s*$"
+        wrong = logic.fmt_time(end.replace(hour=(end.hour + 1) % 24))
+        yield {
+            "goal": f"What time does {s['name']} close today? Answer like 9:00 PM.",
+            "start_path": "/",
+            "verify": {"checks": [{"answer": {"$regex": pat, "$options": "i"}}], "unchanged_except": []},
+            "solution": goto_store(s) + [click("button", "See hours", exact=True), done(ans)],
+            "near_misses": [goto_store(s) + [done(wrong)]],
+        }
+
+
+@template("food", "best-rated-in-cuisine", difficulty="medium", max_steps=10)
+def best_rated(w: World, rng: random.Random):
+    """Which store of a cuisine is best rated (unique top rating), using the cuisine page's sort."""
+    f = fw(w)
+    out = 0
+    cz = list(f.cuisine.values())
+    rng.shuffle(cz)
+    for c in cz:
+        if out >= 5:
+            break
+        stores = sorted([s for s in f.stores if s["cuisine_id"] == c["id"]], key=lambda s: -s["rating"])
+        if len(stores) < 3 or stores[0]["rating"] == stores[1]["rating"]:
+            continue
+        best, second = stores[0], stores[1]
+        out += 1
+        steps = [fill("searchbox", "Search Forkful", c["name"]), click("option", c["name"], exact=True),
+                 click("button", "Sort by"),
+                 click("menuitemradio", "Rating", exact=True)]
+        yield {
+            "goal": f"Which {c['name']} store on Forkful has the highest rating? Answer with the store's name.",
+            "start_path": "/",
+            "verify": {"checks": [{"answer": {"$ieq": best["name"]}}], "unchanged_except": []},
+            "solution": steps + [done(best["name"])],
+            "near_misses": [steps + [done(second["name"])]],
+        }
+
+
+@template("food", "last-order-total", difficulty="easy", max_steps=8)
+def last_order_total(w: World, rng: random.Random):
+    """How much was paid for the most recent order from a store."""
+    f = fw(w)
+    by_store: dict[int, list] = {}
+    for o in f.orders:
+        if o["status"] in ("delivered", "picked_up"):
+            by_store.setdefault(o["store_id"], []).append(o)
+    stores = [sid for sid in by_store if f.names_count[f.store[sid]["name"]] == 1]
+    for sid in rng.sample(sorted(stores), 5):
+        os_ = sorted(by_store[sid], key=lambda o: o["placed_at"])
+        o = os_[-1]
+        s = f.store[sid]
+        wrong = o["subtotal_cents"] if o["subtotal_cents"] != o["total_cents"] else o["total_cents"] + 100
+        steps = [click("button", "Account menu"), click("menuitem", "Orders", exact=True)]
+        yield {
+            "goal": f"How much did you pay in total for your most recent order from {s['name']}? Answer with the amount.",
+            "start_path": "/",
+            "verify": {"checks": [{"answer": _num(o["total_cents"] / 100)}], "unchanged_except": []},
+            "solution": steps + [done(logic.money(o["total_cents"]))],
+            "near_misses": [steps + [done(logic.money(wrong))]],
+        }
+
+
+@template("food", "cheapest-dish-nearby", difficulty="hard", max_steps=14)
+def cheapest_dish(w: World, rng: random.Random):
+    """Among stores within 2 miles that sell a dish, which has it cheapest (base price)?"""
+    f = fw(w)
+    names = sorted({i["name"] for i in w.table("menu_items")})
+    rng.shuffle(names)
+    out = 0
+    for dish in names:
+        if out >= 5:
+            break
+        offers = []
+        for s in f.stores:
+            it = f.menu_item(s["id"], dish)
+            if it and logic.distance_mi(s, f.cur_addr) <= 2.0:
+                offers.append((it["price_cents"], s["name"], s, it))
+        if len(offers) < 3 or len(offers) > 8:
+            continue
+        offers.sort(key=lambda x: (x[0], x[1]))
+        if offers[0][0] == offers[1][0] or f.names_count[offers[0][1]] > 1:
+            continue
+        if re.search(r"[()]", dish):
+            continue
+        out += 1
+        s = offers[0][2]
+        yield {
+            "goal": f"Among stores within 2.0 miles of your current address, which one sells {dish} at the lowest "
+                    f"menu price? Answer with the store's name.",
+            "start_path": "/",
+            "verify": {"checks": [{"answer": {"$ieq": s["name"]}}], "unchanged_except": []},
+            "solution": [{"fill": {"role": "searchbox", "name": "Search Forkful"}, "text": dish},
+                         {"press": ["Enter"]}, click("button", "Sort by"), click("menuitemradio", "Distance", exact=True),
+                         done(s["name"])],
+            "near_misses": [[{"fill": {"role": "searchbox", "name": "Search Forkful"}, "text": dish},
+                             {"press": ["Enter"]}, done(offers[1][1])]],
+        }
