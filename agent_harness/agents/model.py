@@ -68,6 +68,20 @@ def _size(value: Any) -> tuple[int, int] | None:
     return int(w), int(h)
 
 
+def observation_text(obs: dict, *, goal: str | None = None, problems: list[str] | tuple = (),
+                     include_url: bool = True) -> str:
+    """The text that goes with a screenshot: the task (first turn only), problems, the URL, the step.
+    The RL environment (agent_harness.train.env) writes its tool results with this same function."""
+    lines = []
+    if goal is not None:
+        lines.append(f"Task: {goal}")
+    lines.extend(problems)
+    if include_url and obs.get("url"):
+        lines.append(f"Current URL: {obs['url']}")
+    lines.append(f"Step {obs.get('step', 0)}. The screenshot shows the browser now. What is the next action?")
+    return "\n".join(lines)
+
+
 def reply_text(reply: Reply) -> str:
     """What the model wrote, tool calls included (Hermes style), for trajectories and reports."""
     parts = [f"<think>{reply.reasoning}</think>"] if reply.reasoning else []
@@ -90,7 +104,7 @@ class ModelAgent(Agent):
                  max_tokens: int = 512, timeout: float = 120.0, retries: int = 4, backoff: float = 1.0,
                  logprobs: bool = False, top_logprobs: int | None = None, image_format: str = "png",
                  jpeg_quality: int = 85, include_url: bool = True, max_actions_per_reply: int = 8,
-                 system_prompt: str | None = None, send_tools: bool | None = None,
+                 system_prompt: str | None = None, send_tools: bool | None = None, tool_screenshots: bool = False,
                  extra_body: dict | None = None, extra_headers: dict | None = None, **kw: Any):
         super().__init__(**kw)
         self.base_url = base_url.rstrip("/")
@@ -119,6 +133,8 @@ class ModelAgent(Agent):
         self.max_actions_per_reply = max(1, int(max_actions_per_reply))
         self.system_prompt_override = system_prompt
         self.send_tools = self.format.uses_tools if send_tools is None else bool(send_tools)
+        # Screenshots after a tool call travel in the tool result (as in RL rollouts), not in a new user turn.
+        self.tool_screenshots = bool(tool_screenshots) and self.send_tools
         self.extra_body = dict(extra_body or {})
         self.extra_headers = dict(extra_headers or {})
         self._client: httpx.AsyncClient | None = None
@@ -227,26 +243,27 @@ class ModelAgent(Agent):
         return f"data:{mime};base64,{base64.b64encode(data).decode()}"
 
     def _add_observation(self, obs: dict) -> None:
-        lines = []
-        if not self.turns:
-            lines.append(f"Task: {self.task.goal if self.task else obs.get('goal', '')}")
+        goal = None if self.turns else (self.task.goal if self.task else obs.get("goal", ""))
         problems = list(self.feedback)
         self.feedback = []
         if obs.get("last_action_error"):
             problems.append(f"The last action failed: {obs['last_action_error']}")
-        lines.extend(problems)
-        if self.include_url and obs.get("url"):
-            lines.append(f"Current URL: {obs['url']}")
-        lines.append(f"Step {obs.get('step', 0)}. The screenshot shows the browser now. What is the next action?")
+        text = observation_text(obs, goal=goal, problems=problems, include_url=self.include_url)
+        image = {"type": "image_url", "image_url": {"url": self._image_url(obs)}}
+        if self.pending_tool_ids and self.tool_screenshots:
+            # The RL environment's layout: the new screen is the result of the (last) tool call.
+            *others, last = self.pending_tool_ids
+            for tid in others:
+                self.turns.append({"role": "tool", "tool_call_id": tid, "content": self.format.tool_result_text})
+            self.turns.append({"role": "tool", "tool_call_id": last, "content": [{"type": "text", "text": text}, image]})
+            self.pending_tool_ids = []
+            return
         if self.pending_tool_ids:  # tool calls need their results before the next user message
             result = " ".join(problems) or self.format.tool_result_text
             for tid in self.pending_tool_ids:
                 self.turns.append({"role": "tool", "tool_call_id": tid, "content": result})
             self.pending_tool_ids = []
-        self.turns.append({"role": "user", "content": [
-            {"type": "text", "text": "\n".join(lines)},
-            {"type": "image_url", "image_url": {"url": self._image_url(obs)}},
-        ]})
+        self.turns.append({"role": "user", "content": [{"type": "text", "text": text}, image]})
 
     def _add_assistant(self, message: dict, reply: Reply) -> None:
         msg: dict[str, Any] = {"role": "assistant", "content": reply.content or ""}
@@ -271,13 +288,13 @@ class ModelAgent(Agent):
                 goal = next((p["text"] for p in first["content"] if p.get("type") == "text"), "")
                 turns = [{"role": "user", "content": goal.split("\n")[0] + "\n(earlier steps omitted)"},
                          {"role": "assistant", "content": "OK."}] + turns[cut:]
-        with_images = [i for i, m in enumerate(turns) if m["role"] == "user" and isinstance(m["content"], list)
+        with_images = [i for i, m in enumerate(turns) if m["role"] in ("user", "tool") and isinstance(m["content"], list)
                        and any(p.get("type") == "image_url" for p in m["content"])]
         keep = set(with_images[-self.history_images:]) if self.history_images else set()
         out = [{"role": "system", "content": self.system_message()}]
         for i, m in enumerate(turns):
             if i in with_images and i not in keep:
-                m = {"role": "user", "content": [
+                m = {**m, "content": [
                     p if p.get("type") != "image_url" else {"type": "text", "text": "[an earlier screenshot, omitted]"}
                     for p in m["content"]]}
             out.append(m)

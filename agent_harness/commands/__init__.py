@@ -10,4 +10,5 @@ COMMAND_MODULES: list[str] = [
     "agent_harness.commands.report",
     "agent_harness.commands.record",
     "agent_harness.commands.export",
+    "agent_harness.commands.train",
 ]

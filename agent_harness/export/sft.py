@@ -50,6 +50,7 @@ class ExportConfig:
     max_pixels: int | None = None  # the model sees Qwen-resized screenshots (as eval's --max-pixels)
     image_size: tuple[int, int] | None = None  # or screenshots resized to WxH (as eval's --image-size)
     include_url: bool = True
+    tool_screenshots: bool = False  # tool-call formats: the screenshot after a call is its tool result (RL layout)
     split: str = "auto"  # auto: the tasks' split field for apps that mark test tasks, else a hash of the task
     test_fraction: float = 0.1
     group_by: str = "task"  # hash split over task ids, or over templates (variants of one template stay together)
@@ -259,7 +260,7 @@ def episode_samples(ep: Episode, cfg: ExportConfig, images: _Images, stats: Expo
     screen = (int(traj.viewport[0]), int(traj.viewport[1]))
     prompter = EpisodePrompter(cfg.format, screen, cfg.image_size, max_pixels=cfg.max_pixels, coords=cfg.coords,
                                history_images=cfg.history, history_turns=cfg.history_turns,
-                               include_url=cfg.include_url)
+                               include_url=cfg.include_url, tool_screenshots=cfg.tool_screenshots)
     fmt, ctx = prompter.format, prompter.ctx
     tools = prompter.tools()
     tools_json = json.dumps(tools, ensure_ascii=False) if tools else ""

@@ -9,7 +9,8 @@
 
 Formats: json (uigym tool calls), openai (computer_call actions), anthropic (computer tool input),
 uitars (Thought/Action text; coords abs or rel1000), qwen (Qwen2.5-VL computer_use tool calls),
-pyautogui (code lines). The eval harness (agents/model.py), SFT export and RL rollouts use the same
+pyautogui (code lines), gym (the RL environment's tools: click, type_text, ..., done). The eval harness
+(agents/model.py), SFT export and RL rollouts use the same
 render/parse, so training data and evaluation speak exactly the same texts.
 """
 
@@ -22,6 +23,7 @@ from agent_harness.formats.base import (
     SCROLL_CLICK_PX, SCROLL_STEP_PX, WAIT_DEFAULT_MS, ActionFormat, FormatContext, ParseError, Parsed, Rendered,
     RenderError, Reply, ToolCall, sample_actions,
 )
+from agent_harness.formats.gym_tools import GymTools
 from agent_harness.formats.openai_cua import OpenAIComputerUse
 from agent_harness.formats.pyautogui_fmt import PyAutoGUI
 from agent_harness.formats.qwen import QwenComputerUse
@@ -29,10 +31,11 @@ from agent_harness.formats.uigym_json import UigymJSON
 from agent_harness.formats.uitars import UITars
 
 FORMATS: dict[str, ActionFormat] = {f.name: f for f in (
-    UigymJSON(), OpenAIComputerUse(), AnthropicComputerUse(), UITars(), QwenComputerUse(), PyAutoGUI(),
+    UigymJSON(), OpenAIComputerUse(), AnthropicComputerUse(), UITars(), QwenComputerUse(), PyAutoGUI(), GymTools(),
 )}
 ALIASES = {"uigym": "json", "tools": "json", "computer_call": "openai", "claude": "anthropic", "ui-tars": "uitars",
-           "qwen25vl": "qwen", "qwen2.5-vl": "qwen", "code": "pyautogui"}
+           "qwen25vl": "qwen", "qwen2.5-vl": "qwen", "code": "pyautogui",
+           "rl": "gym"}
 
 
 def get_format(name: str) -> ActionFormat:

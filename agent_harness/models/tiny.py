@@ -44,6 +44,8 @@ TINY_DEFAULTS: dict[str, Any] = {
     "seed": 0,
 }
 
+CORPUS_VERSION = 2  # bump when _corpus() changes, so cached tiny models are rebuilt
+
 SPECIAL_TOKENS = [
     "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
     "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>",
@@ -134,6 +136,8 @@ def _corpus() -> list[str]:
         ctx = FormatContext(screen=(1280, 720), image=(1280, 720))
         for fmt in FORMATS.values():
             texts.append(fmt.system_prompt(ctx))
+            if fmt.uses_tools:  # tool schemas sit in every tool-calling prompt: learn them, keep prompts short
+                texts.extend(json.dumps(t) for t in fmt.tools(ctx) or [])
             for a in sample_actions():
                 r = fmt.render(a, ctx, thought="I should click the button to continue.")
                 texts.append(r.text())
@@ -144,6 +148,10 @@ def _corpus() -> list[str]:
              "open search menu order cart restaurant account contact opportunity task goal screen action "
              "Thought Action tool_call name arguments x y coordinate left right up down enter escape tab").split()
     texts.append(" ".join(words) * 4)
+    texts.append("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with "
+                 "function signatures within <tools></tools> XML tags:\n<tools>\n</tools>\n\nFor each function call, "
+                 "return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n"
+                 "<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>")
     texts.append("0123456789 " * 20 + "{}[]()<>:;,.'\"!?/\\|-_=+*&^%$#@~`\n\t")
     return texts
 
@@ -238,7 +246,8 @@ def cached_tiny_qwen25vl(root: str | os.PathLike | None = None, **overrides: Any
     import transformers
 
     p = {**TINY_DEFAULTS, **overrides}
-    key = hashlib.sha256(json.dumps([p, transformers.__version__, CHAT_TEMPLATE], sort_keys=True).encode()).hexdigest()[:12]
+    key = hashlib.sha256(json.dumps([p, transformers.__version__, CHAT_TEMPLATE, CORPUS_VERSION],
+                                    sort_keys=True).encode()).hexdigest()[:12]
     base = Path(root) if root else _home() / "models"
     final = base / f"tiny-qwen2.5-vl-{key}"
     if (final / "uigym_tiny.json").exists():

@@ -1,0 +1,37 @@
+"""Periodic evaluation: the `uigym eval` command it runs and the metrics it reads back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent_harness.train.config import GRPORunConfig
+from agent_harness.train.env import EnvSettings
+from agent_harness.train.evaluate import eval_command, results_metrics
+
+
+def test_metrics_from_results_rows():
+    rows = [
+        {"app": "mail", "difficulty": "easy", "reward": 1.0, "passed": True, "steps": 4, "parse_errors": 1,
+         "action_errors": 0},
+        {"app": "mail", "difficulty": "hard", "reward": 0.0, "passed": False, "steps": 6, "parse_errors": 0,
+         "action_errors": 2},
+        {"app": "food", "difficulty": "easy", "reward": 0.5, "passed": False, "steps": 10, "parse_errors": 3,
+         "action_errors": 1},
+    ]
+    m = results_metrics(rows)
+    assert m["eval/reward"] == 0.5 and m["eval/success"] == 1 / 3
+    assert m["eval/success/app/mail"] == 0.5 and m["eval/success/app/food"] == 0.0
+    assert m["eval/success/difficulty/easy"] == 0.5 and m["eval/success/difficulty/hard"] == 0.0
+    assert m["eval/episode_length"] == 20 / 3 and m["eval/tool_call_rate"] == 16 / 20
+    assert m["eval/parse_errors"] == 4 / 3 and m["eval/tool_errors"] == 1.0
+
+
+def test_eval_command_matches_the_rollouts():
+    cfg = GRPORunConfig(model="m", out=Path("o"), tasks="mail/*", max_turns=7, reply_tokens=99,
+                        app_modules={"mail": "tests.fixture_apps.toy"}).resolved()
+    cmd = eval_command(cfg, EnvSettings(max_pixels=6272), "http://h:1/v1", Path("out"))
+    s = " ".join(cmd)
+    for part in ("eval --agent openai --base-url http://h:1/v1 --format gym", "tool_screenshots=true",
+                 "--image-size 84x56", "--max-tokens 99", "--max-steps 7", "--split test",
+                 "--app-module mail=tests.fixture_apps.toy"):
+        assert part in s, (part, s)
