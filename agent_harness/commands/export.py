@@ -34,6 +34,9 @@ def export_sft_cmd(
     max_pixels: Optional[int] = typer.Option(None, help="the model sees Qwen-resized screenshots of at most this "
                                                         "many pixels (as eval's --max-pixels); images are stored so"),
     image_size: Optional[str] = typer.Option(None, help="or screenshots resized to WxH (as eval's --image-size)"),
+    tool_screenshots: bool = typer.Option(False, "--tool-screenshots", help="tool-call formats: each screenshot after "
+                                          "a tool call is that call's result, as in `uigym train grpo` rollouts (use "
+                                          "with --format gym and a --history as long as the episodes)"),
     split: str = typer.Option("auto", help="auto (the tasks' split field where an app marks test tasks, else a "
                                            "hash of the task id), field, or hash"),
     test_fraction: float = typer.Option(0.1, min=0.0, max=1.0, help="share of tasks in test when splitting by hash"),
@@ -65,7 +68,7 @@ def export_sft_cmd(
     try:
         cfg = ExportConfig(runs=list(runs) + list(more_runs or []), out=out, format=action_format, history=history,
                            history_turns=history_turns, only_passed=only_passed, sources=source or None,
-                           coords=coords, max_pixels=max_pixels,
+                           coords=coords, max_pixels=max_pixels, tool_screenshots=tool_screenshots,
                            image_size=size, split=split, test_fraction=test_fraction, group_by=group_by,
                            keep_failed_actions=keep_failed_actions, dedupe=not no_dedupe, overwrite=overwrite)
     except ValueError as e:

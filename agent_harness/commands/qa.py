@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,7 +12,7 @@ def register(app: typer.Typer) -> None:
     def qa_cmd(
         app_name: str = typer.Option(..., "--app", help="mail, food, crm, 'all', a comma list, or a dotted module "
                                                          "path (tests.fixture_apps.qa_clean)"),
-        pages: int = typer.Option(40, min=1, help="page and dialog/menu states crawled per app, at most"),
+        pages: int = typer.Option(40, min=1, help="page and dialog/menu states crawled beyond the start pages, at most"),
         out: Path = typer.Option(Path("qa-report"), help="report folder (report.json, report.html, shots/)"),
         workers: int = typer.Option(2, min=1, max=32, help="envs exercising controls in parallel"),
         max_elements: int = typer.Option(60, min=1, help="new control groups exercised per state"),
@@ -21,11 +20,13 @@ def register(app: typer.Typer) -> None:
         per_template: int = typer.Option(2, min=1, help="pages crawled per URL template (/thread/{n})"),
         depth: int = typer.Option(2, min=0, max=4, help="actions chained to reach dialog/menu states"),
         time_limit: float = typer.Option(0, min=0, help="seconds; stop starting new jobs after this (0: none)"),
-        tasks: bool = typer.Option(True, "--tasks/--no-tasks", help="task health: oracle 1 / noop 0 / goal lint"),
+        tasks: bool = typer.Option(True, "--tasks/--no-tasks", help="validate the app's tasks: oracle 1 / noop 0 / "
+                                                                   "near-miss 0 (an episode each; the goal lint runs anyway)"),
+        lint: bool = typer.Option(True, "--lint/--no-lint", help="lint the app's task goals (no browser)"),
         task_glob: str = typer.Option("*", "--task-glob", help="which of the app's tasks"),
         queries: bool = typer.Option(True, "--queries/--no-queries", help="data completeness queries"),
         max_queries: int = typer.Option(6, min=1, help="vocabulary words tried per query path"),
-        seed: Optional[int] = typer.Option(None, help="world seed (default: the app's declaration)"),
+        seed: int | None = typer.Option(None, help="world seed (default: the app's declaration)"),
         as_json: bool = typer.Option(False, "--json", help="print the coverage summary as JSON"),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="one line per crawl/probe/query job on stderr"),
     ):
@@ -65,7 +66,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         cfg = QAConfig(pages=pages, per_template=per_template, max_elements=max_elements, samples=samples,
                        depth=depth, workers=workers, time_limit_s=time_limit, queries=queries,
-                       max_queries=max_queries, tasks=tasks, task_glob=task_glob, seed=seed,
+                       max_queries=max_queries, tasks=tasks, lint=lint, task_glob=task_glob, seed=seed,
                        verbose=verbose)
 
         async def main():

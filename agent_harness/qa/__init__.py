@@ -15,10 +15,16 @@ import uuid
 
 from agent_harness.qa.crawler import Crawler, QAConfig
 from agent_harness.qa.report import Defect, QAReport
-from agent_harness.qa.spec import DEFECT_KINDS, AppQA, QueryPath, load_declaration, resolve_vocabulary
+from agent_harness.qa.spec import (
+    DEFECT_KINDS,
+    AppQA,
+    QueryPath,
+    load_declaration,
+    resolve_vocabulary,
+)
 from gym_core.runtime import Runtime
 
-__all__ = ["run_qa", "QAConfig", "QAReport", "Defect", "AppQA", "QueryPath", "DEFECT_KINDS", "load_declaration"]
+__all__ = ["DEFECT_KINDS", "AppQA", "Defect", "QAConfig", "QAReport", "QueryPath", "load_declaration", "run_qa"]
 
 
 async def _vocabulary(app: str, qa: AppQA, seed: int, runtime: Runtime) -> dict[str, list[str]]:
@@ -58,7 +64,7 @@ async def run_qa(app: str, cfg: QAConfig | None = None, *, tasks: list | None = 
     await crawler.run()
     report.timings["crawl_s"] = round(time.monotonic() - t0, 2)
 
-    if cfg.tasks:
+    if cfg.tasks or cfg.lint:
         if tasks is None:
             from tasks import select_tasks
             from tasks.schema import APPS
@@ -69,7 +75,7 @@ async def run_qa(app: str, cfg: QAConfig | None = None, *, tasks: list | None = 
 
             t1 = time.monotonic()
             rows, defects = await task_health(app, tasks, qa.goal_terms, workers=cfg.workers,
-                                              near_misses=cfg.near_misses, runtime=runtime)
+                                              near_misses=cfg.near_misses, validate=cfg.tasks, runtime=runtime)
             report.tasks = rows
             for d in defects:
                 crawler.add_defect(d)

@@ -50,7 +50,7 @@ ACTION_ROLES = {
 NO_CONTENT_NAME = {"textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "tree", "grid", "menu",
                    "menubar", "radiogroup", "tablist", "toolbar", "dialog"}
 CLOSE_NAME = re.compile(r"^(close|cancel|dismiss|discard|no thanks|not now|got it|ok|okay|done|back|hide|×|✕|x)\b",
-                        re.I)
+                        re.IGNORECASE)
 # What is typed into inputs that do not take free text (digits fill a date input segment by segment).
 TYPE_TEXT = {"number": "7", "date": "03122026", "time": "1030A", "datetime-local": "031220261030A",
              "month": "032026", "week": "112026"}
@@ -63,7 +63,7 @@ class ReplayError(RuntimeError):
 
 @dataclass
 class QAConfig:
-    pages: int = 40  # page and dialog states crawled, at most
+    pages: int = 40  # page and dialog states crawled beyond the start pages, at most
     per_template: int = 2  # pages crawled per URL template (/thread/{n})
     max_elements: int = 60  # new control groups exercised per state
     samples: int = 2  # instances exercised per group (rows of a list, ...)
@@ -73,7 +73,8 @@ class QAConfig:
     job_timeout_s: float = 45.0
     queries: bool = True
     max_queries: int = 6  # per query path (the declaration's max_queries wins)
-    tasks: bool = True
+    tasks: bool = True  # validate tasks: oracle 1 / noop 0 / near-misses 0 (a browser episode each)
+    lint: bool = True  # goal-text lint of the tasks (no browser)
     task_glob: str = "*"
     near_misses: bool = True
     seed: int | None = None  # default: the declaration's
@@ -106,7 +107,7 @@ class State:
     url: str  # path and query
     prefix: tuple[Act, ...]
     template: str
-    parent: "State | None" = None
+    parent: State | None = None
     start: bool = False
     via: dict | None = None  # the link that leads here, when its target was queued without clicking it
     digest: str = ""
@@ -157,6 +158,8 @@ class Templates:
         for k, v in parse_qsl(parts.query, keep_blank_values=True):
             if k in FREE_TEXT_PARAMS:
                 v = "{q}"
+            elif v.startswith("/"):
+                v = "{url}"  # a return address (?back=/inbox): the same page wherever it returns to
             elif re.fullmatch(r"-?\d+", v):
                 v = "{n}"
             q.append(f"{k}={v}")
@@ -359,12 +362,14 @@ class Crawler:
         return d
 
     def propose(self, url: str, prefix: tuple[Act, ...], parent: State | None, start: bool = False,
-                via: dict | None = None) -> State | None:
+                via: dict | None = None, family: str | None = None) -> State | None:
+        """Queue a state to crawl, within the budgets. `family`: the targets of one list's links count as one
+        template (a label list's pages are the same kind of page, whatever their URLs)."""
         parts = urlsplit(url)
         if parts.scheme and (f"{parts.scheme}://{parts.netloc}" != self.origin):
             return None
         path = _path_of(url)
-        if path.startswith("/_gym") or path.startswith(("/_shared/static", "/static/")):
+        if path.startswith(("/_gym", "/_shared/static", "/static/")):
             return None
         if self.qa.excluded(path):
             return None
@@ -379,11 +384,16 @@ class Crawler:
         if not prefix and not start and self.per_template[template] >= self.cfg.per_template:
             self.report.not_crawled.append(row | {"why": "per-template cap"})
             return None
-        if len(self.states) >= self.cfg.pages and not start:
+        if family is not None and self.per_template[family] >= self.cfg.per_template:
+            self.report.not_crawled.append(row | {"why": "per-list cap"})
+            return None
+        if sum(1 for x in self.states if not x.start) >= self.cfg.pages and not start:
             self.report.not_crawled.append(row | {"why": "page budget"})
             return None
         if not prefix:
             self.per_template[template] += 1
+        if family is not None:
+            self.per_template[family] += 1
         st = State(len(self.states), path, prefix, template, parent=parent, start=start, via=via)
         self.states.append(st)
         self.queue.put_nowait(("crawl", st))
@@ -547,7 +557,7 @@ class Worker:
                 raise ReplayError(f"{path} is gone or has no box")
             if self._clickable(view):
                 return view["box"], True, None
-            bx, by, bw, bh = view["box"]
+            _, by, _, bh = view["box"]
             sc = view["scroller"]
             if sc:
                 mx = min(max(sc[0] + sc[2] / 2, 2), w - 3)
@@ -636,7 +646,7 @@ class Worker:
         what = self._job_label(job)
         try:
             await asyncio.wait_for(self.run_job(job), c.cfg.job_timeout_s)
-        except (ReplayError, asyncio.TimeoutError, PlaywrightError, Exception) as e:  # noqa: BLE001
+        except (TimeoutError, ReplayError, PlaywrightError, Exception) as e:  # noqa: BLE001
             msg = str(e).splitlines()[0] if str(e) else type(e).__name__
             if not isinstance(e, (ReplayError, asyncio.TimeoutError, PlaywrightError)):
                 msg += " | " + traceback.format_exc(limit=3).replace("\n", " ")[-400:]
@@ -702,7 +712,6 @@ class Worker:
             await self.env._fonts_ready()  # a dialog may use a font the page had not used yet
         if _path_of(page.url) != st.url and not st.prefix:
             # A redirect: crawl the target instead (once).
-            target = _path_of(page.url)
             if status is not None and status < 400:
                 c.propose(page.url, (), st.parent)
                 st.template = c.templates(st.url) + " (redirects)"
@@ -771,7 +780,8 @@ class Worker:
                 if el in picks or el["role"] != "link" or not el.get("href") or (el.get("raw_href") or "#")[:1] == "#":
                     continue
                 c.propose(el["href"], (), st, via={"role": el["role"], "name": el["name"], "path": el["path"],
-                                                   "box": el["box"], "group": repr(key) + el["href"]})
+                                                   "box": el["box"], "group": repr(key) + el["href"]},
+                          family=repr(key))
 
         # Page checks: images and text overflow.
         for im in checks["images"]:
@@ -784,7 +794,7 @@ class Worker:
             d = Defect("text_overflow", f"text {ov['text']!r} {ov['how']} by {ov['amount']}px",
                        page=st.url, state=st.label(),
                        element={"role": ov["tag"], "name": ov["text"][:60], "path": ov["path"], "box": ov["box"],
-                                "group": re.sub(r":nth-of-type\(\d+\)", "", ov["path"])})
+                                "group": re.sub(r":nth-of-type\(\d+\)", "", ov["path"]) + " " + ov["how"]})
             shots.append((c.add_defect(d, st), ov["path"]))
         await self._shots(shots)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html as htmllib
+import json
 import re
 import uuid
 
@@ -31,14 +32,24 @@ async def lint_tasks(app: str, tasks: list, terms: list[str], runtime: Runtime |
     control = runtime.control(server)
     world = f"qa-lint-{uuid.uuid4().hex[:8]}"
     out: dict[str, list[str]] = {}
+    worlds: dict[str, tuple[dict, dt.datetime]] = {}  # many tasks share a world: read each one once
+    pages: dict[tuple[str, str], str] = {}
     try:
         for t in tasks:
-            info = await control.reset(world, t.seed, t.now.isoformat() if t.now else None, t.fixtures)
-            state = await control.state(world)
-            r = await runtime.http.get(server.url + t.start_path, headers={"Cookie": f"{WORLD_COOKIE}={world}"},
-                                       timeout=30.0)
-            now = dt.datetime.fromisoformat(info["now"])
-            known = task_known(t, state, page_text(r.text), terms)
+            wkey = json.dumps([t.seed, t.now.isoformat() if t.now else None, t.fixtures], sort_keys=True, default=str)
+            if wkey not in worlds:
+                info = await control.reset(world, t.seed, t.now.isoformat() if t.now else None, t.fixtures)
+                worlds = {wkey: (await control.state(world), dt.datetime.fromisoformat(info["now"]))} | (
+                    worlds if len(worlds) < 4 else {})
+                pages = {k: v for k, v in pages.items() if k[0] in worlds}
+            elif (wkey, t.start_path) not in pages:
+                info = await control.reset(world, t.seed, t.now.isoformat() if t.now else None, t.fixtures)
+            state, now = worlds[wkey]
+            if (wkey, t.start_path) not in pages:
+                r = await runtime.http.get(server.url + t.start_path, headers={"Cookie": f"{WORLD_COOKIE}={world}"},
+                                           timeout=30.0)
+                pages[(wkey, t.start_path)] = page_text(r.text)
+            known = task_known(t, state, pages[(wkey, t.start_path)], terms)
             out[t.id] = lint_goal(t.goal, known, now)
     finally:
         try:
@@ -49,21 +60,23 @@ async def lint_tasks(app: str, tasks: list, terms: list[str], runtime: Runtime |
 
 
 async def task_health(app: str, tasks: list, terms: list[str], *, workers: int = 2, near_misses: bool = True,
-                      runtime: Runtime | None = None) -> tuple[list[dict], list[Defect]]:
+                      validate: bool = True, runtime: Runtime | None = None) -> tuple[list[dict], list[Defect]]:
+    """Goal lint for every task (cheap: no browser) and, with `validate`, the oracle / noop / near-miss
+    episodes of `uigym tasks validate` (a browser episode each: the costly part)."""
     from agent_harness.validate import validate_tasks
 
     runtime = runtime or Runtime.current()
     lint = await lint_tasks(app, tasks, terms, runtime)
-    results = await validate_tasks(tasks, workers=workers, near_misses=near_misses)
+    results = await validate_tasks(tasks, workers=workers, near_misses=near_misses) if validate else []
+    by_result = {r.task_id: r for r in results}
     rows, defects = [], []
-    by_id = {t.id: t for t in tasks}
-    for r in results:
-        t = by_id[r.task_id]
-        rewards = {p.kind: (p.reward if p.error is None else f"error: {p.error[:120]}") for p in r.probes}
+    for t in tasks:
+        r = by_result.get(t.id)
+        rewards = {p.kind: (p.reward if p.error is None else f"error: {p.error[:120]}") for p in r.probes} if r else {}
         problems = lint.get(t.id, [])
-        rows.append({"id": t.id, "ok": r.ok and not problems, "rewards": rewards, "lint": problems})
+        rows.append({"id": t.id, "ok": (r is None or r.ok) and not problems, "rewards": rewards, "lint": problems})
         el = {"role": "task", "name": t.id, "group": t.id}
-        if not r.ok:
+        if r is not None and not r.ok:
             defects.append(Defect("task_invalid", r.failures().strip()[:1500], page=t.start_path, element=el,
                                   action="uigym tasks validate"))
         for p in problems:

@@ -236,6 +236,9 @@ ENUM_JS = r"""
       if (getComputedStyle(el).cursor !== 'pointer') continue;
       const p = el.parentElement;
       if (p && getComputedStyle(p).cursor === 'pointer') continue;  // inherited
+      // A container holding controls is a control itself only when it says so (a row, an option...);
+      // otherwise its pointer cursor just frames the link or button inside it.
+      if (!el.getAttribute('role') && el.querySelector(SEL)) continue;
       pointer.push(el);
     }
   }

@@ -46,8 +46,8 @@ _M = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:u
 _WD = r"(?:((?:mon|tue|wed|thu|fri|sat|sun)[a-z]*),?\s+)?"
 DATE_PATTERNS = [
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
-    ("mdy", re.compile(_WD + _M + r"\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b", re.I)),
-    ("dmy", re.compile(_WD + r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _M + r"(?:,?\s+(\d{4}))?\b", re.I)),
+    ("mdy", re.compile(_WD + _M + r"\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b", re.IGNORECASE)),
+    ("dmy", re.compile(_WD + r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _M + r"(?:,?\s+(\d{4}))?\b", re.IGNORECASE)),
     ("us", re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")),
 ]
 
@@ -203,7 +203,7 @@ def lint_goal(goal: str, known: str, now: dt.datetime, window_days: int = 45) ->
     today = now.date()
     for kind, pat in DATE_PATTERNS:
         for m in pat.finditer(goal):
-            d, wd, year_given = _date(kind, m, now)
+            d, wd, _year_given = _date(kind, m, now)
             text = m.group(0).strip()
             if d is None:
                 problems.append(f"{text!r} is not a real date")

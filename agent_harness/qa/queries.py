@@ -49,7 +49,7 @@ def matches(text: str, expect: str, tokens: bool) -> bool:
     return all(w in t for w in re.findall(r"\w+", e))
 
 
-async def run_query(w: "Worker", qp: QueryPath, q: str) -> None:
+async def run_query(w: Worker, qp: QueryPath, q: str) -> None:
     from agent_harness.agents import OracleAgent
     from agent_harness.locate import TargetNotFound
 

@@ -55,6 +55,8 @@ class Defect:
         el = self.element or {}
         group = el.get("group") or ""
         if group:
+            if self.kind in ("text_overflow", "broken_image"):
+                return (self.kind, group)  # the same box (every row's) or the same image, wherever it is
             return (self.kind, group, _shape(self.detail))
         if self.kind in ("js_error", "console_error", "failed_request"):
             return (self.kind, _shape(self.detail))  # the same script error on every page is one bug
@@ -232,7 +234,7 @@ def render_html(reports: list[QAReport]) -> str:
 
 def _app_section(r: QAReport, multi: bool) -> str:
     c = r.coverage()
-    p = [f"<h2>{_e(r.app)}: " + (f"<span class=ok>no defects</span>" if r.ok else f"<span class=bad>{len(r.defects)} defects</span>")
+    p = [f"<h2>{_e(r.app)}: " + ("<span class=ok>no defects</span>" if r.ok else f"<span class=bad>{len(r.defects)} defects</span>")
          + "</h2>"]
     if not r.declared:
         p.append("<p class=muted>This app declares no QA inputs (apps/&lt;app&gt;/qa.py): crawled from its start page, "
@@ -257,8 +259,9 @@ def _app_section(r: QAReport, multi: bool) -> str:
                  f"<td class=n>{s['defects']}</td></tr>")
     p.append("</table>")
     if r.not_crawled:
-        p.append("<p class=muted>Not crawled: " + ", ".join(f"<code>{_e(x['url'])}</code>" + (
-            f" ({_e(' → '.join(x['prefix']))})" if x["prefix"] else "") for x in r.not_crawled[:60]) + "</p>")
+        by_t = Counter((x["template"], x.get("why", "")) for x in r.not_crawled)
+        p.append("<p class=muted>Discovered, not crawled (template: count, why): " + ", ".join(
+            f"<code>{_e(t)}</code>: {n} ({_e(why)})" for (t, why), n in by_t.most_common(80)) + "</p>")
     p.append("</details>")
     if r.queries:
         p.append("<details><summary>Data completeness: "
