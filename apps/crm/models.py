@@ -1,0 +1,391 @@
+"""Stratus CRM (Salesforce-Lightning-like) schema.
+
+Conventions (graders rely on them):
+- every table has an integer primary key `id`; seed rows carry explicit ids;
+- money is whole US dollars in integer columns (`amount`, `annual_revenue`, `quarterly_goal`);
+- date-times are naive and read as UTC; dates are `date`; both relative to the world's frozen now;
+- picklist columns hold the label shown in the UI ("Negotiation", "Working - Contacted");
+- activities point at a person with (`who_type`, `who_id`) where who_type is "Contact" or "Lead",
+  and at a record with (`what_type`, `what_id`) where what_type is "Account", "Opportunity" or "Case"
+  (Salesforce's WhoId / WhatId); notes point at (`parent_type`, `parent_id`);
+- the signed-in user is users.id == 1 (CURRENT_USER_ID);
+- `last_viewed_at` (set by opening a record: "Recently Viewed") and `updated_at` /
+  `last_modified_by_id` are volatile: graders' unchanged_except ignores them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Date, DateTime, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+CURRENT_USER_ID = 1
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+def _int(**kw):
+    return mapped_column(Integer, **kw)
+
+
+def _str(n: int = 255, **kw):
+    return mapped_column(String(n), **kw)
+
+
+class Role(Base):
+    __tablename__ = "roles"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(80)
+    parent_id: Mapped[int | None] = _int(nullable=True)
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = _int(primary_key=True)
+    first_name: Mapped[str] = _str(40)
+    last_name: Mapped[str] = _str(80)
+    alias: Mapped[str] = _str(8)
+    email: Mapped[str] = _str(120)
+    username: Mapped[str] = _str(120)
+    title: Mapped[str] = _str(80, default="")
+    department: Mapped[str] = _str(80, default="")
+    phone: Mapped[str] = _str(40, default="")
+    role_id: Mapped[int | None] = _int(nullable=True)
+    manager_id: Mapped[int | None] = _int(nullable=True)
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+    quarterly_goal: Mapped[int] = _int(default=0)  # dollars, the Home page's "Goal"
+    display_density: Mapped[str] = _str(10, default="comfy")  # comfy | compact
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+class Account(Base):
+    __tablename__ = "accounts"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(255, index=True)
+    account_number: Mapped[str] = _str(40, default="")
+    type: Mapped[str] = _str(40, default="")  # Prospect | Customer - Direct | Customer - Channel | ...
+    industry: Mapped[str] = _str(40, default="")
+    rating: Mapped[str] = _str(10, default="")  # Hot | Warm | Cold
+    phone: Mapped[str] = _str(40, default="")
+    website: Mapped[str] = _str(120, default="")
+    annual_revenue: Mapped[int | None] = _int(nullable=True)  # dollars
+    employees: Mapped[int | None] = _int(nullable=True)
+    ownership: Mapped[str] = _str(20, default="")  # Public | Private | Subsidiary | Other
+    billing_street: Mapped[str] = _str(255, default="")
+    billing_city: Mapped[str] = _str(60, default="")
+    billing_state: Mapped[str] = _str(60, default="")
+    billing_postal_code: Mapped[str] = _str(20, default="")
+    billing_country: Mapped[str] = _str(60, default="")
+    description: Mapped[str] = mapped_column(Text, default="")
+    parent_id: Mapped[int | None] = _int(nullable=True)
+    owner_id: Mapped[int] = _int(index=True)
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_modified_by_id: Mapped[int] = _int()
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Contact(Base):
+    __tablename__ = "contacts"
+    id: Mapped[int] = _int(primary_key=True)
+    account_id: Mapped[int | None] = _int(nullable=True, index=True)
+    salutation: Mapped[str] = _str(10, default="")
+    first_name: Mapped[str] = _str(40, default="")
+    last_name: Mapped[str] = _str(80)
+    title: Mapped[str] = _str(120, default="")
+    department: Mapped[str] = _str(80, default="")
+    email: Mapped[str] = _str(120, default="")
+    phone: Mapped[str] = _str(40, default="")
+    mobile: Mapped[str] = _str(40, default="")
+    mailing_street: Mapped[str] = _str(255, default="")
+    mailing_city: Mapped[str] = _str(60, default="")
+    mailing_state: Mapped[str] = _str(60, default="")
+    mailing_postal_code: Mapped[str] = _str(20, default="")
+    mailing_country: Mapped[str] = _str(60, default="")
+    lead_source: Mapped[str] = _str(40, default="")
+    birthdate: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    reports_to_id: Mapped[int | None] = _int(nullable=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+    owner_id: Mapped[int] = _int(index=True)
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_modified_by_id: Mapped[int] = _int()
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class Lead(Base):
+    __tablename__ = "leads"
+    id: Mapped[int] = _int(primary_key=True)
+    salutation: Mapped[str] = _str(10, default="")
+    first_name: Mapped[str] = _str(40, default="")
+    last_name: Mapped[str] = _str(80)
+    company: Mapped[str] = _str(255)
+    title: Mapped[str] = _str(120, default="")
+    email: Mapped[str] = _str(120, default="")
+    phone: Mapped[str] = _str(40, default="")
+    mobile: Mapped[str] = _str(40, default="")
+    website: Mapped[str] = _str(120, default="")
+    status: Mapped[str] = _str(40)  # Open - Not Contacted | Working - Contacted | Closed - Converted | Closed - Not Converted
+    lead_source: Mapped[str] = _str(40, default="")
+    industry: Mapped[str] = _str(40, default="")
+    rating: Mapped[str] = _str(10, default="")
+    annual_revenue: Mapped[int | None] = _int(nullable=True)
+    employees: Mapped[int | None] = _int(nullable=True)
+    street: Mapped[str] = _str(255, default="")
+    city: Mapped[str] = _str(60, default="")
+    state: Mapped[str] = _str(60, default="")
+    postal_code: Mapped[str] = _str(20, default="")
+    country: Mapped[str] = _str(60, default="")
+    description: Mapped[str] = mapped_column(Text, default="")
+    is_converted: Mapped[bool] = mapped_column(Boolean, default=False)
+    converted_account_id: Mapped[int | None] = _int(nullable=True)
+    converted_contact_id: Mapped[int | None] = _int(nullable=True)
+    converted_opportunity_id: Mapped[int | None] = _int(nullable=True)
+    converted_date: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    owner_id: Mapped[int] = _int(index=True)
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_modified_by_id: Mapped[int] = _int()
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class Opportunity(Base):
+    __tablename__ = "opportunities"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(120, index=True)
+    account_id: Mapped[int | None] = _int(nullable=True, index=True)
+    amount: Mapped[int | None] = _int(nullable=True)  # dollars
+    close_date: Mapped[dt.date] = mapped_column(Date)
+    stage: Mapped[str] = _str(40)  # Prospecting ... Closed Won | Closed Lost (STAGES)
+    probability: Mapped[int] = _int(default=10)  # percent
+    forecast_category: Mapped[str] = _str(20, default="Pipeline")
+    type: Mapped[str] = _str(40, default="")
+    lead_source: Mapped[str] = _str(40, default="")
+    next_step: Mapped[str] = _str(255, default="")
+    description: Mapped[str] = mapped_column(Text, default="")
+    loss_reason: Mapped[str] = _str(40, default="")
+    owner_id: Mapped[int] = _int(index=True)
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_modified_by_id: Mapped[int] = _int()
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class OpportunityContactRole(Base):
+    __tablename__ = "opportunity_contact_roles"
+    id: Mapped[int] = _int(primary_key=True)
+    opportunity_id: Mapped[int] = _int(index=True)
+    contact_id: Mapped[int] = _int(index=True)
+    role: Mapped[str] = _str(40, default="")  # Decision Maker | Economic Buyer | ...
+    is_primary: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Case(Base):
+    __tablename__ = "cases"
+    id: Mapped[int] = _int(primary_key=True)
+    case_number: Mapped[str] = _str(12, index=True)
+    account_id: Mapped[int | None] = _int(nullable=True, index=True)
+    contact_id: Mapped[int | None] = _int(nullable=True, index=True)
+    subject: Mapped[str] = _str(255)
+    description: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = _str(20)  # New | Working | Escalated | Closed
+    priority: Mapped[str] = _str(10)  # High | Medium | Low
+    origin: Mapped[str] = _str(20)  # Phone | Email | Web
+    type: Mapped[str] = _str(40, default="")
+    reason: Mapped[str] = _str(40, default="")
+    owner_id: Mapped[int] = _int(index=True)
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_modified_by_id: Mapped[int] = _int()
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Task(Base):
+    __tablename__ = "tasks"
+    id: Mapped[int] = _int(primary_key=True)
+    subject: Mapped[str] = _str(255)
+    status: Mapped[str] = _str(30)  # Not Started | In Progress | Completed | Waiting on someone else | Deferred
+    priority: Mapped[str] = _str(10, default="Normal")  # High | Normal | Low
+    activity_date: Mapped[dt.date | None] = mapped_column(Date, nullable=True)  # "Due Date"
+    description: Mapped[str] = mapped_column(Text, default="")  # "Comments"
+    task_subtype: Mapped[str] = _str(10, default="Task")  # Task | Call | Email
+    owner_id: Mapped[int] = _int(index=True)  # "Assigned To"
+    who_type: Mapped[str | None] = _str(20, nullable=True)
+    who_id: Mapped[int | None] = _int(nullable=True)
+    what_type: Mapped[str | None] = _str(20, nullable=True)
+    what_id: Mapped[int | None] = _int(nullable=True)
+    completed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_modified_by_id: Mapped[int] = _int()
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+    __table_args__ = (Index("ix_tasks_what", "what_type", "what_id"), Index("ix_tasks_who", "who_type", "who_id"))
+
+
+class Event(Base):
+    __tablename__ = "events"
+    id: Mapped[int] = _int(primary_key=True)
+    subject: Mapped[str] = _str(255)
+    start: Mapped[dt.datetime] = mapped_column(DateTime)
+    end: Mapped[dt.datetime] = mapped_column(DateTime)
+    all_day: Mapped[bool] = mapped_column(Boolean, default=False)
+    location: Mapped[str] = _str(255, default="")
+    description: Mapped[str] = mapped_column(Text, default="")
+    owner_id: Mapped[int] = _int(index=True)
+    who_type: Mapped[str | None] = _str(20, nullable=True)
+    who_id: Mapped[int | None] = _int(nullable=True)
+    what_type: Mapped[str | None] = _str(20, nullable=True)
+    what_id: Mapped[int | None] = _int(nullable=True)
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_modified_by_id: Mapped[int] = _int()
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+    __table_args__ = (Index("ix_events_what", "what_type", "what_id"), Index("ix_events_who", "who_type", "who_id"))
+
+
+class Note(Base):
+    __tablename__ = "notes"
+    id: Mapped[int] = _int(primary_key=True)
+    title: Mapped[str] = _str(255)
+    body: Mapped[str] = mapped_column(Text, default="")
+    parent_type: Mapped[str] = _str(20)
+    parent_id: Mapped[int] = _int()
+    owner_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_notes_parent", "parent_type", "parent_id"),)
+
+
+class ListView(Base):
+    """A list view of one object. `filters` is a list of {"field", "op", "value"} (ops: equals,
+    not_equal, less, greater, less_equal, greater_equal, contains, not_contains, starts_with; date
+    values may be relative literals TODAY, THIS_WEEK, THIS_MONTH, NEXT_MONTH, THIS_QUARTER,
+    LAST_N_DAYS:n). `scope` is "all" or "mine" ("Filter by Owner"). Standard views (is_standard)
+    cannot be renamed or deleted; kind "recent" is Recently Viewed."""
+
+    __tablename__ = "list_views"
+    id: Mapped[int] = _int(primary_key=True)
+    object: Mapped[str] = _str(20)  # Lead | Account | Contact | Opportunity | Case | Task
+    name: Mapped[str] = _str(80)
+    api_name: Mapped[str] = _str(80)
+    kind: Mapped[str] = _str(10, default="filter")  # filter | recent
+    scope: Mapped[str] = _str(10, default="all")  # all | mine
+    filters: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    filter_logic: Mapped[str] = _str(120, default="")
+    visibility: Mapped[str] = _str(10, default="all")  # all | me
+    is_standard: Mapped[bool] = mapped_column(Boolean, default=True)
+    owner_id: Mapped[int] = _int(default=CURRENT_USER_ID)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class Follow(Base):
+    __tablename__ = "follows"
+    id: Mapped[int] = _int(primary_key=True)
+    user_id: Mapped[int] = _int()
+    object: Mapped[str] = _str(20)
+    record_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class Favorite(Base):
+    __tablename__ = "favorites"
+    id: Mapped[int] = _int(primary_key=True)
+    user_id: Mapped[int] = _int()
+    label: Mapped[str] = _str(255)
+    url: Mapped[str] = _str(255)
+    icon: Mapped[str] = _str(60)  # e.g. standard:account
+    sort_order: Mapped[int] = _int(default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class Notification(Base):
+    __tablename__ = "notifications"
+    id: Mapped[int] = _int(primary_key=True)
+    user_id: Mapped[int] = _int()
+    title: Mapped[str] = _str(255)
+    body: Mapped[str] = _str(255, default="")
+    url: Mapped[str] = _str(255, default="")
+    icon: Mapped[str] = _str(60, default="standard:custom_notification")
+    actor_id: Mapped[int | None] = _int(nullable=True)
+    is_read: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class Report(Base):
+    """A saved report. `report_type` is an object (Opportunity, Lead, Account, Contact, Case, Task);
+    `columns` field names; `filters` as in ListView plus `scope` (all | mine); `group_by` one field
+    or null; `sort_by`/`sort_dir`; `chart` bar | column | donut | line | funnel | none."""
+
+    __tablename__ = "reports"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(120)
+    description: Mapped[str] = _str(255, default="")
+    folder: Mapped[str] = _str(80, default="Private Reports")
+    report_type: Mapped[str] = _str(20)
+    columns: Mapped[list[str]] = mapped_column(JSON, default=list)
+    filters: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    scope: Mapped[str] = _str(10, default="all")
+    group_by: Mapped[str | None] = _str(40, nullable=True)
+    sort_by: Mapped[str | None] = _str(40, nullable=True)
+    sort_dir: Mapped[str] = _str(4, default="asc")
+    chart: Mapped[str] = _str(10, default="none")
+    owner_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_run_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Dashboard(Base):
+    """A dashboard: `components` is a list of {"title", "report_id", "chart", "measure"} laid out
+    three to a row."""
+
+    __tablename__ = "dashboards"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(120)
+    description: Mapped[str] = _str(255, default="")
+    folder: Mapped[str] = _str(80, default="Private Dashboards")
+    components: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    owner_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+VOLATILE: dict[str, list[str]] = {
+    t: ["last_viewed_at", "updated_at", "last_modified_by_id"]
+    for t in ("accounts", "contacts", "leads", "opportunities", "cases", "tasks", "events")
+}
+VOLATILE.update({
+    "notes": ["updated_at"],
+    "list_views": ["updated_at"],
+    "reports": ["last_run_at", "updated_at"],
+    "dashboards": ["last_viewed_at", "updated_at"],
+})

@@ -1,0 +1,414 @@
+"""List views: the picker, sorting, search-this-list, filters panel, inline edit, row and mass
+actions, list-view create / clone / rename / delete, and the Opportunity Kanban."""
+
+from __future__ import annotations
+
+import re
+
+from flask import abort, redirect, render_template, request
+from sqlalchemy import func, select
+
+from apps._shared import db, now
+from apps.crm import models as m
+from apps.crm import records as R
+from apps.crm.filters import (
+    OPS, condition, describe, ops_for, scope_condition, search_condition, sort_expr)
+from apps.crm.meta import LIST_OBJECTS, OBJECTS, STAGES
+from apps.crm.views import bp, done, fail, json_error, json_ok, lurl, page, rurl
+
+PAGE_SIZE = 50
+DEFAULT_SORT = {"Lead": ("name", "asc"), "Account": ("name", "asc"), "Contact": ("name", "asc"),
+                "Opportunity": ("name", "asc"), "Case": ("case_number", "desc"), "Task": ("activity_date", "asc")}
+MASS_ACTIONS = {"Lead": ["Change Owner", "Change Status"], "Case": ["Change Owner", "Change Status"],
+                "Task": ["Mark Complete", "Change Owner"], "Opportunity": ["Change Owner"],
+                "Account": ["Change Owner"], "Contact": ["Change Owner"]}
+INLINE_TYPES = {"text", "phone", "email", "url", "picklist", "currency", "number", "percent", "date"}
+
+
+def list_views(obj: str) -> list[m.ListView]:
+    return list(db().scalars(select(m.ListView).where(
+        m.ListView.object == obj, (m.ListView.visibility == "all") | (m.ListView.owner_id == R.ME)).order_by(m.ListView.id)))
+
+
+def find_view(obj: str, key: str | None) -> m.ListView:
+    views = list_views(obj)
+    if not views:
+        abort(404)
+    if key:
+        for v in views:
+            if v.api_name == key or str(v.id) == key or v.api_name.lower() == key.lower():
+                return v
+    default = OBJECTS[obj].default_list
+    return next((v for v in views if v.api_name == default), views[0])
+
+
+def base_query(obj: str, lv: m.ListView | None, q: str = "", extra_filters: list | None = None):
+    o = OBJECTS[obj]
+    conds = []
+    if obj == "Lead":
+        conds.append(m.Lead.is_converted.is_(False))
+    today = now().date()
+    if lv is not None:
+        if lv.kind == "recent":
+            conds.append(o.model.last_viewed_at.is_not(None))
+        sc = scope_condition(o, lv.scope)
+        if sc is not None:
+            conds.append(sc)
+        for flt in lv.filters or []:
+            conds.append(condition(o, flt, today))
+    for flt in extra_filters or []:
+        conds.append(condition(o, flt, today))
+    sq = search_condition(o, q)
+    if sq is not None:
+        conds.append(sq)
+    return conds
+
+
+def run_list(obj: str, lv: m.ListView, q: str, sort: str, direction: str, offset: int = 0, limit: int = PAGE_SIZE):
+    o = OBJECTS[obj]
+    conds = base_query(obj, lv, q)
+    total = db().scalar(select(func.count()).select_from(o.model).where(*conds))
+    stmt = select(o.model).where(*conds)
+    if lv.kind == "recent" and not request.args.get("sort"):
+        stmt = stmt.order_by(o.model.last_viewed_at.desc(), o.model.id)
+    else:
+        ex = sort_expr(o, sort)
+        if ex is not None:
+            stmt = stmt.order_by(ex.desc() if direction == "desc" else ex.asc(), o.model.id)
+    rows = list(db().scalars(stmt.offset(offset).limit(limit)))
+    return rows, total
+
+
+def cells(obj: str, rows: list, columns: list[str]) -> list[dict]:
+    """Each row's display cells: text, link, and what inline edit needs."""
+    o = OBJECTS[obj]
+    names = R.Names()
+    fields = [o.field(c) for c in columns]
+    for r in rows:
+        for f in fields:
+            if f.type in ("lookup", "user"):
+                names.add(*R.ref_of(f, r))
+    names.load()
+    out = []
+    for r in rows:
+        rname = R.record_name(obj, r) if obj not in ("Lead", "Contact") else r.name
+        row = {"id": r.id, "name": rname, "url": rurl(obj, r.id), "cells": [], "rec": r}
+        for i, f in enumerate(fields):
+            c = {"field": f.name, "label": f.label, "type": f.type, "text": "", "url": "",
+                 "editable": f.type in INLINE_TYPES and not f.readonly, "raw": ""}
+            if f.type == "name":
+                c["text"], c["url"] = r.name, row["url"]
+            elif f.type in ("lookup", "user"):
+                ref_obj, ref_id = R.ref_of(f, r)
+                c["text"] = names.name(ref_obj, ref_id)
+                if f.type == "user":
+                    u = R.user_by_id(ref_id)
+                    c["text"] = u.alias if u and f.name == "owner_id" else c["text"]
+                    c["url"] = "" if f.name == "owner_id" else (f"/lightning/r/User/{ref_id}/view" if ref_id else "")
+                else:
+                    c["url"] = rurl(ref_obj, ref_id) if ref_obj else ""
+            else:
+                v = getattr(r, f.name)
+                c["text"] = R.fmt_value(f, v)
+                c["raw"] = c["text"] if f.type not in ("currency", "number") else ("" if v is None else str(v))
+                if i == 0:
+                    c["url"] = row["url"]
+            row["cells"].append(c)
+        out.append(row)
+    return out
+
+
+def column_heads(obj: str) -> list[dict]:
+    o = OBJECTS[obj]
+    heads = []
+    for c in o.list_columns:
+        f = o.field(c)
+        label = f.label
+        if f.name == "owner_id":
+            label = {"Lead": "Owner Alias", "Task": "Assigned Alias"}.get(obj, f"{o.label} Owner Alias")
+        heads.append({"field": c, "label": label, "sortable": f.sortable})
+    return heads
+
+
+@bp.get("/lightning/o/<obj>/home")
+def object_home(obj: str):
+    if obj not in LIST_OBJECTS:
+        abort(404)
+    return redirect(lurl(obj, filterName=OBJECTS[obj].default_list))
+
+
+@bp.get("/lightning/o/<obj>/list")
+def list_view(obj: str):
+    if obj not in LIST_OBJECTS:
+        abort(404)
+    o = OBJECTS[obj]
+    lv = find_view(obj, request.args.get("filterName"))
+    q = request.args.get("q", "").strip()
+    dsort, ddir = DEFAULT_SORT[obj]
+    sort = request.args.get("sort") or dsort
+    if sort not in o.by_name or not o.field(sort).sortable:
+        sort = dsort
+    direction = request.args.get("dir") or (ddir if sort == dsort else "asc")
+    display = "kanban" if (obj == "Opportunity" and request.args.get("display") == "kanban") else "table"
+    offset = max(0, request.args.get("offset", 0, type=int))
+    if display == "kanban":
+        rows, total = run_list(obj, lv, q, sort, direction, 0, 2000)
+    else:
+        rows, total = run_list(obj, lv, q, sort, direction, offset)
+    heads = column_heads(obj)
+    data = cells(obj, rows, o.list_columns)
+    ctx = dict(obj=obj, o=o, lv=lv, views=list_views(obj), rows=data, heads=heads, total=total, q=q, sort=sort,
+               direction=direction, offset=offset, page_size=PAGE_SIZE, display=display,
+               filters_text=[describe(o, f) for f in lv.filters or []],
+               filter_labels=list(dict.fromkeys(o.field(f["field"]).label for f in lv.filters or [] if f["field"] in o.by_name)), mass_actions=MASS_ACTIONS.get(obj, []),
+               sort_label=o.field(sort).label if lv.kind != "recent" or request.args.get("sort") else "Last Viewed Date")
+    if request.args.get("partial") == "rows":
+        return render_template("crm/_list_rows.html", **ctx)
+    if display == "kanban":
+        ctx["columns"] = kanban_columns(data)
+    if request.args.get("filters") == "open":
+        ctx["filters_open"] = True
+    ctx["filter_fields"] = [
+        {"name": f.name, "label": f.label, "type": f.type, "options": f.options or [], "ops": ops_for(f)}
+        for f in o.fields if f.filterable and f.type not in ("name", "address", "formula") and f.name not in ("salutation",)
+    ] + ([{"name": "name", "label": o.field("name").label if obj not in ("Lead", "Contact") else "Full Name",
+           "type": "text", "options": [], "ops": ["equals", "not_equal", "contains", "not_contains", "starts_with"]}]
+         if obj in ("Lead", "Contact") else [])
+    ctx["op_labels"] = OPS
+    return page("crm/list.html", active=obj, title=f"{lv.name} | {o.plural}", page_icon=o.icon, **ctx)
+
+
+def kanban_columns(rows: list) -> list[dict]:
+    cols = []
+    for st in STAGES:
+        items = [r for r in rows if r["rec"].stage == st]
+        cols.append({"stage": st, "items": items, "count": len(items),
+                     "sum": sum(r["rec"].amount or 0 for r in items)})
+    return cols
+
+
+# ------------------------------------------------------------------- kanban / inline
+@bp.post("/crm/api/kanban/move")
+def kanban_move():
+    body = request.get_json(silent=True) or {}
+    rec = db().get(m.Opportunity, int(body.get("id") or 0))
+    stage = body.get("stage")
+    if rec is None or stage not in STAGES:
+        return json_error(message="That opportunity or stage doesn't exist.", status=400)
+    values = {"stage": stage}
+    R.apply_rules("Opportunity", rec, values, {}, False)
+    R.update(rec, values)
+    db().commit()
+    return json_ok(toast=f'Stage changed to "{stage}" for {rec.name}.', amount=rec.amount or 0)
+
+
+@bp.post("/crm/api/inline")
+def inline_save():
+    """Save inline edits from a list view: {"obj": "Lead", "edits": [{"id", "field", "value"}...]}."""
+    import json as _json
+
+    body = request.get_json(silent=True) or {}
+    if not body and request.form.get("payload"):
+        body = _json.loads(request.form["payload"])
+    obj = body.get("obj")
+    if obj not in LIST_OBJECTS:
+        return fail(message="Unknown object", status=400)
+    o = OBJECTS[obj]
+    by_id: dict[int, dict] = {}
+    for e in body.get("edits") or []:
+        f = o.by_name.get(e.get("field", ""))
+        if f is None or f.readonly or f.type not in INLINE_TYPES:
+            return fail(message=f"{e.get('field')} can't be edited here", status=400)
+        by_id.setdefault(int(e["id"]), {})[f.name] = e.get("value", "")
+    errors = {}
+    staged = []
+    for rid, form in sorted(by_id.items()):
+        rec = db().get(o.model, rid)
+        if rec is None:
+            errors[str(rid)] = {"_": "This record no longer exists."}
+            continue
+        errs: dict[str, str] = {}
+        values: dict = {}
+        for name, val in form.items():
+            R.parse_field(o.field(name), {name: val}, errs, values)
+        R.apply_rules(obj, rec, values, errs, False)
+        if errs:
+            errors[str(rid)] = errs
+        staged.append((rec, values))
+    if errors:
+        db().rollback()
+        first = next(iter(next(iter(errors.values())).values()))
+        if request.is_json:
+            return {"ok": False, "errors": errors, "message": "We hit a snag."}
+        return fail(message=f"We hit a snag. {first}")
+    if body.get("check"):
+        db().rollback()
+        return json_ok()
+    for rec, values in staged:
+        R.update(rec, values)
+    db().commit()
+    n = len(staged)
+    return done(None, toast=f"{n} {o.plural} updated." if n != 1 else f"{o.label} was saved.")
+
+
+# ------------------------------------------------------------------------ mass actions
+def _ids() -> list[int]:
+    raw = [x for v in request.values.getlist("ids") for x in str(v).split(",")]
+    return sorted({int(x) for x in raw if x.strip().isdigit()})
+
+
+@bp.route("/lightning/o/<obj>/mass/<action>", methods=["GET", "POST"])
+def mass_action(obj: str, action: str):
+    if obj not in LIST_OBJECTS or action not in ("owner", "status", "complete"):
+        abort(404)
+    o = OBJECTS[obj]
+    ids = _ids()
+    if request.method == "GET":
+        status_field = o.by_name.get("status")
+        return render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
+                               status_options=status_field.options if status_field else [], errors={})
+    if not ids:
+        return fail(message="Select at least one record.")
+    recs = list(db().scalars(select(o.model).where(o.model.id.in_(ids))))
+    if action == "owner":
+        uid = request.form.get("owner_id", "")
+        if not uid.isdigit() or R.user_by_id(int(uid)) is None:
+            html = render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
+                                   status_options=[], errors={"owner_id": "Complete this field."})
+            return fail(html)
+        for r in recs:
+            R.update(r, {"owner_id": int(uid)})
+        toast = f"Owner changed for {len(recs)} {o.label.lower() if len(recs) == 1 else o.plural.lower()}."
+    elif action == "status":
+        st = request.form.get("status", "")
+        if st not in (o.field("status").options or []):
+            html = render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
+                                   status_options=o.field("status").options, errors={"status": "Complete this field."})
+            return fail(html)
+        for r in recs:
+            values = {"status": st}
+            R.apply_rules(obj, r, values, {}, False)
+            R.update(r, values)
+        toast = f"Status changed for {len(recs)} {o.plural.lower() if len(recs) != 1 else o.label.lower()}."
+    else:
+        if obj != "Task":
+            abort(404)
+        for r in recs:
+            values = {"status": "Completed"}
+            R.apply_rules("Task", r, values, {}, False)
+            R.update(r, values)
+        toast = f"{len(recs)} task{'s' if len(recs) != 1 else ''} marked complete."
+    db().commit()
+    return done(None, toast=toast)
+
+
+# -------------------------------------------------------------------- list view CRUD
+API_RE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _api_name(name: str) -> str:
+    s = API_RE.sub("_", name.strip()).strip("_")
+    s = re.sub(r"_+", "_", s)
+    if not s or not s[0].isalpha():
+        s = "X" + s
+    return s[:80]
+
+
+@bp.route("/lightning/o/<obj>/listview/<mode>", methods=["GET", "POST"])
+@bp.route("/lightning/o/<obj>/listview/<mode>/<int:lv_id>", methods=["GET", "POST"])
+def listview_form(obj: str, mode: str, lv_id: int | None = None):
+    if obj not in LIST_OBJECTS or mode not in ("new", "clone", "rename", "delete"):
+        abort(404)
+    o = OBJECTS[obj]
+    lv = db().get(m.ListView, lv_id) if lv_id else None
+    if mode != "new" and (lv is None or lv.object != obj):
+        abort(404)
+    if mode in ("rename", "delete") and lv.is_standard:
+        return fail(message="You can't change a standard list view.", status=403)
+    if request.method == "GET":
+        name = {"new": "", "clone": f"Copy of {lv.name}" if lv else "", "rename": lv.name if lv else ""}.get(mode, "")
+        return render_template("crm/modal_listview.html", obj=obj, o=o, mode=mode, lv=lv, name=name,
+                               api_name=_api_name(name) if name else "", visibility=(lv.visibility if lv and mode == "rename" else "me"),
+                               errors={})
+    if mode == "delete":
+        name = lv.name
+        db().delete(lv)
+        db().commit()
+        return done(lurl(obj), toast=f'List view "{name}" was deleted.')
+    name = request.form.get("name", "").strip()
+    api = request.form.get("api_name", "").strip() or _api_name(name)
+    visibility = "all" if request.form.get("visibility") == "all" else "me"
+    errors = {}
+    if not name:
+        errors["name"] = "Complete this field."
+    elif len(name) > 40:
+        errors["name"] = "List name can't be longer than 40 characters."
+    if api and not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", api):
+        errors["api_name"] = "The list API name can only contain underscores and alphanumeric characters. It must begin with a letter."
+    clash = db().scalar(select(m.ListView).where(m.ListView.object == obj, m.ListView.api_name == api,
+                                                 m.ListView.id != (lv.id if lv and mode == "rename" else 0)))
+    if clash is not None and "api_name" not in errors and name:
+        errors["api_name"] = "This list API name is already in use."
+    if errors:
+        html = render_template("crm/modal_listview.html", obj=obj, o=o, mode=mode, lv=lv, name=name, api_name=api,
+                               visibility=visibility, errors=errors)
+        return fail(html)
+    if mode == "rename":
+        lv.name, lv.api_name, lv.visibility = name, api, visibility
+        lv.updated_at = now()
+        db().commit()
+        return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{name}" was saved.')
+    new = m.ListView(
+        id=R.next_id(m.ListView), object=obj, name=name, api_name=api, kind="filter",
+        scope=(lv.scope if lv and mode == "clone" and lv.scope in ("all", "mine") else "all"),
+        filters=[dict(f) for f in (lv.filters or [])] if mode == "clone" and lv else [],
+        filter_logic="", visibility=visibility, is_standard=False, owner_id=R.ME, created_at=now(), updated_at=now())
+    db().add(new)
+    db().commit()
+    return done(lurl(obj, filterName=api, filters="open"),
+                   toast=f'List view "{name}" was created.')
+
+
+@bp.post("/lightning/o/<obj>/listview/<int:lv_id>/filters")
+def listview_filters(obj: str, lv_id: int):
+    lv = db().get(m.ListView, lv_id)
+    if lv is None or lv.object != obj:
+        abort(404)
+    if lv.is_standard:
+        return fail(message="You can't edit filters on a standard list view. Clone it to make changes.")
+    o = OBJECTS[obj]
+    import json as _json
+
+    body = request.get_json(silent=True) or {}
+    if not body and request.form.get("payload"):
+        body = _json.loads(request.form["payload"])
+    scope = body.get("scope", "all")
+    flts = []
+    errors = []
+    for i, f in enumerate(body.get("filters") or []):
+        fld = o.by_name.get(f.get("field", ""))
+        op = f.get("op", "")
+        val = str(f.get("value", "")).strip()
+        if fld is None or op not in OPS:
+            errors.append(f"Filter {i + 1}: choose a field and an operator.")
+            continue
+        if fld.type in ("currency", "number", "percent") and val:
+            try:
+                num = float(val.replace(",", "").replace("$", "").replace("%", ""))
+                val = str(int(num)) if num == int(num) else str(num)
+            except ValueError:
+                errors.append(f"Filter {i + 1}: {fld.label} needs a number.")
+                continue
+        if fld.type == "picklist" and val:
+            bad = [v for v in val.split(",") if v.strip() not in (fld.options or [])]
+            if bad:
+                errors.append(f"Filter {i + 1}: {', '.join(bad)} isn't a value of {fld.label}.")
+                continue
+        flts.append({"field": fld.name, "op": op, "value": val})
+    if errors:
+        return fail(message=" ".join(errors))
+    lv.scope = scope if scope in ("all", "mine") else "all"
+    lv.filters = flts
+    lv.updated_at = now()
+    db().commit()
+    return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{lv.name}" was saved.')

@@ -1,0 +1,765 @@
+"""Record pages (highlights, path, details, related lists, activity timeline) and the record
+modals: new / edit / clone / delete / change owner, follow, path stage changes, notes, contact roles."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import abort, redirect, render_template, request
+from sqlalchemy import delete, or_, select
+
+from apps._shared import db, now
+from apps.crm import models as m
+from apps.crm import records as R
+from apps.crm.meta import GUIDANCE, KEY_FIELDS, OBJECTS, PATHS, STAGES
+from apps.crm.views import bp, done, fail, json_ok, lurl, page, rurl
+
+VIEWABLE = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
+TRACKED = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
+
+
+def is_fetch() -> bool:
+    return request.headers.get("X-Requested-With") == "fetch" or request.args.get("modal") == "1"
+
+
+def modal_response(html: str, obj: str | None = None, rid: int | None = None):
+    """A modal as a fragment (fetch) or over its page (a direct visit)."""
+    if is_fetch():
+        return html
+    if rid is not None and obj in VIEWABLE:
+        return record_page(obj, rid, modal_html=html)
+    if obj in ("Lead", "Account", "Contact", "Opportunity", "Case", "Task"):
+        from apps.crm.views.lists import list_view
+
+        return list_view_with_modal(obj, html, list_view)
+    from apps.crm.views.home import home_page
+
+    return home_page(modal_html=html)
+
+
+def list_view_with_modal(obj, html, list_view):
+    from flask import g
+
+    g.crm_modal_html = html
+    return list_view(obj)
+
+
+# ------------------------------------------------------------------------------- page
+def record_context(obj: str, rec) -> dict:
+    o = OBJECTS[obj]
+    names = R.Names()
+    for f in o.fields:
+        if f.type in ("lookup", "user"):
+            names.add(*R.ref_of(f, rec))
+    names.load()
+    ctx: dict = {"obj": obj, "o": o, "rec": rec, "names": names, "name": rec_display_name(obj, rec)}
+    ctx["following"] = db().scalar(select(m.Follow).where(
+        m.Follow.user_id == R.ME, m.Follow.object == obj, m.Follow.record_id == rec.id)) is not None
+    if obj == "Opportunity":
+        ctx["last_activity"] = R.last_activity_dates([rec.id]).get(rec.id)
+    return ctx
+
+
+def rec_display_name(obj: str, rec) -> str:
+    if obj in ("Lead", "Contact"):
+        return rec.name
+    return R.record_name(obj, rec)
+
+
+def field_display(obj: str, rec, names: R.Names, fname: str, last_activity=None) -> dict:
+    """What the Details tab shows for one field: text lines and an optional link."""
+    o = OBJECTS[obj]
+    f = o.field(fname)
+    out = {"name": f.name, "label": f.label, "type": f.type, "lines": [], "url": "", "editable": not f.readonly and f.type != "formula",
+           "help": f.help}
+    if f.type == "name":
+        out["lines"] = [R.full_name(rec)]
+    elif f.type == "address":
+        out["lines"] = R.address_lines(rec, f)
+    elif f.type in ("lookup", "user"):
+        ref_obj, ref_id = R.ref_of(f, rec)
+        out["lines"] = [names.name(ref_obj, ref_id)] if ref_id else []
+        out["url"] = (f"/lightning/r/User/{ref_id}/view" if ref_obj == "User" else rurl(ref_obj, ref_id)) if ref_id else ""
+        out["ref_obj"] = ref_obj
+        out["ref_id"] = ref_id
+    elif f.name == "last_activity":
+        out["lines"] = [R.fmt_date(last_activity)] if last_activity else []
+    elif f.type == "formula":
+        out["lines"] = []
+    else:
+        v = R.fmt_value(f, getattr(rec, f.name))
+        out["lines"] = [v] if v else []
+    return out
+
+
+def related_lists(obj: str, rec) -> list[dict]:
+    o = OBJECTS[obj]
+    out = []
+    for rel in o.related:
+        if rel == "Contact":
+            rows = list(db().scalars(select(m.Contact).where(m.Contact.account_id == rec.id).order_by(m.Contact.last_name, m.Contact.first_name)))
+            out.append({"key": "Contacts", "title": "Contacts", "icon": "standard:contact", "count": len(rows),
+                        "new": f"/lightning/o/Contact/new?account_id={rec.id}",
+                        "items": [{"name": c.name, "url": rurl("Contact", c.id),
+                                   "fields": [("Title", c.title), ("Email", c.email), ("Phone", c.phone)]} for c in rows]})
+        elif rel == "Opportunity":
+            rows = list(db().scalars(select(m.Opportunity).where(m.Opportunity.account_id == rec.id).order_by(m.Opportunity.close_date.desc(), m.Opportunity.id)))
+            out.append({"key": "Opportunities", "title": "Opportunities", "icon": "standard:opportunity", "count": len(rows),
+                        "new": f"/lightning/o/Opportunity/new?account_id={rec.id}",
+                        "items": [{"name": x.name, "url": rurl("Opportunity", x.id),
+                                   "fields": [("Stage", x.stage), ("Amount", R.fmt_money(x.amount)), ("Close Date", R.fmt_date(x.close_date))]} for x in rows]})
+        elif rel == "Opportunity:role":
+            ids = list(db().scalars(select(m.OpportunityContactRole.opportunity_id).where(m.OpportunityContactRole.contact_id == rec.id)))
+            rows = list(db().scalars(select(m.Opportunity).where(m.Opportunity.id.in_(ids)).order_by(m.Opportunity.close_date.desc()))) if ids else []
+            out.append({"key": "Opportunities", "title": "Opportunities", "icon": "standard:opportunity", "count": len(rows),
+                        "new": f"/lightning/o/Opportunity/new?account_id={rec.account_id or ''}&contact_id={rec.id}",
+                        "items": [{"name": x.name, "url": rurl("Opportunity", x.id),
+                                   "fields": [("Stage", x.stage), ("Amount", R.fmt_money(x.amount)), ("Close Date", R.fmt_date(x.close_date))]} for x in rows]})
+        elif rel == "Case":
+            col = m.Case.account_id if obj == "Account" else m.Case.contact_id
+            rows = list(db().scalars(select(m.Case).where(col == rec.id).order_by(m.Case.id.desc())))
+            extra = f"account_id={rec.id}" if obj == "Account" else f"contact_id={rec.id}&account_id={rec.account_id or ''}"
+            out.append({"key": "Cases", "title": "Cases", "icon": "standard:case", "count": len(rows),
+                        "new": f"/lightning/o/Case/new?{extra}",
+                        "items": [{"name": x.case_number, "url": rurl("Case", x.id),
+                                   "fields": [("Subject", x.subject), ("Status", x.status), ("Priority", x.priority)]} for x in rows]})
+        elif rel == "OpportunityContactRole":
+            roles = list(db().scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id).order_by(m.OpportunityContactRole.is_primary.desc(), m.OpportunityContactRole.id)))
+            names = R.Names()
+            for cr in roles:
+                names.add("Contact", cr.contact_id)
+            names.load()
+            out.append({"key": "ContactRoles", "title": "Contact Roles", "icon": "standard:opportunity_contact_role", "count": len(roles),
+                        "new": f"/lightning/r/Opportunity/{rec.id}/contact-role/new", "new_label": "Add Contact Roles",
+                        "items": [{"name": names.name("Contact", cr.contact_id), "url": rurl("Contact", cr.contact_id),
+                                   "fields": [("Role", cr.role), ("Primary", "Yes" if cr.is_primary else "")]} for cr in roles]})
+        elif rel == "Note":
+            rows = list(db().scalars(select(m.Note).where(m.Note.parent_type == obj, m.Note.parent_id == rec.id).order_by(m.Note.created_at.desc(), m.Note.id.desc())))
+            out.append({"key": "Notes", "title": "Notes", "icon": "standard:note", "count": len(rows),
+                        "new": f"/lightning/r/{obj}/{rec.id}/note/new",
+                        "items": [{"name": n.title, "url": f"/lightning/r/Note/{n.id}/edit", "modal": True,
+                                   "fields": [("", f"{R.fmt_date(n.created_at)} by {R.user_by_id(n.owner_id).name if R.user_by_id(n.owner_id) else ''}"), ("", n.body[:90])]} for n in rows]})
+    if obj in ("Account", "Contact", "Opportunity", "Lead", "Case"):
+        items = [a for a in activities(obj, rec) if a["open"]]
+        out.insert(min(len(out), 3 if obj == "Account" else 1), {
+            "key": "OpenActivities", "title": "Open Activities", "icon": "standard:task", "count": len(items),
+            "new": None, "items": [{"name": a["subject"], "url": a["url"],
+                                    "fields": [("Due", a["date_text"]), ("Assigned", a["owner"])]} for a in items]})
+    return out
+
+
+def activity_scope(obj: str, rec):
+    """SQL conditions for the tasks and events on a record's timeline (accounts roll up their
+    opportunities' and contacts' activities, like Salesforce)."""
+    if obj == "Account":
+        opp_ids = select(m.Opportunity.id).where(m.Opportunity.account_id == rec.id)
+        con_ids = select(m.Contact.id).where(m.Contact.account_id == rec.id)
+        case_ids = select(m.Case.id).where(m.Case.account_id == rec.id)
+
+        def cond(model):
+            return or_((model.what_type == "Account") & (model.what_id == rec.id),
+                       (model.what_type == "Opportunity") & model.what_id.in_(opp_ids),
+                       (model.what_type == "Case") & model.what_id.in_(case_ids),
+                       (model.who_type == "Contact") & model.who_id.in_(con_ids))
+        return cond
+    if obj in ("Contact", "Lead"):
+        return lambda model: (model.who_type == obj) & (model.who_id == rec.id)
+    return lambda model: (model.what_type == obj) & (model.what_id == rec.id)
+
+
+def activities(obj: str, rec) -> list[dict]:
+    cond = activity_scope(obj, rec)
+    tasks = list(db().scalars(select(m.Task).where(cond(m.Task))))
+    events = list(db().scalars(select(m.Event).where(cond(m.Event))))
+    names = R.Names()
+    for t in tasks + events:
+        names.add(t.who_type, t.who_id)
+        names.add(t.what_type, t.what_id)
+    names.load()
+    t_now = now()
+    out = []
+    for t in tasks:
+        is_open = t.status != "Completed"
+        when = t.activity_date
+        kind = {"Call": "call", "Email": "email"}.get(t.task_subtype, "task")
+        who = names.name(t.who_type, t.who_id)
+        owner = R.user_by_id(t.owner_id)
+        you = "You" if t.owner_id == R.ME else (owner.name if owner else "")
+        verb = {"call": "logged a call", "email": "sent an email", "task": "had a task" if not is_open else "have an upcoming task"}[kind]
+        if is_open and t.owner_id != R.ME:
+            verb = "has an upcoming task"
+        out.append({
+            "type": "Task", "id": t.id, "kind": kind, "subject": t.subject, "url": rurl("Task", t.id), "open": is_open,
+            "date": when, "sort": dt.datetime.combine(when, dt.time(23, 59)) if when else t.created_at,
+            "date_text": R.relative_day(when) if when else "No due date",
+            "overdue": bool(is_open and when and when < t_now.date()),
+            "line": f"{you} {verb}" + (f" with {who}" if who else ""), "who": who,
+            "what": names.name(t.what_type, t.what_id), "who_url": rurl(t.who_type, t.who_id) if t.who_id else "",
+            "what_url": rurl(t.what_type, t.what_id) if t.what_id else "", "description": t.description,
+            "owner": owner.name if owner else "", "status": t.status, "priority": t.priority,
+        })
+    for e in events:
+        is_future = e.start >= t_now
+        who = names.name(e.who_type, e.who_id)
+        owner = R.user_by_id(e.owner_id)
+        you = "You" if e.owner_id == R.ME else (owner.name if owner else "")
+        out.append({
+            "type": "Event", "id": e.id, "kind": "event", "subject": e.subject, "url": rurl("Event", e.id), "open": is_future,
+            "date": e.start.date(), "sort": e.start,
+            "date_text": f"{R.fmt_time(e.start)} | {R.relative_day(e.start.date())}", "overdue": False,
+            "line": f"{you} {'have' if you == 'You' else 'has'} an {'upcoming ' if is_future else ''}event" + (f" with {who}" if who else ""),
+            "who": who, "what": names.name(e.what_type, e.what_id), "who_url": rurl(e.who_type, e.who_id) if e.who_id else "",
+            "what_url": rurl(e.what_type, e.what_id) if e.what_id else "", "description": e.description,
+            "owner": owner.name if owner else "", "location": e.location,
+            "end_text": R.fmt_datetime(e.end), "start_text": R.fmt_datetime(e.start),
+        })
+    out.sort(key=lambda a: (a["sort"], a["type"], a["id"]))
+    return out
+
+
+def timeline_groups(items: list[dict]) -> list[dict]:
+    upcoming = [a for a in items if a["open"]]
+    past = [a for a in items if not a["open"]]
+    past.sort(key=lambda a: (a["sort"], a["id"]), reverse=True)
+    groups = [{"title": "Upcoming & Overdue", "items": upcoming, "upcoming": True}]
+    by_month: dict[str, list] = {}
+    for a in past:
+        d = a["date"] or a["sort"].date()
+        key = "This Month" if (d.year, d.month) == (now().year, now().month) else f"{d.strftime('%B')} \u2022 {d.year}"
+        by_month.setdefault(key, []).append(a)
+    for k, v in by_month.items():
+        groups.append({"title": k, "items": v, "upcoming": False})
+    return groups
+
+
+def duplicate_alert(obj: str, rec) -> list:
+    if obj not in ("Account", "Contact", "Lead"):
+        return []
+    return R.duplicates_of(obj, rec)
+
+
+@bp.get("/lightning/r/<obj>/<int:rid>/view")
+def record_view(obj: str, rid: int):
+    return record_page(obj, rid)
+
+
+def record_page(obj: str, rid: int, modal_html: str = ""):
+    if obj == "User":
+        return user_page(rid)
+    if obj not in VIEWABLE:
+        abort(404)
+    rec = R.get_record(obj, rid)
+    if obj in TRACKED and request.method == "GET":
+        rec.last_viewed_at = now()
+        db().commit()
+    ctx = record_context(obj, rec)
+    o = ctx["o"]
+    names = ctx["names"]
+    la = ctx.get("last_activity")
+    ctx["sections"] = [
+        {"title": title, "fields": [field_display(obj, rec, names, n, la) if n else None for n in fields]}
+        for title, fields in o.layout
+    ]
+    system = [n for n in ("created_by_id", "last_modified_by_id") if n in o.by_name]
+    ctx["system"] = [field_display(obj, rec, names, n) for n in system]
+    ctx["system_dates"] = {"created_by_id": R.fmt_datetime(rec.created_at), "last_modified_by_id": R.fmt_datetime(rec.updated_at)}
+    ctx["highlights"] = [field_display(obj, rec, names, n, la) for n in o.highlights]
+    ctx["related"] = related_lists(obj, rec) if obj not in ("Task", "Event") else []
+    if obj not in ("Task", "Event"):
+        ctx["timeline"] = timeline_groups(activities(obj, rec))
+    ctx["duplicates"] = duplicate_alert(obj, rec)
+    if obj in PATHS:
+        ctx["path"] = build_path(obj, rec)
+        ctx["key_fields"] = [field_display(obj, rec, names, n, la) for n in KEY_FIELDS[obj]]
+    if obj == "Account":
+        ctx["logo"] = f"/crm/logo/{rec.id}.png"
+    ctx["form_fields"] = R.form_fields(obj)
+    ctx["refnames"] = names.got
+    ctx["errors"] = {}
+    ctx["modal_html"] = modal_html
+    ctx["composer_defaults"] = composer_defaults(obj, rec)
+    title = ctx["name"]
+    return page("crm/record.html", active=obj, title=f"{title} | {o.label}", page_icon=o.icon, **ctx)
+
+
+def composer_defaults(obj: str, rec) -> dict:
+    who = what = None
+    if obj in ("Contact", "Lead"):
+        who = (obj, rec.id, rec.name)
+    if obj == "Contact" and rec.account_id:
+        acc = db().get(m.Account, rec.account_id)
+        what = ("Account", acc.id, acc.name) if acc else None
+    if obj in ("Account", "Opportunity", "Case"):
+        what = (obj, rec.id, R.record_name(obj, rec))
+    if obj == "Opportunity":
+        cr = db().scalar(select(m.OpportunityContactRole).where(
+            m.OpportunityContactRole.opportunity_id == rec.id).order_by(m.OpportunityContactRole.is_primary.desc(), m.OpportunityContactRole.id))
+        if cr:
+            c = db().get(m.Contact, cr.contact_id)
+            who = ("Contact", c.id, c.name) if c else None
+    if obj == "Case" and rec.contact_id:
+        c = db().get(m.Contact, rec.contact_id)
+        who = ("Contact", c.id, c.name) if c else None
+    email_to = ""
+    if who:
+        target = db().get(m.Contact if who[0] == "Contact" else m.Lead, who[1])
+        email_to = target.email if target else ""
+    return {"who": who, "what": what, "email_to": email_to}
+
+
+def build_path(obj: str, rec) -> dict:
+    steps = PATHS[obj]
+    value = {"Opportunity": lambda r: r.stage, "Lead": lambda r: r.status, "Case": lambda r: r.status}[obj](rec)
+    if obj == "Opportunity" and value in ("Closed Won", "Closed Lost"):
+        current = "Closed"
+    elif obj == "Lead" and value.startswith("Closed"):
+        current = "Closed"
+    else:
+        current = value
+    idx = steps.index(current) if current in steps else 0
+    closed_label = value if current == "Closed" else "Closed"
+    items = []
+    for i, s in enumerate(steps):
+        state = "complete" if i < idx else "current" if i == idx else "incomplete"
+        label = closed_label if s == "Closed" else s
+        if s == "Closed" and obj == "Case":
+            label = "Closed"
+        lost = current == "Closed" and value in ("Closed Lost", "Closed - Not Converted") and s == "Closed"
+        won = current == "Closed" and s == "Closed" and not lost
+        items.append({"value": s, "label": label, "state": state, "lost": lost, "won": won})
+    guidance = GUIDANCE.get(obj, {})
+    return {"items": items, "current": current, "value": value, "is_closed": current == "Closed",
+            "guidance": {s: guidance.get(s, "") for s in steps}, "field_label": {"Opportunity": "Stage", "Lead": "Status", "Case": "Status"}[obj]}
+
+
+# -------------------------------------------------------------------------- new/edit
+def prefill_from_args(obj: str) -> dict:
+    o = OBJECTS[obj]
+    vals = {}
+    for k, v in request.args.items():
+        if k in o.by_name and v != "":
+            f = o.field(k)
+            if f.type in ("lookup", "user") and v.isdigit():
+                vals[k] = int(v)
+            elif f.type == "picklist" and v in (f.options or []):
+                vals[k] = v
+            elif f.type in ("text", "textarea"):
+                vals[k] = v
+        if k in ("who", "what") and ":" in v:
+            t, _, i = v.partition(":")
+            if i.isdigit():
+                vals[f"{k}_type"], vals[f"{k}_id"] = t, int(i)
+        if k == "contact_id" and obj == "Opportunity":
+            vals["_contact_id"] = int(v) if v.isdigit() else None
+    return vals
+
+
+def default_values(obj: str) -> dict:
+    t = now()
+    d = {"owner_id": R.ME}
+    if obj == "Opportunity":
+        d.update(stage="Prospecting")
+    if obj == "Lead":
+        d.update(status="Open - Not Contacted")
+    if obj == "Case":
+        d.update(status="New", priority="Medium", origin="Phone")
+    if obj == "Task":
+        d.update(status="Not Started", priority="Normal")
+        if request.args.get("subtype") == "Call":
+            d.update(subject="Call", status="Completed", activity_date=t.date(), task_subtype="Call")
+    if obj == "Event":
+        start = (t + dt.timedelta(hours=1)).replace(minute=0, second=0)
+        d.update(start=start, end=start + dt.timedelta(hours=1))
+    return d
+
+
+class Prefill(dict):
+    """Form values for a new record (a dict Jinja reads like a record)."""
+
+    def __getattr__(self, k):
+        return self.get(k)
+
+
+def refnames_for(obj: str, values) -> dict:
+    o = OBJECTS[obj]
+    names = R.Names()
+    get = (lambda k: values.get(k)) if isinstance(values, dict) else (lambda k: getattr(values, k, None))
+    for f in o.fields:
+        if f.type in ("lookup", "user"):
+            if f.name in ("who", "what"):
+                names.add(get(f"{f.name}_type"), get(f"{f.name}_id"))
+            else:
+                names.add("User" if f.type == "user" else f.ref[0], get(f.name))
+    names.load()
+    return names.got
+
+
+def render_form(obj: str, mode: str, rec_or_values, errors: dict, rid: int | None = None, extra: dict | None = None):
+    o = OBJECTS[obj]
+    sections = []
+    for title, names in o.layout:
+        fields = [o.field(n) if n and not o.field(n).readonly and o.field(n).type != "formula" else None for n in names]
+        if any(fields):
+            sections.append({"title": title, "fields": fields})
+    labels = {f.name: f.label for f in o.fields}
+    labels.update({"first_name": "First Name", "last_name": "Last Name", "who_id": "Name", "what_id": "Related To"})
+    title = {"new": f"New {o.label}", "edit": f"Edit {R.record_name(obj, rec_or_values) if obj not in ('Lead', 'Contact') else rec_or_values.name}" if mode == "edit" else "",
+             "clone": f"Clone {o.label}"}[mode]
+    if obj == "Task" and mode == "new" and request.args.get("subtype") == "Call":
+        title = "Log a Call"
+    action = f"/lightning/r/{obj}/{rid}/edit" if mode == "edit" else f"/lightning/o/{obj}/new"
+    return render_template("crm/modal_form.html", obj=obj, o=o, mode=mode, rec=rec_or_values, errors=errors,
+                           sections=sections, labels=labels, title=title, action=action,
+                           refnames=refnames_for(obj, rec_or_values), extra=extra or {},
+                           subtype=request.values.get("subtype", ""))
+
+
+@bp.route("/lightning/o/<obj>/new", methods=["GET", "POST"])
+def record_new(obj: str):
+    if obj not in ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event"):
+        abort(404)
+    o = OBJECTS[obj]
+    if request.method == "GET":
+        values = Prefill(default_values(obj))
+        values.update(prefill_from_args(obj))
+        extra = {"contact_id": values.pop("_contact_id", None)}
+        return modal_response(render_form(obj, "new", values, {}, extra=extra), obj)
+    try:
+        values = R.parse_form(obj, request.form, None, creating=True)
+    except R.FormError as e:
+        vals = Prefill({k: v for k, v in request.form.items()})
+        for f in o.fields:
+            if f.type in ("lookup", "user") and f.name not in ("who", "what"):
+                vals[f.name] = int(vals[f.name]) if str(vals.get(f.name, "")).isdigit() else None
+        for k in ("who", "what"):
+            raw = request.form.get(f"{k}_id", "")
+            if ":" in raw:
+                t, _, i = raw.partition(":")
+                vals[f"{k}_type"], vals[f"{k}_id"] = t, int(i) if i.isdigit() else None
+            else:
+                vals[f"{k}_type"], vals[f"{k}_id"] = None, None
+        for f in o.fields:
+            if f.type == "date" and vals.get(f.name):
+                try:
+                    vals[f.name] = R.parse_date(vals[f.name])
+                except ValueError:
+                    pass
+            if f.type == "datetime" and vals.get(f.name):
+                try:
+                    vals[f.name] = dt.datetime.combine(R.parse_date(vals[f.name]), R.parse_time(request.form.get(f.name + "_time") or "12:00 AM"))
+                except ValueError:
+                    vals[f.name] = None
+        return fail(render_form(obj, "new", vals, e.errors, extra={"contact_id": request.form.get("contact_id")}))
+    if obj == "Task":
+        values["task_subtype"] = request.form.get("subtype") if request.form.get("subtype") in ("Call", "Email") else "Task"
+    rec = R.create(obj, values)
+    db().flush()
+    if obj == "Opportunity" and str(request.form.get("contact_id", "")).isdigit():
+        cid = int(request.form["contact_id"])
+        if db().get(m.Contact, cid):
+            db().add(m.OpportunityContactRole(id=R.next_id(m.OpportunityContactRole), opportunity_id=rec.id,
+                                              contact_id=cid, role="Decision Maker", is_primary=True))
+    db().commit()
+    name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
+    toast = f'{o.label} "{name}" was created.'
+    if request.form.get("save_new"):
+        return done(f"/lightning/o/{obj}/new", toast=toast)
+    if request.form.get("stay") == "1":
+        return done(None, toast=toast)
+    return done(rurl(obj, rec.id), toast=toast)
+
+
+@bp.route("/lightning/r/<obj>/<int:rid>/edit", methods=["GET", "POST"])
+def record_edit(obj: str, rid: int):
+    if obj == "Note":
+        return note_edit(rid)
+    if obj not in VIEWABLE:
+        abort(404)
+    o = OBJECTS[obj]
+    rec = R.get_record(obj, rid)
+    if obj == "Lead" and rec.is_converted:
+        return fail(message="You can't edit a converted lead.", status=400)
+    if request.method == "GET":
+        return modal_response(render_form(obj, "edit", rec, {}, rid), obj, rid)
+    try:
+        values = R.parse_form(obj, request.form, rec)
+    except R.FormError as e:
+        db().rollback()
+        shadow = Prefill({c.name: getattr(rec, c.name) for c in o.model.__table__.columns})
+        for k, v in request.form.items():
+            if k in shadow and isinstance(shadow[k], str):
+                shadow[k] = v
+        shadow["name"] = rec.name if hasattr(rec, "first_name") else getattr(rec, "name", "")
+        return fail(render_form(obj, "edit", shadow, e.errors, rid))
+    R.update(rec, values)
+    db().commit()
+    name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
+    return done(None, toast=f'{o.label} "{name}" was saved.')
+
+
+@bp.get("/lightning/r/<obj>/<int:rid>/clone")
+def record_clone(obj: str, rid: int):
+    if obj not in ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event"):
+        abort(404)
+    rec = R.get_record(obj, rid)
+    o = OBJECTS[obj]
+    vals = Prefill({c.name: getattr(rec, c.name) for c in o.model.__table__.columns if c.name not in (
+        "id", "created_at", "updated_at", "last_viewed_at", "case_number", "is_converted", "converted_account_id",
+        "converted_contact_id", "converted_opportunity_id", "converted_date", "closed_at", "completed_at")})
+    if obj in ("Lead", "Contact"):
+        vals["name"] = rec.name
+    return modal_response(render_form(obj, "clone", vals, {}), obj, rid)
+
+
+# --------------------------------------------------------------------------- delete
+def cascade_delete(obj: str, rec) -> None:
+    s = db()
+    if obj == "Account":
+        opp_ids = list(s.scalars(select(m.Opportunity.id).where(m.Opportunity.account_id == rec.id)))
+        con_ids = list(s.scalars(select(m.Contact.id).where(m.Contact.account_id == rec.id)))
+        case_ids = list(s.scalars(select(m.Case.id).where(m.Case.account_id == rec.id)))
+        for model in (m.Task, m.Event):
+            s.execute(delete(model).where(or_(
+                (model.what_type == "Account") & (model.what_id == rec.id),
+                (model.what_type == "Opportunity") & model.what_id.in_(opp_ids),
+                (model.what_type == "Case") & model.what_id.in_(case_ids))))
+        s.execute(delete(m.OpportunityContactRole).where(or_(m.OpportunityContactRole.opportunity_id.in_(opp_ids),
+                                                             m.OpportunityContactRole.contact_id.in_(con_ids))))
+        s.execute(delete(m.Note).where(or_((m.Note.parent_type == "Account") & (m.Note.parent_id == rec.id),
+                                           (m.Note.parent_type == "Opportunity") & m.Note.parent_id.in_(opp_ids),
+                                           (m.Note.parent_type == "Contact") & m.Note.parent_id.in_(con_ids))))
+        s.execute(delete(m.Opportunity).where(m.Opportunity.id.in_(opp_ids)))
+        s.execute(delete(m.Contact).where(m.Contact.id.in_(con_ids)))
+        s.execute(delete(m.Case).where(m.Case.id.in_(case_ids)))
+    elif obj == "Opportunity":
+        s.execute(delete(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id))
+        for model in (m.Task, m.Event):
+            s.execute(delete(model).where((model.what_type == "Opportunity") & (model.what_id == rec.id)))
+        s.execute(delete(m.Note).where((m.Note.parent_type == "Opportunity") & (m.Note.parent_id == rec.id)))
+    elif obj in ("Contact", "Lead"):
+        if obj == "Contact":
+            s.execute(delete(m.OpportunityContactRole).where(m.OpportunityContactRole.contact_id == rec.id))
+        for model in (m.Task, m.Event):
+            s.execute(delete(model).where((model.who_type == obj) & (model.who_id == rec.id)))
+        s.execute(delete(m.Note).where((m.Note.parent_type == obj) & (m.Note.parent_id == rec.id)))
+    elif obj == "Case":
+        for model in (m.Task, m.Event):
+            s.execute(delete(model).where((model.what_type == "Case") & (model.what_id == rec.id)))
+    s.execute(delete(m.Follow).where(m.Follow.object == obj, m.Follow.record_id == rec.id))
+    s.delete(rec)
+
+
+@bp.route("/lightning/r/<obj>/<int:rid>/delete", methods=["GET", "POST"])
+def record_delete(obj: str, rid: int):
+    if obj == "Note":
+        return note_delete(rid)
+    if obj not in VIEWABLE:
+        abort(404)
+    o = OBJECTS[obj]
+    rec = R.get_record(obj, rid)
+    name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
+    if request.method == "GET":
+        return modal_response(render_template("crm/modal_confirm.html", title=f"Delete {o.label}",
+                                              message=f"Are you sure you want to delete this {o.label.lower()}?",
+                                              action=f"/lightning/r/{obj}/{rid}/delete", button="Delete"), obj, rid)
+    cascade_delete(obj, rec)
+    db().commit()
+    back = request.form.get("back") or ""
+    target = lurl(obj) if obj != "Event" else "/lightning/page/home"
+    if obj == "Task":
+        target = "/lightning/o/Task/home"
+    ref = request.referrer or ""
+    if back == "stay" or ("/list" in ref and f"/lightning/o/{obj}/" in ref) or ("/related/" in ref):
+        return done(None, toast=f'{o.label} "{name}" was deleted.')
+    return done(target, toast=f'{o.label} "{name}" was deleted.')
+
+
+# ----------------------------------------------------------------------- change owner
+@bp.route("/lightning/r/<obj>/<int:rid>/owner", methods=["GET", "POST"])
+def record_owner(obj: str, rid: int):
+    if obj not in VIEWABLE:
+        abort(404)
+    o = OBJECTS[obj]
+    rec = R.get_record(obj, rid)
+    name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
+    if request.method == "GET":
+        return modal_response(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors={},
+                                              action=f"/lightning/r/{obj}/{rid}/owner"), obj, rid)
+    uid = request.form.get("owner_id", "")
+    if not uid.isdigit() or R.user_by_id(int(uid)) is None:
+        return fail(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name,
+                                               errors={"owner_id": "Complete this field."},
+                                               action=f"/lightning/r/{obj}/{rid}/owner"))
+    R.update(rec, {"owner_id": int(uid)})
+    db().commit()
+    u = R.user_by_id(int(uid))
+    return done(None, toast=f"{u.name} now owns the record for {name}.")
+
+
+@bp.post("/lightning/r/<obj>/<int:rid>/follow")
+def record_follow(obj: str, rid: int):
+    if obj not in VIEWABLE:
+        abort(404)
+    R.get_record(obj, rid)
+    f = db().scalar(select(m.Follow).where(m.Follow.user_id == R.ME, m.Follow.object == obj, m.Follow.record_id == rid))
+    if f is None:
+        db().add(m.Follow(id=R.next_id(m.Follow), user_id=R.ME, object=obj, record_id=rid, created_at=now()))
+        following = True
+    else:
+        db().delete(f)
+        following = False
+    db().commit()
+    return json_ok(following=following)
+
+
+# ------------------------------------------------------------------------------ path
+@bp.route("/lightning/r/<obj>/<int:rid>/path", methods=["GET", "POST"])
+def record_path(obj: str, rid: int):
+    if obj not in PATHS:
+        abort(404)
+    rec = R.get_record(obj, rid)
+    field = {"Opportunity": "stage", "Lead": "status", "Case": "status"}[obj]
+    if request.method == "GET":
+        # The "Closed" step asks which closed value.
+        if obj == "Opportunity":
+            opts = ["Closed Won", "Closed Lost"]
+        elif obj == "Lead":
+            opts = ["Closed - Converted", "Closed - Not Converted"]
+        else:
+            abort(404)
+        return modal_response(render_template("crm/modal_close.html", obj=obj, rec=rec, options=opts, errors={},
+                                              action=f"/lightning/r/{obj}/{rid}/path"), obj, rid)
+    value = request.form.get("value", "")
+    allowed = {"Opportunity": STAGES, "Lead": ["Open - Not Contacted", "Working - Contacted", "Closed - Converted", "Closed - Not Converted"],
+               "Case": ["New", "Working", "Escalated", "Closed"]}[obj]
+    if value not in allowed:
+        if request.form.get("from_modal"):
+            return fail(render_template("crm/modal_close.html", obj=obj, rec=rec,
+                                                   options=["Closed Won", "Closed Lost"] if obj == "Opportunity" else ["Closed - Converted", "Closed - Not Converted"],
+                                                   errors={"value": "Complete this field."}, action=f"/lightning/r/{obj}/{rid}/path"))
+        return fail(message="Choose a valid value.", status=400)
+    if obj == "Lead" and value == "Closed - Converted":
+        return done(f"/lightning/r/Lead/{rid}/convert")
+    values = {field: value}
+    if obj == "Opportunity" and value == "Closed Lost" and request.form.get("loss_reason"):
+        if request.form["loss_reason"] in OBJECTS["Opportunity"].field("loss_reason").options:
+            values["loss_reason"] = request.form["loss_reason"]
+    R.apply_rules(obj, rec, values, {}, False)
+    R.update(rec, values)
+    db().commit()
+    label = OBJECTS[obj].field(field).label
+    return done(None, toast=f"{label} changed successfully.")
+
+
+# ------------------------------------------------------------------------------ notes
+@bp.route("/lightning/r/<obj>/<int:rid>/note/new", methods=["GET", "POST"])
+def note_new(obj: str, rid: int):
+    if obj not in ("Account", "Contact", "Opportunity", "Lead"):
+        abort(404)
+    R.get_record(obj, rid)
+    action = f"/lightning/r/{obj}/{rid}/note/new"
+    if request.method == "GET":
+        return modal_response(render_template("crm/modal_note.html", note=None, errors={}, action=action, title="New Note"), obj, rid)
+    title = request.form.get("title", "").strip()
+    body = request.form.get("body", "").strip()
+    if not title:
+        return fail(render_template("crm/modal_note.html", note={"title": title, "body": body},
+                                               errors={"title": "Complete this field."}, action=action, title="New Note"))
+    t = now()
+    db().add(m.Note(id=R.next_id(m.Note), title=title, body=body, parent_type=obj, parent_id=rid, owner_id=R.ME,
+                    created_at=t, updated_at=t))
+    db().commit()
+    return done(None, toast=f'Note "{title}" was created.')
+
+
+def note_edit(nid: int):
+    note = db().get(m.Note, nid)
+    if note is None:
+        abort(404)
+    action = f"/lightning/r/Note/{nid}/edit"
+    if request.method == "GET":
+        return modal_response(render_template("crm/modal_note.html", note=note, errors={}, action=action, title=note.title,
+                                              delete_url=f"/lightning/r/Note/{nid}/delete"), note.parent_type, note.parent_id)
+    title = request.form.get("title", "").strip()
+    body = request.form.get("body", "").strip()
+    if not title:
+        return fail(render_template("crm/modal_note.html", note={"title": title, "body": body},
+                                               errors={"title": "Complete this field."}, action=action, title=note.title))
+    if (note.title, note.body) != (title, body):
+        note.title, note.body, note.updated_at = title, body, now()
+    db().commit()
+    return done(None, toast=f'Note "{title}" was saved.')
+
+
+def note_delete(nid: int):
+    note = db().get(m.Note, nid)
+    if note is None:
+        abort(404)
+    if request.method == "GET":
+        return modal_response(render_template("crm/modal_confirm.html", title="Delete Note",
+                                              message="Are you sure you want to delete this note?",
+                                              action=f"/lightning/r/Note/{nid}/delete", button="Delete"), note.parent_type, note.parent_id)
+    db().delete(note)
+    db().commit()
+    return done(None, toast="Note was deleted.")
+
+
+# ---------------------------------------------------------------------- contact roles
+@bp.route("/lightning/r/Opportunity/<int:rid>/contact-role/new", methods=["GET", "POST"])
+def contact_role_new(rid: int):
+    opp = R.get_record("Opportunity", rid)
+    action = f"/lightning/r/Opportunity/{rid}/contact-role/new"
+    from apps.crm.meta import CONTACT_ROLES
+
+    if request.method == "GET":
+        return modal_response(render_template("crm/modal_role.html", opp=opp, errors={}, action=action, roles=CONTACT_ROLES), "Opportunity", rid)
+    cid = request.form.get("contact_id", "")
+    role = request.form.get("role", "")
+    errors = {}
+    if not cid.isdigit() or db().get(m.Contact, int(cid)) is None:
+        errors["contact_id"] = "Complete this field."
+    if role and role not in CONTACT_ROLES:
+        errors["role"] = "Select a valid value."
+    if errors:
+        return fail(render_template("crm/modal_role.html", opp=opp, errors=errors, action=action, roles=CONTACT_ROLES))
+    primary = request.form.get("is_primary") in ("on", "true", "1")
+    if primary:
+        for cr in db().scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rid,
+                                                                      m.OpportunityContactRole.is_primary.is_(True))):
+            cr.is_primary = False
+    db().add(m.OpportunityContactRole(id=R.next_id(m.OpportunityContactRole), opportunity_id=rid, contact_id=int(cid),
+                                      role=role, is_primary=primary))
+    db().commit()
+    return done(None, toast="Contact role was added.")
+
+
+# ------------------------------------------------------------------- related "View All"
+@bp.get("/lightning/r/<obj>/<int:rid>/related/<key>/view")
+def related_view(obj: str, rid: int, key: str):
+    if obj not in VIEWABLE:
+        abort(404)
+    rec = R.get_record(obj, rid)
+    lists = [r for r in related_lists(obj, rec) if r["key"] == key]
+    if not lists:
+        abort(404)
+    o = OBJECTS[obj]
+    name = rec_display_name(obj, rec)
+    return page("crm/related.html", active=obj, title=f"{lists[0]['title']} | {name}", obj=obj, o=o, rec=rec,
+                name=name, rel=lists[0])
+
+
+# ------------------------------------------------------------------------------ users
+def user_page(uid: int):
+    u = db().get(m.User, uid)
+    if u is None:
+        abort(404)
+    role = db().get(m.Role, u.role_id) if u.role_id else None
+    manager = db().get(m.User, u.manager_id) if u.manager_id else None
+    reports = list(db().scalars(select(m.User).where(m.User.manager_id == u.id).order_by(m.User.first_name)))
+    opps = list(db().scalars(select(m.Opportunity).where(m.Opportunity.owner_id == u.id, m.Opportunity.stage.not_in(["Closed Won", "Closed Lost"])).order_by(m.Opportunity.close_date).limit(10)))
+    return page("crm/user.html", active="", title=u.name, u=u, role=role, manager=manager, reports=reports, opps=opps)
+
+
+@bp.get("/lightning/r/User/<int:uid>/view")
+def user_view(uid: int):
+    return user_page(uid)

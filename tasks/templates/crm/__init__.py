@@ -1,0 +1,1 @@
+"""Stratus CRM task templates (see tasks/templates/base.py)."""

@@ -1,0 +1,188 @@
+"""What the Stratus CRM templates share: an indexed view of the world and the UI steps solutions use.
+
+Expected values are computed from the World rows (exactly the seeded database). Dates in checks are
+ISO strings (the state JSON's format); money is whole dollars.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+
+from seed_data.crm import OPEN_STAGES, quarter_bounds
+from tasks.templates import World
+
+ME = 1
+SEARCH = {"role": "combobox", "name": "Search", "exact": True}
+DIALOG = {"role": "dialog"}
+
+
+def mdy(d: dt.date) -> str:
+    return f"{d.month}/{d.day}/{d.year}"
+
+
+def iso(d: dt.date | dt.datetime) -> str:
+    return d.isoformat()
+
+
+def next_weekday(d: dt.date, weekday: int) -> dt.date:
+    """The next given weekday strictly after d (0 = Monday)."""
+    days = (weekday - d.weekday()) % 7 or 7
+    return d + dt.timedelta(days=days)
+
+
+def money(v: int) -> str:
+    return f"${v:,}"
+
+
+def num_answer(v: float, tol: float = 0.5) -> dict:
+    return {"$number": {"$approx": v, "$tol": tol}}
+
+
+class Crm:
+    """Indexed view of a CRM world."""
+
+    def __init__(self, w: World):
+        self.w = w
+        self.now = w.now
+        self.today = w.now.date()
+        self.q_start, self.q_end = quarter_bounds(self.today)
+        self.users = {u["id"]: u for u in w.table("users")}
+        self.accounts = w.table("accounts")
+        self.acc = {a["id"]: a for a in self.accounts}
+        self.contacts = w.table("contacts")
+        self.con = {c["id"]: c for c in self.contacts}
+        self.leads = w.table("leads")
+        self.lead = {x["id"]: x for x in self.leads}
+        self.opps = w.table("opportunities")
+        self.opp = {o["id"]: o for o in self.opps}
+        self.cases = w.table("cases")
+        self.tasks = w.table("tasks")
+        self.events = w.table("events")
+        self.notes = w.table("notes")
+        self.roles = w.table("opportunity_contact_roles")
+        self.contacts_by_acc: dict[int, list[dict]] = defaultdict(list)
+        for c in self.contacts:
+            self.contacts_by_acc[c["account_id"]].append(c)
+        self.opps_by_acc: dict[int, list[dict]] = defaultdict(list)
+        for o in self.opps:
+            self.opps_by_acc[o["account_id"]].append(o)
+        self.roles_by_opp: dict[int, list[dict]] = defaultdict(list)
+        for r in self.roles:
+            self.roles_by_opp[r["opportunity_id"]].append(r)
+        self.cases_by_acc: dict[int, list[dict]] = defaultdict(list)
+        for c in self.cases:
+            self.cases_by_acc[c["account_id"]].append(c)
+        # How often each display name occurs among searchable records (typeahead must pick one).
+        self.name_count: dict[str, int] = defaultdict(int)
+        for a in self.accounts:
+            self.name_count[a["name"].lower()] += 1
+        for c in self.contacts:
+            self.name_count[self.cname(c).lower()] += 1
+        for x in self.leads:
+            if not x["is_converted"]:
+                self.name_count[self.cname(x).lower()] += 1
+        for o in self.opps:
+            self.name_count[o["name"].lower()] += 1
+
+    @staticmethod
+    def cname(p: dict) -> str:
+        return f"{p['first_name']} {p['last_name']}".strip()
+
+    def uname(self, uid: int) -> str:
+        u = self.users[uid]
+        return f"{u['first_name']} {u['last_name']}"
+
+    def unique(self, name: str) -> bool:
+        """Exactly one searchable record has this name, and it is not a prefix of a longer one of the
+        same length class (so the typeahead's exact option is unambiguous)."""
+        return self.name_count.get(name.lower(), 0) == 1
+
+    def is_open(self, o: dict) -> bool:
+        return o["stage"] in OPEN_STAGES
+
+    def last_activity(self, what_type: str, rid: int) -> dt.date | None:
+        """Salesforce's Last Activity, as the app computes it (records.last_activity_dates)."""
+        best = None
+        for t in self.tasks:
+            if t["what_type"] == what_type and t["what_id"] == rid and t["status"] == "Completed" and t["activity_date"]:
+                best = max(best, t["activity_date"]) if best else t["activity_date"]
+        for e in self.events:
+            if e["what_type"] == what_type and e["what_id"] == rid and e["start"].date() <= self.today:
+                d = e["start"].date()
+                best = max(best, d) if best else d
+        return best
+
+    def has_duplicates(self, table: str, row: dict) -> bool:
+        if table == "contacts":
+            return any(c["id"] != row["id"] and (self.cname(c).lower() == self.cname(row).lower() or
+                                                 (row["email"] and c["email"].lower() == row["email"].lower()))
+                       for c in self.contacts)
+        return False
+
+
+# ------------------------------------------------------------------------------ steps
+def open_record(name: str) -> list[dict[str, Any]]:
+    """Global search typeahead: type the record's name and open the matching suggestion."""
+    return [{"fill": SEARCH, "text": name}, {"click": {"role": "option", "name": name, "exact": True}}]
+
+
+def button(name: str, within: dict | None = None, exact: bool = True) -> dict[str, Any]:
+    t: dict[str, Any] = {"role": "button", "name": name, "exact": exact}
+    if within:
+        t["within"] = within
+    return {"click": t}
+
+
+def link(name: str, within: dict | None = None, exact: bool = True) -> dict[str, Any]:
+    t: dict[str, Any] = {"role": "link", "name": name, "exact": exact}
+    if within:
+        t["within"] = within
+    return {"click": t}
+
+
+def menuitem(name: str) -> dict[str, Any]:
+    return {"click": {"role": "menuitem", "name": name, "exact": True}}
+
+
+def tab(name: str) -> dict[str, Any]:
+    return {"click": {"role": "tab", "name": name, "exact": True}}
+
+
+def fill(label: str, text: str, within: dict | None = DIALOG, role: str = "textbox") -> dict[str, Any]:
+    t: dict[str, Any] = {"role": role, "name": label, "exact": True}
+    if within:
+        t["within"] = within
+    return {"fill": t, "text": text}
+
+
+def pick(label: str, option: str, within: dict | None = DIALOG) -> list[dict[str, Any]]:
+    """Open a picklist (combobox button) and choose an option."""
+    t: dict[str, Any] = {"role": "combobox", "name": label, "exact": True}
+    if within:
+        t["within"] = within
+    return [{"click": t}, {"click": {"role": "option", "name": option, "exact": True}}]
+
+
+def lookup(label: str, query: str, option: str, within: dict | None = DIALOG, clear: bool = False) -> list[dict[str, Any]]:
+    """Type into a lookup and choose a result (clearing the current selection first when asked)."""
+    steps: list[dict[str, Any]] = []
+    if clear:
+        t: dict[str, Any] = {"role": "button", "name": f"Clear Selection: {label}", "exact": True}
+        if within:
+            t["within"] = within
+        steps.append({"click": t})
+    box: dict[str, Any] = {"role": "combobox", "name": label, "exact": True}
+    if within:
+        box["within"] = within
+    steps += [{"fill": box, "text": query}, {"click": {"role": "option", "name": option, "exact": True}}]
+    return steps
+
+
+def save_modal(name: str = "Save") -> dict[str, Any]:
+    return button(name, within=DIALOG)
+
+
+def done(answer: str | None = None) -> dict[str, Any]:
+    return {"done": True, "answer": answer} if answer is not None else {"done": True}

@@ -1,0 +1,237 @@
+"""Easy CRM tasks: edit one field of one record, follow, complete a task, add a note, create a contact.
+
+Every expected value is read from the world's rows; every template has near-misses that look right
+but must grade 0 (the wrong record, the wrong field, the wrong value, the wrong action).
+"""
+
+from __future__ import annotations
+
+import random
+
+from tasks.templates import World, template
+from tasks.templates.crm._common import (
+    DIALOG, ME, Crm, button, done, fill, link, lookup, open_record, pick, save_modal, tab)
+
+NEW_PHONES = ["(415) 555-0198", "(212) 555-0147", "(312) 555-0163", "(206) 555-0112", "(617) 555-0185",
+              "(303) 555-0129", "(512) 555-0176", "(404) 555-0141"]
+
+
+@template("crm", "contact-phone", difficulty="easy", max_steps=20)
+def contact_phone(w: World, rng: random.Random):
+    """Change the phone number of a named contact (via search, record page, Edit)."""
+    crm = Crm(w)
+    cands = [c for c in crm.contacts if crm.unique(crm.cname(c)) and c["phone"] and c["mobile"]
+             and not crm.has_duplicates("contacts", c)]
+    for c in rng.sample(cands, len(cands)):
+        name = crm.cname(c)
+        acc = crm.acc[c["account_id"]]["name"]
+        phone = rng.choice([p for p in NEW_PHONES if p != c["phone"]])
+        path = open_record(name) + [button("Edit")]
+        yield {
+            "goal": f"Change the phone number of contact {name} ({acc}) to {phone}.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "contacts", "where": {"id": c["id"]}, "expect": {"phone": phone, "mobile": c["mobile"]},
+                            "name": "phone updated"}],
+                "unchanged_except": [{"table": "contacts", "where": {"id": c["id"]}, "fields": ["phone"]}],
+            },
+            "solution": path + [fill("Phone", phone), save_modal(), done()],
+            "near_misses": [path + [fill("Mobile", phone), save_modal(), done()]],
+        }
+
+
+@template("crm", "account-industry", difficulty="easy", max_steps=20)
+def account_industry(w: World, rng: random.Random):
+    """Set an account's Industry picklist."""
+    crm = Crm(w)
+    from apps.crm.meta import INDUSTRIES
+
+    cands = [a for a in crm.accounts if crm.unique(a["name"]) and a["industry"]]
+    for a in rng.sample(cands, len(cands)):
+        new = rng.choice([i for i in INDUSTRIES if i != a["industry"]])
+        wrong = rng.choice([i for i in INDUSTRIES if i not in (a["industry"], new)])
+        path = open_record(a["name"]) + [button("Edit")]
+        yield {
+            "goal": f"The account {a['name']} is in the wrong industry. Change its industry to {new}.",
+            "start_path": "/lightning/o/Account/list",
+            "verify": {
+                "checks": [{"table": "accounts", "where": {"id": a["id"]}, "expect": {"industry": new}}],
+                "unchanged_except": [{"table": "accounts", "where": {"id": a["id"]}, "fields": ["industry"]}],
+            },
+            "solution": path + pick("Industry", new) + [save_modal(), done()],
+            "near_misses": [path + pick("Industry", wrong) + [save_modal(), done()]],
+        }
+
+
+@template("crm", "lead-status-working", difficulty="easy", max_steps=15)
+def lead_status_working(w: World, rng: random.Random):
+    """Move a new lead to Working - Contacted with the Path's Mark Status as Complete."""
+    crm = Crm(w)
+    cands = [x for x in crm.leads if x["status"] == "Open - Not Contacted" and crm.unique(crm.cname(x))]
+    for x in rng.sample(cands, len(cands)):
+        name = crm.cname(x)
+        yield {
+            "goal": f"You just reached {name} from {x['company']} by phone. Mark the lead's status as Working - Contacted.",
+            "start_path": "/lightning/o/Lead/list?filterName=AllOpenLeads",
+            "verify": {
+                "checks": [{"table": "leads", "where": {"id": x["id"]}, "expect": {"status": "Working - Contacted", "is_converted": False}}],
+                "unchanged_except": [{"table": "leads", "where": {"id": x["id"]}, "fields": ["status"]}],
+            },
+            "solution": open_record(name) + [button("Mark Status as Complete"), done()],
+            "near_misses": [open_record(name) + [
+                {"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Status"),
+                *pick("Lead Status", "Closed - Not Converted"), save_modal(), done()]],
+        }
+
+
+@template("crm", "case-close", difficulty="easy", max_steps=15)
+def case_close(w: World, rng: random.Random):
+    """Close a case found by its number."""
+    crm = Crm(w)
+    cands = [c for c in crm.cases if c["status"] in ("New", "Working")]
+    for c in rng.sample(cands, len(cands)):
+        acc = crm.acc[c["account_id"]]["name"]
+        path = open_record(c["case_number"])
+        yield {
+            "goal": f"The customer at {acc} confirmed the fix. Close case {c['case_number']} (\u201c{c['subject']}\u201d).",
+            "start_path": "/lightning/o/Case/list?filterName=AllOpenCases",
+            "verify": {
+                "checks": [{"table": "cases", "where": {"id": c["id"]}, "expect": {"status": "Closed", "closed_at": {"$ne": None}}}],
+                "unchanged_except": [{"table": "cases", "where": {"id": c["id"]}, "fields": ["status", "closed_at"]}],
+            },
+            "solution": path + [button("Show more actions"), {"click": {"role": "menuitem", "name": "Close Case"}}, done()],
+            "near_misses": [path + [{"click": {"role": "option", "name": "Escalated", "exact": True}},
+                                    button("Mark as Current Status"), done()]],
+        }
+
+
+@template("crm", "follow-opportunity", difficulty="easy", max_steps=12)
+def follow_opportunity(w: World, rng: random.Random):
+    """Follow an opportunity (not its account)."""
+    crm = Crm(w)
+    followed = {(f["object"], f["record_id"]) for f in w.table("follows")}
+    cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and ("Opportunity", o["id"]) not in followed
+             and crm.unique(crm.acc[o["account_id"]]["name"])]
+    for o in rng.sample(cands, len(cands)):
+        acc = crm.acc[o["account_id"]]["name"]
+        yield {
+            "goal": f"Follow the opportunity \u201c{o['name']}\u201d so its updates show up in your feed.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "follows", "in": "created", "where": {"object": "Opportunity", "record_id": o["id"], "user_id": ME}, "count": 1}],
+                "unchanged_except": [{"table": "follows", "ops": ["create"], "where": {"object": "Opportunity", "record_id": o["id"]}}],
+            },
+            "solution": open_record(o["name"]) + [button("Follow"), done()],
+            "near_misses": [open_record(acc) + [button("Follow"), done()]],
+        }
+
+
+@template("crm", "complete-todays-task", difficulty="easy", max_steps=8)
+def complete_todays_task(w: World, rng: random.Random):
+    """Tick one of today's tasks on the Home page."""
+    crm = Crm(w)
+    mine = [t for t in crm.tasks if t["owner_id"] == ME and t["status"] != "Completed" and t["activity_date"]
+            and t["activity_date"] <= crm.today]
+    home = sorted(mine, key=lambda t: (-t["activity_date"].toordinal(), t["priority"], t["id"]))[:10]
+    subjects = [t["subject"] for t in home]
+    cands = [t for t in home if subjects.count(t["subject"]) == 1 and t["activity_date"] == crm.today]
+    for t in rng.sample(cands, len(cands)):
+        other = next(x for x in cands if x["id"] != t["id"])
+        what = crm.opp[t["what_id"]]["name"] if t["what_type"] == "Opportunity" else ""
+        yield {
+            "goal": f"You finished today's task \u201c{t['subject']}\u201d{' for ' + what if what else ''}. Mark it complete.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "tasks", "where": {"id": t["id"]}, "expect": {"status": "Completed", "completed_at": {"$ne": None}}}],
+                "unchanged_except": [{"table": "tasks", "where": {"id": t["id"]}, "fields": ["status", "completed_at"]}],
+            },
+            "solution": [{"click": {"role": "checkbox", "name": f"Mark {t['subject']} complete", "exact": True}}, done()],
+            "near_misses": [[{"click": {"role": "checkbox", "name": f"Mark {other['subject']} complete", "exact": True}}, done()]],
+        }
+
+
+@template("crm", "note-on-account", difficulty="easy", max_steps=25)
+def note_on_account(w: World, rng: random.Random):
+    """Add a note to an account from its Notes related list."""
+    crm = Crm(w)
+    notes = [("Budget update", "Budget for next fiscal year approved at the board meeting."),
+             ("Reorg", "New VP of Operations starts next month; set up an intro."),
+             ("Renewal risk", "Usage dropped after the migration; schedule a health check."),
+             ("Expansion", "They plan to open two new sites in the fall."),
+             ("Competitor", "Evaluating a competitor for the analytics module.")]
+    cands = [a for a in crm.accounts if crm.unique(a["name"]) and a["type"].startswith("Customer")]
+    for a in rng.sample(cands, len(cands)):
+        title, body = rng.choice(notes)
+        path = open_record(a["name"]) + [button("New Notes")]
+        yield {
+            "goal": f"Add a note to the account {a['name']} titled \u201c{title}\u201d with the text: {body}",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "notes", "in": "created", "where": {"parent_type": "Account", "parent_id": a["id"]},
+                            "expect": {"title": {"$ieq": title}, "body": {"$icontains": body.rstrip('.')}, "owner_id": ME}, "count": 1}],
+                "unchanged_except": [{"table": "notes", "ops": ["create"], "where": {"parent_type": "Account", "parent_id": a["id"]}}],
+            },
+            "solution": path + [fill("Title", title), fill("Note", body), save_modal(), done()],
+            "near_misses": [path + [fill("Title", title), save_modal(), done()]],
+        }
+
+
+@template("crm", "new-contact", difficulty="easy", max_steps=35)
+def new_contact(w: World, rng: random.Random):
+    """Create a contact at an existing account with name, title and email."""
+    crm = Crm(w)
+    people = [("Maya", "Okafor", "Director of Finance"), ("Lucas", "Brennan", "IT Manager"), ("Sara", "Lindqvist", "VP, Operations"),
+              ("Tomas", "Ferreira", "Procurement Manager"), ("Nina", "Kowalski", "Head of Data"), ("Omar", "Haddad", "Controller"),
+              ("Julia", "Marchetti", "Project Manager"), ("Ethan", "Nakamura", "Solutions Architect")]
+    cands = [a for a in crm.accounts if crm.unique(a["name"]) and a["website"] and len(a["name"]) < 30]
+    for a in rng.sample(cands, len(cands)):
+        first, last, title = rng.choice(people)
+        if crm.name_count.get(f"{first} {last}".lower()):
+            continue
+        email = f"{first}.{last}@{a['website'].removeprefix('www.')}".lower()
+        other = rng.choice([x for x in cands if x["id"] != a["id"] and x["name"][:4] != a["name"][:4]])
+        def steps(acc_name):
+            return ([{"click": {"role": "link", "name": "Contacts", "exact": True}}, {"click": {"role": "link", "name": "New", "exact": True}},
+                     fill("First Name", first), fill("Last Name", last)]
+                    + lookup("Account Name", acc_name, acc_name) + [fill("Title", title), fill("Email", email), save_modal(), done()])
+        yield {
+            "goal": f"Add a new contact {first} {last}, {title} at {a['name']}, with email {email}.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "contacts", "in": "created", "where": {"last_name": last},
+                            "expect": {"first_name": first, "account_id": a["id"], "title": {"$ieq": title},
+                                       "email": {"$ieq": email}, "owner_id": ME}, "count": 1}],
+                "unchanged_except": [{"table": "contacts", "ops": ["create"]}],
+            },
+            "solution": steps(a["name"]),
+            "near_misses": [steps(other["name"])],
+        }
+
+
+@template("crm", "lead-email-inline", difficulty="easy", max_steps=25)
+def lead_email_inline(w: World, rng: random.Random):
+    """Fix a lead's email with inline edit in the All Open Leads list view."""
+    crm = Crm(w)
+    cands = [x for x in crm.leads if x["status"] in ("Open - Not Contacted", "Working - Contacted") and crm.unique(crm.cname(x))
+             and x["email"] and sum(1 for y in crm.leads if y["last_name"] == x["last_name"]) == 1]
+    for x in rng.sample(cands, len(cands)):
+        name = crm.cname(x)
+        local, domain = x["email"].split("@", 1)
+        new = f"{x['first_name'].lower()}.{x['last_name'].lower()}@{domain}"
+        if new == x["email"]:
+            continue
+        search = [{"fill": {"role": "searchbox", "name": "Search this list"}, "text": x["last_name"]}, {"press": ["Enter"]}]
+        yield {
+            "goal": f"In the All Open Leads list, correct the email of lead {name} to {new}.",
+            "start_path": "/lightning/o/Lead/list?filterName=AllOpenLeads",
+            "verify": {
+                "checks": [{"table": "leads", "where": {"id": x["id"]}, "expect": {"email": new}}],
+                "unchanged_except": [{"table": "leads", "where": {"id": x["id"]}, "fields": ["email"]}],
+            },
+            "solution": search + [{"click": {"role": "button", "name": f"Edit Email: {name}", "exact": True}},
+                                  {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": new}, {"press": ["Enter"]},
+                                  button("Save"), done()],
+            "near_misses": [search + [{"click": {"role": "button", "name": f"Edit Email: {name}", "exact": True}},
+                                      {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": new}, {"press": ["Enter"]},
+                                      button("Cancel"), done()]],
+        }

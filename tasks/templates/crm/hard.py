@@ -1,0 +1,189 @@
+"""Hard, multi-record CRM tasks: find the right record by its data, then change several things."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from seed_data.crm import OPEN_STAGES
+from tasks.templates import World, template
+from tasks.templates.crm._common import (
+    DIALOG, ME, Crm, button, done, fill, iso, link, lookup, mdy, menuitem, money, next_weekday, open_record, pick, save_modal, tab)
+
+CALL_NOTES = ["Champion confirmed budget; legal review starts next week.", "Procurement asked for final pricing by Friday.",
+              "Verbal yes from the VP; waiting on the signature process.", "They want a 3-year term with a price lock."]
+FOLLOW_UPS = ["Send contract for signature", "Confirm signature process", "Send final pricing", "Schedule legal review"]
+
+
+@template("crm", "latest-activity-negotiation", difficulty="hard", max_steps=50)
+def latest_activity_negotiation(w: World, rng: random.Random):
+    """Among an account's open deals closing this quarter above $50k, move the one with the latest
+    activity to Negotiation, log a call on it, and create a follow-up task for its owner next Monday."""
+    crm = Crm(w)
+    monday = next_weekday(crm.today, 0)
+    cands = []
+    for a in crm.accounts:
+        if not crm.unique(a["name"]):
+            continue
+        opps = [o for o in crm.opps_by_acc.get(a["id"], []) if o["stage"] in OPEN_STAGES and o["amount"] and o["amount"] > 50000
+                and crm.q_start <= o["close_date"] <= crm.q_end]
+        if len(opps) < 2 or not all(crm.unique(o["name"]) for o in opps):
+            continue
+        acts = [(crm.last_activity("Opportunity", o["id"]), o) for o in opps]
+        dated = sorted([(d, o) for d, o in acts if d], key=lambda x: x[0], reverse=True)
+        if not dated or (len(dated) > 1 and dated[0][0] == dated[1][0]):
+            continue
+        target = dated[0][1]
+        if target["stage"] == "Negotiation":
+            continue
+        decoy = max((o for o in opps if o["id"] != target["id"]), key=lambda o: (o["amount"], o["id"]))
+        cands.append((a, target, decoy, opps))
+    for a, target, decoy, opps in rng.sample(cands, len(cands)):
+        note = rng.choice(CALL_NOTES)
+        subject = rng.choice(FOLLOW_UPS)
+        owner = target["owner_id"]
+
+        def steps(o):
+            own = o["owner_id"]
+            s = open_record(o["name"]) + [{"click": {"role": "option", "name": "Negotiation", "exact": True}},
+                                          button("Mark as Current Stage"),
+                                          tab("Log a Call"), fill("Comments", note, within=None), button("Save"),
+                                          tab("New Task"), fill("Subject", subject, within=None), fill("Due Date", mdy(monday), within=None)]
+            if own != ME:
+                u = crm.uname(own)
+                s += lookup("Assigned To", u.split()[0], u, within=None, clear=True)
+            return s + [button("Save"), done()]
+        yield {
+            "goal": f"Look at every open opportunity of {a['name']} that closes this quarter and is worth more than $50,000. "
+                    f"Move the one with the most recent activity to Negotiation, log a call on it with the comment \u201c{note}\u201d, "
+                    f"and create a follow-up task \u201c{subject}\u201d for the opportunity's owner, due next Monday.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [
+                    {"table": "opportunities", "where": {"id": target["id"]}, "expect": {"stage": "Negotiation", "probability": 80}},
+                    {"table": "tasks", "in": "created", "where": {"what_type": "Opportunity", "what_id": target["id"], "task_subtype": "Call"},
+                     "expect": {"status": "Completed", "description": {"$icontains": note.rstrip('.')}}, "count": 1},
+                    {"table": "tasks", "in": "created", "where": {"what_type": "Opportunity", "what_id": target["id"], "task_subtype": "Task"},
+                     "expect": {"subject": {"$ieq": subject}, "activity_date": iso(monday), "owner_id": owner,
+                                "status": {"$ne": "Completed"}}, "count": 1},
+                ],
+                "unchanged_except": [
+                    {"table": "opportunities", "where": {"id": target["id"]}, "fields": ["stage", "probability", "forecast_category"]},
+                    {"table": "tasks", "ops": ["create"], "where": {"what_id": target["id"]}},
+                ],
+            },
+            "solution": steps(target),
+            "near_misses": [steps(decoy)],
+        }
+
+
+@template("crm", "close-won-and-renewal", difficulty="hard", max_steps=40)
+def close_won_and_renewal(w: World, rng: random.Random):
+    """Close a deal as won, then create its renewal for the same account."""
+    crm = Crm(w)
+    cands = [o for o in crm.opps if o["stage"] == "Negotiation" and crm.unique(o["name"]) and o["amount"]
+             and crm.unique(crm.acc[o["account_id"]]["name"]) and len(o["name"]) < 62]
+    for o in rng.sample(cands, len(cands)):
+        acc = crm.acc[o["account_id"]]
+        renewal = f"{o['name']} Renewal"
+        close = crm.today.replace(year=crm.today.year + 1)
+
+        def steps(stage):
+            return open_record(o["name"]) + [
+                {"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Stage"),
+                *pick("Stage", stage), save_modal(),
+                link(acc["name"]), button("Show more actions"), menuitem("New Opportunity"),
+                fill("Opportunity Name", renewal), fill("Amount", str(o["amount"])), fill("Close Date", mdy(close)), save_modal(), done()]
+        yield {
+            "goal": f"\u201c{o['name']}\u201d was just signed. Mark it Closed Won, then create its renewal: a new opportunity for "
+                    f"{acc['name']} named \u201c{renewal}\u201d with the same amount ({money(o['amount'])}), close date {mdy(close)}, "
+                    f"in the Prospecting stage.",
+            "start_path": "/lightning/o/Opportunity/list",
+            "verify": {
+                "checks": [
+                    {"table": "opportunities", "where": {"id": o["id"]}, "expect": {"stage": "Closed Won", "probability": 100,
+                                                                                   "forecast_category": "Closed"}},
+                    {"table": "opportunities", "in": "created", "where": {"name": {"$ieq": renewal}},
+                     "expect": {"account_id": acc["id"], "amount": o["amount"], "close_date": iso(close), "stage": "Prospecting"},
+                     "count": 1},
+                ],
+                "unchanged_except": [
+                    {"table": "opportunities", "where": {"id": o["id"]}, "fields": ["stage", "probability", "forecast_category", "loss_reason"]},
+                    {"table": "opportunities", "ops": ["create"], "where": {"account_id": acc["id"]}},
+                ],
+            },
+            "solution": steps("Closed Won"),
+            "near_misses": [steps("Closed Lost")],
+        }
+
+
+@template("crm", "escalate-case-reassign", difficulty="hard", max_steps=40)
+def escalate_case_reassign(w: World, rng: random.Random):
+    """Escalate a case, raise its priority, reassign it, and log a call with its contact."""
+    crm = Crm(w)
+    cands = [c for c in crm.cases if c["status"] in ("New", "Working") and c["priority"] != "High" and c["owner_id"] not in (12,)]
+    notes = ["Told the customer engineering is on it; next update tomorrow 10 AM.", "Confirmed the impact: all EU users affected.",
+             "Customer agreed to share logs from the failing job."]
+    for c in rng.sample(cands, len(cands)):
+        acc = crm.acc[c["account_id"]]["name"]
+        contact = crm.con[c["contact_id"]]
+        note = rng.choice(notes)
+
+        def steps(owner_first, owner):
+            return open_record(c["case_number"]) + [
+                button("Edit"), *pick("Status", "Escalated"), *pick("Priority", "High"), save_modal(),
+                button("Show more actions"), menuitem("Change Owner"), *lookup("Owner", owner_first, owner),
+                button("Change Owner", within=DIALOG),
+                tab("Log a Call"), fill("Comments", note, within=None), button("Save"), done()]
+        yield {
+            "goal": f"Case {c['case_number']} from {acc} (\u201c{c['subject']}\u201d) needs engineering. Escalate it, raise its priority "
+                    f"to High, assign it to Mateo Rossi, and log a call with {crm.cname(contact)} noting: {note}",
+            "start_path": "/lightning/o/Case/list?filterName=AllOpenCases",
+            "verify": {
+                "checks": [
+                    {"table": "cases", "where": {"id": c["id"]}, "expect": {"status": "Escalated", "priority": "High", "owner_id": 12}},
+                    {"table": "tasks", "in": "created", "where": {"what_type": "Case", "what_id": c["id"], "task_subtype": "Call"},
+                     "expect": {"who_type": "Contact", "who_id": contact["id"], "description": {"$icontains": note.rstrip('.')[:40]}},
+                     "count": 1},
+                ],
+                "unchanged_except": [
+                    {"table": "cases", "where": {"id": c["id"]}, "fields": ["status", "priority", "owner_id"]},
+                    {"table": "tasks", "ops": ["create"], "where": {"what_id": c["id"]}},
+                ],
+            },
+            "solution": steps("Mateo", "Mateo Rossi"),
+            "near_misses": [steps("Hannah", "Hannah Schmidt")],
+        }
+
+
+@template("crm", "reassign-account-and-opps", difficulty="hard", max_steps=45)
+def reassign_account_and_opps(w: World, rng: random.Random):
+    """Hand an account and all of its open opportunities (not the closed ones) to another rep."""
+    crm = Crm(w)
+    cands = []
+    for a in crm.accounts:
+        opps = crm.opps_by_acc.get(a["id"], [])
+        open_ = [o for o in opps if o["stage"] in OPEN_STAGES]
+        closed = [o for o in opps if o["stage"] not in OPEN_STAGES]
+        if (1 <= len(open_) <= 2 and closed and a["owner_id"] not in (7,) and crm.unique(a["name"])
+                and all(crm.unique(o["name"]) and o["owner_id"] != 7 for o in open_)):
+            cands.append((a, open_, closed))
+    change = lambda: [button("Show more actions"), menuitem("Change Owner"), *lookup("Owner", "Noah", "Noah Patel"),  # noqa: E731
+                      button("Change Owner", within=DIALOG)]
+    for a, open_, closed in rng.sample(cands, len(cands)):
+        steps = open_record(a["name"]) + change()
+        for o in open_:
+            steps += open_record(o["name"]) + change()
+        yield {
+            "goal": f"Noah Patel is taking over {a['name']}. Make him the owner of the account and of each of its open opportunities; "
+                    f"closed opportunities keep their current owners.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "accounts", "where": {"id": a["id"]}, "expect": {"owner_id": 7}}]
+                + [{"table": "opportunities", "where": {"id": o["id"]}, "expect": {"owner_id": 7}} for o in open_],
+                "unchanged_except": [{"table": "accounts", "where": {"id": a["id"]}, "fields": ["owner_id"]}]
+                + [{"table": "opportunities", "where": {"id": o["id"]}, "fields": ["owner_id"]} for o in open_],
+            },
+            "solution": steps + [done()],
+            "near_misses": [open_record(a["name"]) + change() + [done()]],
+        }

@@ -1,0 +1,95 @@
+"""List views: create one with filters, rename one, and mass-change owners from a list."""
+
+from __future__ import annotations
+
+import random
+
+from tasks.templates import World, template
+from tasks.templates.crm._common import DIALOG, ME, Crm, button, done, fill, lookup, menuitem, money, pick, save_modal
+
+LV_CONTROLS = button("List View Controls")
+
+
+@template("crm", "listview-create-filters", difficulty="medium", max_steps=40)
+def listview_create_filters(w: World, rng: random.Random):
+    """Create a private Opportunity list view filtered by stage and a minimum amount."""
+    names = ["Proposal Pipeline", "Big Proposals", "Late Stage Deals", "Negotiation Watch", "Qualified Big Deals",
+             "Deals To Push", "Needs Analysis Focus"]
+    seen = set()
+    for _ in range(40):
+        stage = rng.choice(["Qualification", "Needs Analysis", "Proposal", "Negotiation"])
+        amount = rng.choice([50000, 75000, 100000, 150000, 250000])
+        name = rng.choice([n for n in names if n not in seen])
+        seen.add(name)
+        head = [LV_CONTROLS, menuitem("New"), fill("List Name", name)]
+        filters = [button("Add Filter"), *pick("Field", "Stage", within=None),
+                   {"click": {"role": "checkbox", "name": stage, "exact": True}}, button("Done"),
+                   button("Add Filter"), *pick("Field", "Amount", within=None), *pick("Operator", "greater than", within=None),
+                   fill("Value", str(amount), within=None), button("Done"), button("Save"), done()]
+        yield {
+            "goal": f"Create a new Opportunity list view called \u201c{name}\u201d that only you can see, showing opportunities "
+                    f"in the {stage} stage with an amount greater than {money(amount)}.",
+            "start_path": "/lightning/o/Opportunity/list",
+            "verify": {
+                "checks": [{"table": "list_views", "in": "created", "where": {"name": {"$ieq": name}},
+                            "expect": {"object": "Opportunity", "visibility": "me", "is_standard": False, "scope": "all",
+                                       "filters": {"$len": 2},
+                                       "$and": [{"filters": {"$any": {"field": "stage", "op": "equals", "value": stage}}},
+                                                {"filters": {"$any": {"field": "amount", "op": "greater", "value": str(amount)}}}]},
+                            "count": 1}],
+                "unchanged_except": [{"table": "list_views", "ops": ["create", "update"]}],
+            },
+            "solution": head + [save_modal()] + filters,
+            "near_misses": [head + [{"click": {"role": "radio", "name": "All users can see this list view", "exact": True}}, save_modal()]
+                            + filters],
+        }
+
+
+@template("crm", "listview-rename", difficulty="easy", max_steps=15)
+def listview_rename(w: World, rng: random.Random):
+    """Switch to one of your list views and rename it."""
+    mine = [v for v in w.table("list_views") if not v["is_standard"]]
+    new_names = ["Top Deals", "Key Opportunities", "Priority Pipeline", "Hot Inbound Leads", "Web Leads to Call", "Best Leads",
+                 "Focus Deals", "Whales"]
+    rng.shuffle(new_names)
+    for i in range(8):
+        lv = mine[i % len(mine)]
+        new = new_names[i]
+        plural = {"Opportunity": "Opportunities", "Lead": "Leads"}[lv["object"]]
+        head = [button(f"Select a List View: {plural}"), {"click": {"role": "menuitemradio", "name": lv["name"], "exact": True}},
+                LV_CONTROLS]
+        yield {
+            "goal": f"Rename your {plural.lower()} list view \u201c{lv['name']}\u201d to \u201c{new}\u201d.",
+            "start_path": f"/lightning/o/{lv['object']}/list",
+            "verify": {
+                "checks": [{"table": "list_views", "where": {"id": lv["id"]}, "expect": {"name": new, "filters": lv["filters"]}}],
+                "unchanged_except": [{"table": "list_views", "where": {"id": lv["id"]}, "fields": ["name", "api_name"]}],
+            },
+            "solution": head + [menuitem("Rename"), fill("List Name", new), save_modal(), done()],
+            "near_misses": [head + [menuitem("Clone"), fill("List Name", new), save_modal(), done()]],
+        }
+
+
+@template("crm", "mass-change-lead-owner", difficulty="medium", max_steps=16)
+def mass_change_lead_owner(w: World, rng: random.Random):
+    """Select two leads in a list view and change their owner in one action."""
+    crm = Crm(w)
+    rows = sorted([x for x in crm.leads if not x["is_converted"] and x["rating"] == "Hot" and x["lead_source"] == "Web"],
+                  key=lambda x: (f"{x['first_name']} {x['last_name']}".lower(), x["id"]))[:40]
+    reps = [7, 8, 9, 10, 14]
+    pairs = [(a, b) for i, a in enumerate(rows) for b in rows[i + 1:] if crm.unique(crm.cname(a)) and crm.unique(crm.cname(b))]
+    for a, b in rng.sample(pairs, len(pairs)):
+        uid = rng.choice([r for r in reps if r not in (a["owner_id"], b["owner_id"])])
+        user = crm.uname(uid)
+        sel = lambda x: {"click": {"role": "checkbox", "name": f"Select {crm.cname(x)}", "exact": True}}  # noqa: E731
+        tail = [button("Change Owner")] + lookup("Owner", user.split()[0], user) + [save_modal(), done()]
+        yield {
+            "goal": f"In your Hot Web Leads list view, assign both {crm.cname(a)} and {crm.cname(b)} to {user} in one go.",
+            "start_path": "/lightning/o/Lead/list?filterName=Hot_Web_Leads",
+            "verify": {
+                "checks": [{"table": "leads", "where": {"id": {"$in": [a["id"], b["id"]]}}, "expect": {"owner_id": uid}, "count": 2}],
+                "unchanged_except": [{"table": "leads", "where": {"id": {"$in": [a["id"], b["id"]]}}, "fields": ["owner_id"]}],
+            },
+            "solution": [sel(a), sel(b)] + tail,
+            "near_misses": [[sel(a)] + tail],
+        }

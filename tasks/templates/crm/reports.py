@@ -1,0 +1,64 @@
+"""Reports: save a filtered copy of a report; build a new grouped report."""
+
+from __future__ import annotations
+
+import random
+
+from tasks.templates import World, template
+from tasks.templates.crm._common import DIALOG, ME, button, done, fill, link, menuitem, pick, save_modal
+
+PLURAL = {"Opportunity": "opportunities", "Lead": "leads", "Case": "cases", "Account": "accounts", "Contact": "contacts",
+          "Task": "tasks"}
+
+
+@template("crm", "report-save-as-mine", difficulty="medium", max_steps=20)
+def report_save_as_mine(w: World, rng: random.Random):
+    """Run a report, switch Show Me to My records, and Save As a new private report."""
+    reps = [r for r in w.table("reports") if r["scope"] == "all" and r["report_type"] in ("Opportunity", "Lead", "Case", "Account")]
+    names = ["My {x}", "{x} - Mine", "Personal {x}"]
+    for r in rng.sample(reps, len(reps)):
+        new = rng.choice(names).format(x=r["name"])
+        plural = PLURAL[r["report_type"]]
+        head = [link("Reports"), {"fill": {"role": "searchbox", "name": "Search all reports"}, "text": r["name"]}, {"press": ["Enter"]},
+                link(r["name"])]
+        scope = [button(f"Show Me: All {plural}"), {"click": {"role": "radio", "name": f"My {plural}", "exact": True}}, button("Apply")]
+        tail = [button("Save As"), fill("Report Name", new), save_modal(), done()]
+        yield {
+            "goal": f"Open the report \u201c{r['name']}\u201d, change it to show only your own {plural} (Show Me), and save it as a new "
+                    f"private report named \u201c{new}\u201d.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "reports", "in": "created", "where": {"name": {"$ieq": new}},
+                            "expect": {"scope": "mine", "report_type": r["report_type"], "folder": "Private Reports",
+                                       "filters": r["filters"], "group_by": r["group_by"], "owner_id": ME}, "count": 1}],
+                "unchanged_except": [{"table": "reports", "ops": ["create"]}],
+            },
+            "solution": head + scope + tail,
+            "near_misses": [head + tail],
+        }
+
+
+@template("crm", "report-new-grouped", difficulty="hard", max_steps=35)
+def report_new_grouped(w: World, rng: random.Random):
+    """Create a Leads report, filter it by lead source, group it by status and save it."""
+    sources = ["Web", "Trade Show", "Partner Referral", "Webinar", "Advertisement", "Phone Inquiry", "Purchased List"]
+    rng.shuffle(sources)
+    for src in sources:
+        name = f"{src} Leads by Status"
+        head = [link("Reports"), button("New Report"), fill("Report Name", name), *pick("Report Type", "Leads"),
+                *pick("Folder", "Marketing Reports"), button("Create", within=DIALOG),
+                button("Add Filter"), *pick("Field", "Lead Source", within=None), fill("Value", src, within=None), button("Apply"),
+                button("Show actions for Lead Status column"), menuitem("Group Rows by This Field")]
+        yield {
+            "goal": f"Create a new Leads report named \u201c{name}\u201d in the Marketing Reports folder that shows only leads whose "
+                    f"lead source is {src}, grouped by lead status. Save it.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "reports", "in": "created", "where": {"name": {"$ieq": name}},
+                            "expect": {"report_type": "Lead", "folder": "Marketing Reports", "group_by": "status",
+                                       "filters": [{"field": "lead_source", "op": "equals", "value": src}]}, "count": 1}],
+                "unchanged_except": [{"table": "reports", "ops": ["create"]}],
+            },
+            "solution": head + [button("Save"), done()],
+            "near_misses": [head + [done()]],
+        }

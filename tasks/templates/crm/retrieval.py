@@ -1,0 +1,101 @@
+"""Questions answered with done(answer): nothing may change."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+
+from seed_data.crm import OPEN_STAGES
+from tasks.templates import World, template
+from tasks.templates.crm._common import Crm, done, link, num_answer, open_record, tab
+
+
+def _digits_pattern(phone: str) -> str:
+    digits = re.sub(r"\D", "", phone)
+    return r"\D*".join(digits)
+
+
+@template("crm", "ret-account-phone", difficulty="easy", max_steps=10)
+def ret_account_phone(w: World, rng: random.Random):
+    """Look up an account's main phone number."""
+    crm = Crm(w)
+    cands = [a for a in crm.accounts if crm.unique(a["name"]) and a["phone"]]
+    for a in rng.sample(cands, len(cands)):
+        other = rng.choice([c for c in crm.contacts_by_acc[a["id"]] if c["phone"]] or [{"phone": "(000) 000-0000"}])
+        yield {
+            "goal": f"What is the main phone number of the account {a['name']}? Answer with the number only.",
+            "start_path": "/lightning/page/home",
+            "verify": {"checks": [{"answer": {"$regex": _digits_pattern(a["phone"])}}], "unchanged_except": []},
+            "solution": open_record(a["name"]) + [done(a["phone"])],
+            "near_misses": [open_record(a["name"]) + [done(other["phone"])]],
+        }
+
+
+@template("crm", "ret-account-open-pipeline", difficulty="medium", max_steps=15)
+def ret_account_open_pipeline(w: World, rng: random.Random):
+    """Total amount of an account's open opportunities (closed ones excluded)."""
+    crm = Crm(w)
+    cands = []
+    for a in crm.accounts:
+        opps = crm.opps_by_acc.get(a["id"], [])
+        open_ = [o for o in opps if o["stage"] in OPEN_STAGES]
+        closed = [o for o in opps if o["stage"] not in OPEN_STAGES and o["amount"]]
+        if len(open_) >= 2 and closed and crm.unique(a["name"]) and all(o["amount"] for o in open_):
+            cands.append((a, open_, closed))
+    for a, open_, closed in rng.sample(cands, len(cands)):
+        total = sum(o["amount"] for o in open_)
+        everything = total + sum(o["amount"] for o in closed)
+        yield {
+            "goal": f"What is the total amount of all open opportunities (not Closed Won or Closed Lost) for {a['name']}? "
+                    f"Answer with the dollar amount.",
+            "start_path": "/lightning/page/home",
+            "verify": {"checks": [{"answer": num_answer(total)}], "unchanged_except": []},
+            "solution": open_record(a["name"]) + [done(f"${total:,}")],
+            "near_misses": [open_record(a["name"]) + [done(f"${everything:,}")]],
+        }
+
+
+@template("crm", "ret-open-cases-count", difficulty="medium", max_steps=15)
+def ret_open_cases_count(w: World, rng: random.Random):
+    """How many of an account's cases are still open."""
+    crm = Crm(w)
+    cands = []
+    for a in crm.accounts:
+        cs = crm.cases_by_acc.get(a["id"], [])
+        n_open = sum(1 for c in cs if c["status"] != "Closed")
+        if n_open >= 1 and len(cs) > n_open and crm.unique(a["name"]):
+            cands.append((a, n_open, len(cs)))
+    for a, n_open, n_all in rng.sample(cands, len(cands)):
+        yield {
+            "goal": f"How many open (not closed) cases does {a['name']} have? Answer with a number.",
+            "start_path": "/lightning/page/home",
+            "verify": {"checks": [{"answer": num_answer(n_open, 0.01)}], "unchanged_except": []},
+            "solution": open_record(a["name"]) + [done(str(n_open))],
+            "near_misses": [open_record(a["name"]) + [done(str(n_all))]],
+        }
+
+
+@template("crm", "ret-top-owner-by-stage", difficulty="hard", max_steps=25)
+def ret_top_owner_by_stage(w: World, rng: random.Random):
+    """Which rep holds the most open pipeline in a given stage (a report grouped by owner answers it)."""
+    crm = Crm(w)
+    stages = list(OPEN_STAGES)
+    rng.shuffle(stages)
+    for st in stages:
+        tot: dict[int, int] = defaultdict(int)
+        for o in crm.opps:
+            if o["stage"] == st:
+                tot[o["owner_id"]] += o["amount"] or 0
+        ranked = sorted(tot.items(), key=lambda kv: (-kv[1], kv[0]))
+        if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+            continue
+        best, second = crm.uname(ranked[0][0]), crm.uname(ranked[1][0])
+        yield {
+            "goal": f"Which sales rep owns the largest total amount of opportunities currently in the {st} stage? "
+                    f"Answer with the person's full name.",
+            "start_path": "/lightning/page/home",
+            "verify": {"checks": [{"answer": {"$ieq": best}}], "unchanged_except": []},
+            "solution": [link("Reports"), link("Pipeline by Owner"), done(best)],
+            "near_misses": [[link("Reports"), link("Pipeline by Owner"), done(second)]],
+        }

@@ -1,0 +1,266 @@
+"""Medium sales workflows: lead conversion, opportunity stages (Path and Kanban), cases, contact roles,
+owner changes, merging duplicate contacts."""
+
+from __future__ import annotations
+
+import random
+
+from seed_data.crm import company_base, normalize_company
+from tasks.templates import World, template
+from tasks.templates.crm._common import (
+    DIALOG, ME, Crm, button, done, fill, link, lookup, menuitem, money, open_record, pick, save_modal)
+
+PRODUCTS = ["Analytics Cloud", "Integration Hub", "Security Suite", "Data Warehouse", "IoT Gateway", "Premier Support"]
+
+
+def _lead_allowances(lead_id: int) -> list[dict]:
+    return [
+        {"table": "leads", "where": {"id": lead_id}, "fields": ["status", "is_converted", "converted_account_id",
+                                                                "converted_contact_id", "converted_opportunity_id",
+                                                                "converted_date", "owner_id"]},
+        {"table": "contacts", "ops": ["create"]},
+        {"table": "tasks", "ops": ["update"], "where": {"who_type": "Lead", "who_id": lead_id},
+         "fields": ["who_type", "who_id", "what_type", "what_id"]},
+        {"table": "events", "ops": ["update"], "where": {"who_type": "Lead", "who_id": lead_id},
+         "fields": ["who_type", "who_id", "what_type", "what_id"]},
+        {"table": "notes", "ops": ["update"], "where": {"parent_type": "Lead", "parent_id": lead_id},
+         "fields": ["parent_type", "parent_id"]},
+    ]
+
+
+@template("crm", "convert-lead-existing-account", difficulty="medium", max_steps=40)
+def convert_lead_existing_account(w: World, rng: random.Random):
+    """Convert a lead into a new opportunity with an amount, attached to the matching existing account
+    (the dialog's default, Create New Account, is the wrong first click)."""
+    crm = Crm(w)
+    by_key = {}
+    for a in crm.accounts:
+        by_key.setdefault(normalize_company(a["name"]), []).append(a)
+    cands = []
+    for x in crm.leads:
+        if x["is_converted"] or not crm.unique(crm.cname(x)):
+            continue
+        accs = by_key.get(normalize_company(x["company"]), [])
+        if len(accs) == 1 and accs[0]["name"] == x["company"]:
+            cands.append((x, accs[0]))
+    for x, acc in rng.sample(cands, len(cands)):
+        name = crm.cname(x)
+        opp_name = f"{company_base(acc['name'])} - {rng.choice(PRODUCTS)} {rng.choice(['Pilot', 'Rollout', 'First Order'])}"
+        amount = rng.choice([25000, 40000, 60000, 85000, 120000, 150000])
+        head = open_record(name) + [link("Convert")]
+        tail = [fill("Opportunity Name", opp_name), button("Convert", within=DIALOG), link("Go to Opportunity", within=DIALOG),
+                button("Edit"), fill("Amount", str(amount)), save_modal(), done()]
+        yield {
+            "goal": f"Convert the lead {name} ({x['company']}) into a new opportunity named \u201c{opp_name}\u201d with an amount of "
+                    f"{money(amount)}. Attach it to the existing {acc['name']} account instead of creating a new account.",
+            "start_path": "/lightning/o/Lead/list?filterName=AllOpenLeads",
+            "verify": {
+                "checks": [
+                    {"table": "leads", "where": {"id": x["id"]}, "expect": {"is_converted": True, "status": "Closed - Converted",
+                                                                           "converted_account_id": acc["id"],
+                                                                           "converted_opportunity_id": {"$ne": None}}},
+                    {"table": "opportunities", "in": "created", "where": {"name": opp_name},
+                     "expect": {"account_id": acc["id"], "amount": amount, "stage": "Prospecting"}, "count": 1},
+                    {"table": "contacts", "in": "created", "where": {"last_name": x["last_name"]},
+                     "expect": {"account_id": acc["id"], "first_name": x["first_name"]}, "count": 1},
+                    {"table": "accounts", "in": "created", "count": 0, "name": "no new account"},
+                ],
+                "unchanged_except": _lead_allowances(x["id"]) + [
+                    {"table": "opportunities", "ops": ["create"], "where": {"account_id": acc["id"]}},
+                    {"table": "opportunity_contact_roles", "ops": ["create"]},
+                ],
+            },
+            "solution": head + [{"click": {"role": "radio", "name": "Choose Existing Account", "exact": True}},
+                                {"click": {"role": "radio", "name": acc["name"], "exact": True}}] + tail,
+            "near_misses": [head + tail],
+        }
+
+
+@template("crm", "convert-lead-no-opportunity", difficulty="medium", max_steps=20)
+def convert_lead_no_opportunity(w: World, rng: random.Random):
+    """Convert a lead into a new account and contact only."""
+    crm = Crm(w)
+    keys = {normalize_company(a["name"]) for a in crm.accounts}
+    cands = [x for x in crm.leads if not x["is_converted"] and x["status"] == "Working - Contacted" and crm.unique(crm.cname(x))
+             and normalize_company(x["company"]) not in keys]
+    for x in rng.sample(cands, len(cands)):
+        name = crm.cname(x)
+        head = open_record(name) + [link("Convert")]
+        yield {
+            "goal": f"{name} from {x['company']} is qualified. Convert the lead into a new account and contact, "
+                    f"but don't create an opportunity yet.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [
+                    {"table": "leads", "where": {"id": x["id"]}, "expect": {"is_converted": True, "converted_opportunity_id": None,
+                                                                           "converted_account_id": {"$ne": None}}},
+                    {"table": "accounts", "in": "created", "where": {"name": x["company"]}, "count": 1},
+                    {"table": "contacts", "in": "created", "where": {"last_name": x["last_name"], "first_name": x["first_name"]}, "count": 1},
+                    {"table": "opportunities", "in": "created", "count": 0, "name": "no opportunity created"},
+                ],
+                "unchanged_except": _lead_allowances(x["id"]) + [{"table": "accounts", "ops": ["create"]}],
+            },
+            "solution": head + [{"click": {"role": "checkbox", "name": "Don't create an opportunity upon conversion", "exact": True}},
+                                button("Convert", within=DIALOG), done()],
+            "near_misses": [head + [button("Convert", within=DIALOG), done()]],
+        }
+
+
+@template("crm", "opp-stage-amount", difficulty="medium", max_steps=25)
+def opp_stage_amount(w: World, rng: random.Random):
+    """Jump an opportunity to Negotiation on the Path (not one step) and update its amount."""
+    crm = Crm(w)
+    cands = [o for o in crm.opps if o["stage"] in ("Qualification", "Needs Analysis") and crm.unique(o["name"]) and o["amount"]]
+    for o in rng.sample(cands, len(cands)):
+        new_amount = int(round(o["amount"] * rng.choice([0.8, 0.9, 1.1, 1.25]) / 1000) * 1000)
+        head = open_record(o["name"])
+        edit = [button("Edit"), fill("Amount", str(new_amount)), save_modal(), done()]
+        yield {
+            "goal": f"Procurement is now negotiating \u201c{o['name']}\u201d. Move it to the Negotiation stage and change its amount "
+                    f"to {money(new_amount)}.",
+            "start_path": "/lightning/o/Opportunity/list",
+            "verify": {
+                "checks": [{"table": "opportunities", "where": {"id": o["id"]},
+                            "expect": {"stage": "Negotiation", "probability": 80, "forecast_category": "Commit", "amount": new_amount}}],
+                "unchanged_except": [{"table": "opportunities", "where": {"id": o["id"]},
+                                      "fields": ["stage", "probability", "forecast_category", "amount"]}],
+            },
+            "solution": head + [{"click": {"role": "option", "name": "Negotiation", "exact": True}}, button("Mark as Current Stage")] + edit,
+            "near_misses": [head + [button("Mark Stage as Complete")] + edit],
+        }
+
+
+@template("crm", "kanban-move", difficulty="medium", max_steps=12)
+def kanban_move(w: World, rng: random.Random):
+    """Drag an opportunity card to another stage column on the Kanban board."""
+    crm = Crm(w)
+    cands = [o for o in crm.opps if o["owner_id"] == ME and o["stage"] in ("Qualification", "Needs Analysis") and crm.unique(o["name"])]
+    for o in rng.sample(cands, len(cands)):
+        card = {"role": "article", "name": o["name"], "exact": True}
+        col = lambda st: {"role": "region", "name": f"{st} column", "exact": True}  # noqa: E731
+        yield {
+            "goal": f"On the Kanban board of your opportunities, drag \u201c{o['name']}\u201d to the Proposal stage.",
+            "start_path": "/lightning/o/Opportunity/list?filterName=MyOpportunities&display=kanban",
+            "verify": {
+                "checks": [{"table": "opportunities", "where": {"id": o["id"]},
+                            "expect": {"stage": "Proposal", "probability": 60, "forecast_category": "Best Case"}}],
+                "unchanged_except": [{"table": "opportunities", "where": {"id": o["id"]}, "fields": ["stage", "probability", "forecast_category"]}],
+            },
+            "solution": [{"drag": {"from": card, "to": col("Proposal")}}, done()],
+            "near_misses": [[{"drag": {"from": card, "to": col("Negotiation")}}, done()]],
+        }
+
+
+@template("crm", "new-case", difficulty="medium", max_steps=30)
+def new_case(w: World, rng: random.Random):
+    """Open a case from a contact's record (contact and account prefilled)."""
+    crm = Crm(w)
+    subjects = ["Export to CSV times out", "Cannot add new users", "Dashboard shows wrong totals", "SSO login loop",
+                "Sensor data delayed by hours", "API rate limit errors"]
+    cands = [c for c in crm.contacts if crm.unique(crm.cname(c)) and crm.acc[c["account_id"]]["type"].startswith("Customer")
+             and not crm.has_duplicates("contacts", c)]
+    for c in rng.sample(cands, len(cands)):
+        name = crm.cname(c)
+        acc = crm.acc[c["account_id"]]
+        subject = rng.choice(subjects)
+        origin = rng.choice(["Email", "Web"])
+        path = open_record(name) + [button("Show more actions"), menuitem("New Case"), fill("Subject", subject)]
+        yield {
+            "goal": f"{name} from {acc['name']} reports a problem: \u201c{subject}\u201d. Open a new High priority case for them "
+                    f"with that subject and case origin {origin}.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "cases", "in": "created", "where": {"contact_id": c["id"]},
+                            "expect": {"account_id": acc["id"], "subject": {"$ieq": subject}, "priority": "High", "origin": origin,
+                                       "status": "New"}, "count": 1}],
+                "unchanged_except": [{"table": "cases", "ops": ["create"]}],
+            },
+            "solution": path + pick("Priority", "High") + pick("Case Origin", origin) + [save_modal(), done()],
+            "near_misses": [path + pick("Case Origin", origin) + [save_modal(), done()]],
+        }
+
+
+@template("crm", "opp-contact-role", difficulty="medium", max_steps=20)
+def opp_contact_role(w: World, rng: random.Random):
+    """Add a contact role to an opportunity."""
+    crm = Crm(w)
+    roles = ["Technical Buyer", "Economic Buyer", "Executive Sponsor", "Evaluator", "Influencer"]
+    cands = []
+    for o in crm.opps:
+        if not crm.is_open(o) or not crm.unique(o["name"]):
+            continue
+        have = {r["contact_id"] for r in crm.roles_by_opp[o["id"]]}
+        others = [c for c in crm.contacts_by_acc[o["account_id"]] if c["id"] not in have and crm.unique(crm.cname(c))]
+        if others:
+            cands.append((o, others[0]))
+    for o, c in rng.sample(cands, len(cands)):
+        role, wrong = rng.sample(roles, 2)
+        name = crm.cname(c)
+        head = open_record(o["name"]) + [button("Add Contact Roles")] + lookup("Contact", name, name)
+        yield {
+            "goal": f"Add {name} as a contact role on the opportunity \u201c{o['name']}\u201d with the role {role}.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "opportunity_contact_roles", "in": "created", "where": {"opportunity_id": o["id"], "contact_id": c["id"]},
+                            "expect": {"role": role}, "count": 1}],
+                "unchanged_except": [{"table": "opportunity_contact_roles", "ops": ["create"], "where": {"opportunity_id": o["id"]}}],
+            },
+            "solution": head + pick("Role", role) + [save_modal(), done()],
+            "near_misses": [head + pick("Role", wrong) + [save_modal(), done()]],
+        }
+
+
+@template("crm", "change-owner-opportunity", difficulty="easy", max_steps=16)
+def change_owner_opportunity(w: World, rng: random.Random):
+    """Give an opportunity to another rep with Change Owner."""
+    crm = Crm(w)
+    reps = [7, 8, 9, 10, 14]
+    cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and o["owner_id"] == ME]
+    for o in rng.sample(cands, len(cands)):
+        uid, wrong = rng.sample(reps, 2)
+        user, wrong_user = crm.uname(uid), crm.uname(wrong)
+        head = open_record(o["name"]) + [button("Show more actions"), menuitem("Change Owner")]
+        tail = lambda u: lookup("Owner", u.split()[0], u) + [button("Change Owner", within=DIALOG), done()]  # noqa: E731
+        yield {
+            "goal": f"You're handing \u201c{o['name']}\u201d over to {user}. Make {user.split()[0]} the opportunity's owner.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "opportunities", "where": {"id": o["id"]}, "expect": {"owner_id": uid}}],
+                "unchanged_except": [{"table": "opportunities", "where": {"id": o["id"]}, "fields": ["owner_id"]}],
+            },
+            "solution": head + tail(user),
+            "near_misses": [head + tail(wrong_user)],
+        }
+
+
+@template("crm", "merge-duplicate-contacts", difficulty="medium", max_steps=12)
+def merge_duplicate_contacts(w: World, rng: random.Random):
+    """Merge a contact entered twice, keeping the original record as the master."""
+    crm = Crm(w)
+    pairs = []
+    for c in crm.contacts:
+        dups = [d for d in crm.contacts if d["id"] > c["id"] and crm.cname(d) == crm.cname(c) and d["account_id"] == c["account_id"]]
+        if len(dups) == 1 and c["title"]:
+            pairs.append((c, dups[0]))
+    for orig, dup in rng.sample(pairs, len(pairs)):
+        name = crm.cname(orig)
+        acc = crm.acc[orig["account_id"]]["name"]
+        head = [link("View Duplicates"), button("Next", within=DIALOG)]
+        yield {
+            "goal": f"{name} at {acc} was entered twice. Merge the duplicate contacts, keeping the original record "
+                    f"(created {orig['created_at'].strftime('%B %-d, %Y')}, title {orig['title']}) as the master.",
+            "start_path": f"/lightning/r/Contact/{orig['id']}/view",
+            "verify": {
+                "checks": [{"table": "contacts", "in": "deleted", "where": {"id": dup["id"]}, "count": 1},
+                           {"table": "contacts", "where": {"id": orig["id"]}, "expect": {"title": orig["title"], "email": orig["email"]}}],
+                "unchanged_except": [{"table": "contacts", "ops": ["delete"], "where": {"id": dup["id"]}},
+                                     {"table": "contacts", "ops": ["update"], "where": {"id": orig["id"]}},
+                                     {"table": "opportunity_contact_roles", "ops": ["update"], "where": {"contact_id": dup["id"]}},
+                                     {"table": "cases", "ops": ["update"], "where": {"contact_id": dup["id"]}},
+                                     {"table": "tasks", "ops": ["update"], "where": {"who_id": dup["id"], "who_type": "Contact"}},
+                                     {"table": "events", "ops": ["update"], "where": {"who_id": dup["id"], "who_type": "Contact"}}],
+            },
+            "solution": head + [button("Merge Contacts", within=DIALOG), done()],
+            "near_misses": [head + [{"click": {"role": "radio", "name": "Use Record 2 as master", "exact": True}},
+                                    button("Merge Contacts", within=DIALOG), done()]],
+        }
