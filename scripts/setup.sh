@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs everything uigym needs into ./.venv and makes sure a Chromium is there.
-# Idempotent: a second run only checks. Usage: bash scripts/setup.sh [--extras test,train]
+# Idempotent: a second run only checks. Usage: bash scripts/setup.sh [--extras test,model]
+# (default: all extras: tests, model serving, datasets, training, Ray)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-EXTRAS="test"
+EXTRAS="all"
 if [[ "${1:-}" == "--extras" && -n "${2:-}" ]]; then EXTRAS="$2"; fi
 
 PY="${PYTHON:-python3}"

@@ -118,3 +118,46 @@ def attachment_bytes(filename: str, mime: str, key: str, font_path: str | None =
         return ("\n".join(lines) + "\n").encode(), mime
     img.save(buf, "PDF", resolution=72.0)
     return buf.getvalue(), "application/pdf"
+
+
+SKIN = ["#f1c27d", "#e0ac69", "#c68642", "#8d5524", "#ffdbac", "#d7a27a"]
+HAIR = ["#2c1b10", "#4a2f1b", "#7a4a24", "#b07a3b", "#d8b26e", "#1c1c1c", "#8e8e8e", "#a0522d"]
+BACKDROPS = [("#cfe3f7", "#8fb5e0"), ("#f7e2cf", "#e0b48f"), ("#d7efd8", "#93c79a"), ("#eadcf7", "#b99be0"),
+             ("#f7d4dc", "#e095a8"), ("#e4e4e4", "#a9a9a9"), ("#fdf0c4", "#e6c35c"), ("#d2f0ef", "#7cc6c2")]
+
+
+def photo_avatar_png(key: str, size: int) -> bytes:
+    """A deterministic 'profile photo': a person's head and shoulders on a soft backdrop (for contacts
+    that have a photo; everyone else gets a letter avatar)."""
+    size = max(16, min(int(size), 256))
+    rng = random.Random(_digest("photo:" + key.strip().lower()))
+    big = 256
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    top, bottom = rng.choice(BACKDROPS)
+    bg = Image.new("RGB", (big, big))
+    d = ImageDraw.Draw(bg)
+    t0, t1 = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in (top, bottom)]
+    for y in range(big):
+        f = y / big
+        d.line([(0, y), (big, y)], fill=tuple(int(a + (b - a) * f) for a, b in zip(t0, t1)))
+    skin, hair = rng.choice(SKIN), rng.choice(HAIR)
+    shirt = tuple(rng.randint(40, 200) for _ in range(3))
+    cx = big // 2 + rng.randint(-10, 10)
+    d.ellipse((cx - 110, 178, cx + 110, 330), fill=shirt)  # shoulders
+    d.rectangle((cx - 22, 140, cx + 22, 190), fill=skin)  # neck
+    long_hair = rng.random() < 0.5
+    if long_hair:
+        d.ellipse((cx - 66, 44, cx + 66, 200), fill=hair)
+    d.ellipse((cx - 52, 52, cx + 52, 170), fill=skin)  # face
+    d.chord((cx - 56, 40, cx + 56, 130), 180, 360, fill=hair)  # hair on top
+    eye_y = 108 + rng.randint(-4, 4)
+    for ex in (cx - 20, cx + 20):
+        d.ellipse((ex - 4, eye_y - 4, ex + 4, eye_y + 4), fill="#3b2a20")
+    d.arc((cx - 18, 118, cx + 18, 148), 20, 160, fill="#8a4b3c", width=3)
+    mask = Image.new("L", (big, big), 0)
+    ImageDraw.Draw(mask).ellipse((0, 0, big - 1, big - 1), fill=255)
+    img.paste(bg, (0, 0), mask)
+    img = img.resize((size, size), Image.LANCZOS)
+    buf = io.BytesIO()
+    img.save(buf, "PNG", optimize=True)
+    return buf.getvalue()

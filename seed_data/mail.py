@@ -22,25 +22,25 @@ from faker import Faker
 
 VOCAB_DIR = Path(__file__).parent / "vocab" / "mail"
 
-# How many conversations of each kind a world gets.
+# How many conversations of each kind a world gets (about 2,100 messages over 18 months).
 PLAN: list[tuple[str, int]] = [
-    ("work", 54),
-    ("clients", 16),
-    ("calendar", 12),
-    ("family", 12),
-    ("friends", 16),
-    ("invoices", 8),
-    ("newsletters", 26),
-    ("receipts", 14),
-    ("travel", 8),
-    ("shipping", 14),
-    ("promotions", 34),
-    ("social", 20),
-    ("updates", 8),
-    ("spam", 6),
+    ("work", 250),
+    ("clients", 96),
+    ("calendar", 56),
+    ("family", 52),
+    ("friends", 70),
+    ("newsletters", 150),
+    ("receipts", 100),
+    ("travel", 44),
+    ("shipping", 80),
+    ("promotions", 170),
+    ("social", 96),
+    ("updates", 66),
+    ("spam", 24),
 ]
 CONVERSATIONAL = {"work", "clients", "family", "friends", "invoices"}
-N_COWORKERS, N_CLIENTS, N_VENDORS, N_FAMILY, N_FRIENDS = 24, 18, 8, 6, 14
+N_COWORKERS, N_CLIENTS, N_FAMILY, N_FRIENDS, N_OTHERS = 62, 50, 10, 38, 24
+HISTORY_DAYS = 548  # 18 months
 DAY_NUMS = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24, 25, 26, 27, 28]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -76,7 +76,7 @@ def fmt_time(t: dt.datetime) -> str:
 class Person:
     name: str
     email: str
-    relation: str = ""  # coworker|client|vendor|family|friend|me
+    relation: str = ""  # coworker|client|vendor|family|friend|other|me|service
     company: str = ""
     title: str = ""
 
@@ -106,6 +106,8 @@ class Conv:
     label: str | None = None
     important: bool = False
     spam: bool = False
+    force: dict = field(default_factory=dict)  # draft, scheduled, unread, read, inbox
+    meta: dict = field(default_factory=dict)  # what the seed knows about it (not stored)
 
 
 class WorldBuilder:
@@ -116,14 +118,18 @@ class WorldBuilder:
         self.fake = Faker("en_US")
         self.fake.seed_instance(seed)
         self.common = vocab("common")
+        self.airports = [tuple(a) for a in vocab("travel")["airports"]]
+        self.receipt_items = vocab("receipts")["items"]
+        self.work_topics = vocab("work")["topics"]
         self.used_names: set[str] = set()
         self.used_emails: set[str] = set()
+        self.used_flights: set[str] = set()
 
     # ------------------------------------------------------------------ people
     def _name(self) -> tuple[str, str]:
-        for _ in range(200):
+        for _ in range(400):
             first, last = self.fake.first_name(), self.fake.last_name()
-            if f"{first} {last}" not in self.used_names:
+            if f"{first} {last}" not in self.used_names and first.isalpha() and last.isalpha():
                 self.used_names.add(f"{first} {last}")
                 return first, last
         raise RuntimeError("could not draw a unique name")
@@ -144,7 +150,7 @@ class WorldBuilder:
         self.my_company = rng.choice(self.common["my_companies"])
         first, last = self._name()
         self.me = Person(f"{first} {last}", self._email(first, last, self.my_company["domain"], ["{f}.{l}"]), "me",
-                         self.my_company["name"], rng.choice(self.common["titles_coworker"]))
+                         self.my_company["name"], rng.choice(self.common["titles_coworker"][:8]))
         self.people: dict[str, list[Person]] = {}
         pub = self.common["public_domains"]
 
@@ -164,42 +170,78 @@ class WorldBuilder:
             self.people[relation] = out
 
         companies = self.common["companies"]
-        client_cos = rng.sample(companies, 12)
-        vendor_cos = [c for c in companies if c not in client_cos]
+        client_cos = rng.sample(companies, 18)
+        self.client_companies = client_cos
         add("coworker", N_COWORKERS, lambda: self.my_company, lambda c: c["domain"], ["{f}.{l}", "{f}", "{fi}{l}"],
             self.common["titles_coworker"])
         add("client", N_CLIENTS, lambda: rng.choice(client_cos), lambda c: c["domain"], ["{f}.{l}", "{f}", "{fi}{l}"],
-            self.common["titles_external"])
-        add("vendor", N_VENDORS, lambda: rng.choice(vendor_cos), lambda c: c["domain"], ["{f}.{l}", "{fi}{l}"],
             self.common["titles_external"])
         add("family", N_FAMILY, lambda: None, lambda c: rng.choice(pub), ["{f}{l}", "{f}.{l}", "{f}{l}{n}"], None,
             last_name=last)
         add("friend", N_FRIENDS, lambda: None, lambda c: rng.choice(pub), ["{f}{l}", "{f}.{l}", "{f}{n}", "{fi}{l}{n}"],
             None)
-        for p in self.people["family"] + self.people["friend"]:
-            p.company = self.fake.company() if rng.random() < 0.7 else ""
-            p.title = self.fake.job() if p.company else ""
-        self.all_people = [p for rel in ("coworker", "client", "vendor", "family", "friend") for p in self.people[rel]]
-        self.home_airport = rng.choice(vocab("travel")["airports"])
+        # Personal contacts carry no employer: every company in Contacts is one that writes to me.
+        # Accounts payable: the shared finance mailbox invoices get forwarded to.
+        ap = Person("Accounts Payable", f"ap@{self.my_company['domain']}", "coworker", self.my_company["name"],
+                    "Finance team")
+        self.used_emails.add(ap.email)
+        self.ap = ap
+        self.people["coworker"].append(ap)
+        # Vendors: two people per vendor company (billing, account manager).
+        self.vendors = []
+        vend = vocab("vendors")["vendors"]
+        for v in vend:
+            billing_first, billing_last = self._name()
+            am_first, am_last = self._name()
+            billing = Person(f"{billing_first} {billing_last}",
+                             self._email(billing_first, billing_last, v["domain"], ["{f}.{l}", "{fi}{l}"]), "vendor",
+                             v["name"], "Billing Specialist")
+            am = Person(f"{am_first} {am_last}", self._email(am_first, am_last, v["domain"], ["{f}.{l}", "{f}"]),
+                        "vendor", v["name"], "Account Manager")
+            self.vendors.append({**v, "billing": billing, "am": am})
+        self.people["vendor"] = [p for v in self.vendors for p in (v["billing"], v["am"])]
+        # Other contacts: people who wrote once (recruiters, organizers, neighbours...).
+        kinds = self.common["other_contact_kinds"]
+        others = []
+        for i in range(N_OTHERS):
+            kind = kinds[i % len(kinds)]
+            fst, lst = self._name()
+            if kind["title"] == "Neighbor":
+                company, domain = "", rng.choice(pub)
+            else:
+                co = rng.choice([c for c in companies if c not in client_cos])
+                company, domain = co["name"], co["domain"]
+            p = Person(f"{fst} {lst}", self._email(fst, lst, domain, ["{f}.{l}", "{f}{l}"]), "other", company,
+                       kind["title"])
+            others.append((p, kind))
+        self.others = others
+        self.people["other"] = [p for p, _ in others]
+        self.all_people = [p for rel in ("coworker", "client", "vendor", "family", "friend", "other")
+                           for p in self.people[rel]]
+        self.home_airport = rng.choice(self.airports)
         self.card_last4 = f"{rng.randint(1000, 9999)}"
 
     # ------------------------------------------------------------------- times
     def thread_start(self, business: bool) -> dt.datetime:
         rng, now = self.rng, self.now
         r = rng.random()
-        if r < 0.08:  # today (or the last hours)
+        if r < 0.025:  # today (or the last hours)
             minutes = rng.randint(3, 10 * 60)
-        elif r < 0.30:  # this week
+        elif r < 0.11:  # this week
             minutes = rng.randint(10 * 60, 7 * 24 * 60)
-        elif r < 0.55:  # this month
+        elif r < 0.24:  # this month
             minutes = rng.randint(7 * 24 * 60, 30 * 24 * 60)
-        else:  # the six months before
-            minutes = rng.randint(30 * 24 * 60, 182 * 24 * 60)
+        elif r < 0.45:  # the three months before
+            minutes = rng.randint(30 * 24 * 60, 120 * 24 * 60)
+        else:  # back to 18 months
+            minutes = rng.randint(120 * 24 * 60, HISTORY_DAYS * 24 * 60)
         t = now - dt.timedelta(minutes=minutes)
         if business and not 8 <= t.hour < 19:
             t = t.replace(hour=rng.randint(8, 17), minute=rng.randint(0, 59))
             if t >= now:
                 t -= dt.timedelta(days=1)
+        if business and t.weekday() >= 5 and rng.random() < 0.85:
+            t -= dt.timedelta(days=t.weekday() - 4)
         return t.replace(second=rng.randint(0, 59))
 
     def next_time(self, t: dt.datetime) -> dt.datetime:
@@ -220,13 +262,13 @@ class WorldBuilder:
         hour = rng.randint(9, 16)
         t1 = start.replace(hour=hour, minute=rng.choice([0, 15, 30, 45]))
         t2 = t1 + dt.timedelta(minutes=rng.choice([45, 60, 90, 120]))
-        airports = [ap for ap in vocab("travel")["airports"] if ap != self.home_airport]
+        airports = [ap for ap in self.airports if ap != self.home_airport]
         dest = rng.choice(airports)
         trip = start + dt.timedelta(days=rng.randint(6, 40))
         delivery = start + dt.timedelta(days=rng.randint(1, 5))
-        items = kind_vocab.get("items") or vocab("receipts")["items"]
-        topics = kind_vocab.get("topics") or vocab("work")["topics"]
-        ext = self.people["client"] + self.people["vendor"]
+        items = kind_vocab.get("items") or self.receipt_items
+        topics = kind_vocab.get("topics") or self.work_topics
+        ext = self.people["client"]
         a = a or rng.choice(self.all_people)
         b = b or rng.choice(self.all_people)
         return {
@@ -282,14 +324,22 @@ class WorldBuilder:
                         "size": self.rng.randint(lo, hi)})
         return out
 
+    def _attachments(self, specs: list[dict], ctx: dict) -> list[dict]:
+        out = []
+        for spec in specs:
+            lo, hi = MIME_SIZES.get(spec["mime"], (10_000, 200_000))
+            out.append({"filename": spec["filename"].format_map(ctx), "mime": spec["mime"],
+                        "size": self.rng.randint(lo, hi)})
+        return out
+
     # ----------------------------------------------------------- conversations
-    def conversation(self, kind: str, kv: dict) -> Conv | None:
+    def conversation(self, kind: str, kv: dict, a: Person | None = None) -> Conv:
         rng = self.rng
         tpl = rng.choice(kv["threads"])
-        pool = self.people[kv["with"]]
-        a = rng.choice(pool)
+        pool = [p for p in self.people[kv["with"]] if p is not self.ap]
+        a = a or rng.choice(pool)
         b = rng.choice([p for p in pool if p is not a]) if len(pool) > 1 else a
-        start = self.thread_start(business=kind in ("work", "clients", "invoices"))
+        start = self.thread_start(business=kind in ("work", "clients"))
         ctx = self.context(start, a, b, kv)
         script = tpl["messages"]
         n = rng.choices(range(1, 7), weights=[2, 3, 3, 2, 1.2, 0.8])[0]
@@ -310,16 +360,24 @@ class WorldBuilder:
             mctx = dict(ctx, from_first=speaker.first, from_name=speaker.name, to_first=other.first)
             text = script[i] if i < len(script) else rng.choice(self.common["acks"])
             body = text.format_map(mctx)
+            if speaker is a and kind == "clients" and a.company and a.company not in body:
+                body += f"\n\n{a.name}\n{a.title}, {a.company}"  # a client's email signature
             msgs.append(Msg(speaker, [other], list(cc), subject if i == 0 else f"Re: {subject}", body, t,
                             self._attachments(tpl.get("attachments", []), ctx) if i == att_on else []))
             speaker = other
         imp = rng.random() < kv.get("important", 0.3)
         label = kv.get("label") if rng.random() < kv.get("label_rate", 0.7) else None
+        if kind == "work" and label and "{project}" in tpl["subject"] and rng.random() < 0.5:
+            label = "projects"
+        if kind == "friends" and rng.random() < 0.3:
+            label = "personal"
+        if label and start < self.now - dt.timedelta(days=365) and rng.random() < 0.3:
+            label = "archive2024"
         return Conv(kind, kv["category"], subject, msgs, label, imp)
 
     def invite(self, kv: dict) -> Conv:
         rng = self.rng
-        a = rng.choice(self.people["coworker"])
+        a = rng.choice(self.people["coworker"][:-1])
         start = self.thread_start(business=True)
         ctx = self.context(start, a, None, kv)
         ev = rng.choice(kv["events"])
@@ -357,11 +415,15 @@ class WorldBuilder:
         sender = rng.choice(kv["senders"])
         tpl = rng.choice(sender["templates"])
         start = self.thread_start(business=False)
-        a = rng.choice(self.people["friend"] + self.people["coworker"]) if rng.random() < 0.5 else None
+        a = rng.choice(self.people["friend"] + self.people["coworker"][:-1]) if rng.random() < 0.5 else None
         if a is None:
             first, last = self.fake.first_name(), self.fake.last_name()
             a = Person(f"{first} {last}", "", "", self.fake.company(), self.fake.job())
         ctx = self.context(start, a, None, kv)
+        if "{flight_no}" in tpl["body"]:
+            while ctx["flight_no"] in self.used_flights:
+                ctx["flight_no"] = f"SK {rng.randint(100, 2999)}"
+            self.used_flights.add(ctx["flight_no"])
         subject = tpl["subject"].format_map(ctx)
         who = Person(sender["name"], sender["email"], "service")
         msg = Msg(who, [self.me], [], subject, tpl["body"].format_map(ctx), start,
@@ -369,6 +431,234 @@ class WorldBuilder:
         label = kv.get("label") if rng.random() < kv.get("label_rate", 0.7) else None
         return Conv(kind, kv["category"], subject, [msg], label, rng.random() < kv.get("important", 0.0),
                     spam=kind == "spam")
+
+    # ------------------------------------------------------- vendor invoices
+    @staticmethod
+    def _month_end(year: int, month: int) -> dt.date:
+        nxt = dt.date(year + (month == 12), month % 12 + 1, 1)
+        return nxt - dt.timedelta(days=1)
+
+    @staticmethod
+    def _long(d: dt.date) -> str:
+        return f"{MONTHS[d.month - 1]} {d.day}, {d.year}"
+
+    def vendor_series(self) -> list[Conv]:
+        """Every vendor bills monthly (or quarterly) with a PDF; each contract's end month differs, so
+        exactly one vendor's contract ends this month, one next month, and so on."""
+        rng, now = self.rng, self.now
+        vv = vocab("vendors")
+        offsets = list(range(len(self.vendors)))
+        rng.shuffle(offsets)
+        convs: list[Conv] = []
+        used_numbers: set[int] = set()
+        for v, k in zip(self.vendors, offsets):
+            y, m = now.year, now.month + k
+            y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
+            end = self._month_end(y, m)
+            v["contract_end"] = end
+            billing, am = v["billing"], v["am"]
+            months = rng.randint(6, 14)
+            day = rng.randint(1, 6)
+            for back in range(0, min(months * v["cycle"], 17), v["cycle"]):
+                yy, mm = now.year, now.month - back
+                while mm < 1:
+                    yy, mm = yy - 1, mm + 12
+                sent = dt.datetime(yy, mm, day, rng.randint(7, 11), rng.randint(0, 59), rng.randint(0, 59))
+                if sent >= now - dt.timedelta(hours=2):
+                    continue
+                # The contract term containing this invoice (yearly, ending at `end`).
+                term_end = end
+                while True:
+                    nm = term_end.month % 12 + 1
+                    term_start = dt.date(term_end.year - 1 + (nm == 1), nm, 1)
+                    if term_start <= sent.date():
+                        break
+                    term_end = self._month_end(term_end.year - 1, term_end.month)
+                lo, hi = v["amount"]
+                total_cents = rng.randint(lo * 100, hi * 100)
+                total_cents -= total_cents % 5
+                parts = rng.sample(v["lines"], min(len(v["lines"]), rng.randint(2, 3)))
+                cuts = sorted(rng.sample(range(1, total_cents), len(parts) - 1))
+                amounts = [b - a for a, b in zip([0, *cuts], [*cuts, total_cents])]
+                lines = "\n".join(f"{p}: ${c / 100:,.2f}" for p, c in zip(parts, amounts))
+                while True:
+                    no = rng.randint(10000, 99999)
+                    if no not in used_numbers:
+                        used_numbers.add(no)
+                        break
+                period = f"{MONTHS[mm - 1]} {yy}" if v["cycle"] == 1 else \
+                    f"{MONTHS[mm - 1]}-{MONTHS[(mm + 1) % 12]} {yy}"
+                due = (sent + dt.timedelta(days=30)).date()
+                ctx = {"invoice_no": f"INV-{no}", "vendor": v["name"], "service": v["service"], "period": period,
+                       "lines": lines, "amount": f"${total_cents / 100:,.2f}", "due": self._long(due),
+                       "term_start": self._long(term_start), "term_end": self._long(term_end),
+                       "to_first": self.me.first, "from_name": billing.name, "from_first": billing.first}
+                subject = vv["invoice"]["subject"].format_map(ctx)
+                msgs = [Msg(billing, [self.me], [], subject, vv["invoice"]["body"].format_map(ctx), sent,
+                            [{"filename": f"Invoice-INV-{no}.pdf", "mime": "application/pdf",
+                              "size": rng.randint(38_000, 240_000)}])]
+                if rng.random() < 0.3:
+                    i = rng.randrange(3)
+                    t = self.next_time(sent)
+                    if t < now:
+                        rctx = dict(ctx, to_first=billing.first, from_first=self.me.first)
+                        msgs.append(Msg(self.me, [billing], [], f"Re: {subject}", vv["invoice"]["reply_me"][i].format_map(rctx), t))
+                        t2 = self.next_time(t)
+                        if t2 < now and rng.random() < 0.7:
+                            bctx = dict(ctx, to_first=self.me.first, from_first=billing.first)
+                            msgs.append(Msg(billing, [self.me], [], f"Re: {subject}", vv["invoice"]["reply_back"][i].format_map(bctx), t2))
+                conv = Conv("invoices", "primary", subject, msgs, "invoices" if rng.random() < 0.85 else None,
+                            back == 0 and rng.random() < 0.5)
+                conv.meta = {"vendor": v["name"], "invoice_no": f"INV-{no}", "amount": ctx["amount"]}
+                convs.append(conv)
+            # Renewal notice from the account manager, about six weeks before the end (when that is past).
+            notice = dt.datetime.combine(end - dt.timedelta(days=rng.randint(38, 50)), dt.time(rng.randint(9, 15), rng.randint(0, 59)))
+            if notice < now - dt.timedelta(hours=3):
+                cctx = {"vendor": v["name"], "service": v["service"], "my_company": self.my_company["name"],
+                        "term_end": self._long(end), "term_end_short": f"{MONTHS[end.month - 1]} {end.day}",
+                        "to_first": self.me.first, "from_name": am.name, "from_first": am.first}
+                subject = vv["contract"]["subject"].format_map(cctx)
+                msgs = [Msg(am, [self.me], [], subject, vv["contract"]["body"].format_map(cctx), notice)]
+                t = self.next_time(notice)
+                if t < now and rng.random() < 0.6:
+                    msgs.append(Msg(self.me, [am], [], f"Re: {subject}",
+                                    vv["contract"]["reply_me"].format_map(dict(cctx, to_first=am.first, from_first=self.me.first)), t))
+                    t2 = self.next_time(t)
+                    if t2 < now:
+                        msgs.append(Msg(am, [self.me], [], f"Re: {subject}",
+                                        vv["contract"]["reply_back"].format_map(dict(cctx, to_first=self.me.first, from_first=am.first)), t2))
+                conv = Conv("contracts", "primary", subject, msgs, "finance", True)
+                convs.append(conv)
+        return convs
+
+    # ------------------------------------------- questions about known dates
+    def questions(self) -> list[Conv]:
+        rng, now = self.rng, self.now
+        qv = vocab("questions")
+        convs = []
+        coworkers = self.people["coworker"][:-1]
+        used_projects: set[str] = set()
+        for ev in qv["events"]:
+            a, b = rng.sample(coworkers, 2)
+            when = (now + dt.timedelta(days=rng.randint(8, 40))).date()
+            while when.weekday() >= 5:
+                when += dt.timedelta(days=1)
+            announced = now - dt.timedelta(days=rng.randint(4, 20), minutes=rng.randint(0, 600))
+            announced = announced.replace(hour=rng.randint(9, 16))
+            ctx = self.context(announced, a, b, {})
+            while ctx["project"] in used_projects:
+                ctx["project"] = rng.choice(self.common["projects"])
+            used_projects.add(ctx["project"])
+            ctx["date_long"] = f"{when.strftime('%A')}, {MONTHS[when.month - 1]} {when.day}"
+            team = rng.sample([p for p in coworkers if p not in (a, b)], 3)
+            subj = ev["announce_subject"].format_map(ctx)
+            body = ev["announce_body"].format_map(dict(ctx, from_first=a.first, to_first=self.me.first))
+            ann = Conv("announce", "primary", subj, [Msg(a, [self.me, b, *team], [], subj, body, announced)], "work", True)
+            asked = now - dt.timedelta(hours=rng.randint(1, 40), minutes=rng.randint(0, 59))
+            qsubj = ev["question_subject"].format_map(ctx)
+            qbody = ev["question_body"].format_map(dict(ctx, from_first=b.first, to_first=self.me.first))
+            q = Conv("question", "primary", qsubj, [Msg(b, [self.me], [], qsubj, qbody, asked)], None, False)
+            q.force = {"unread": True, "inbox": True}
+            ann.force = {"read": True}
+            q.meta = {"event": ev["key"], "name": ev["name"].format_map(ctx), "date": when.isoformat(),
+                      "asker": b.email, "announcer": a.email, "announce_subject": subj}
+            ann.meta = {"event": ev["key"], "date": when.isoformat()}
+            convs += [ann, q]
+        # Upcoming trips, and a friend asking about one of them.
+        tv = vocab("travel")
+        conf_tpl = next(t for s in tv["senders"] for t in s["templates"] if "{seat}" in t["body"])
+        sender = next(s for s in tv["senders"] if conf_tpl in s["templates"])
+        dests = rng.sample([ap for ap in self.airports if ap != self.home_airport], 3)
+        friends = rng.sample(self.people["friend"], 3)
+        for dest, friend in zip(dests, friends):
+            booked = now - dt.timedelta(days=rng.randint(5, 25), hours=rng.randint(0, 12))
+            trip = (now + dt.timedelta(days=rng.randint(6, 35))).date()
+            ctx = self.context(booked, friend, None, tv)
+            while ctx["flight_no"] in self.used_flights:
+                ctx["flight_no"] = f"SK {rng.randint(100, 2999)}"
+            self.used_flights.add(ctx["flight_no"])
+            ctx.update(to_airport=dest[0], to_city=dest[1], trip_date=f"{trip.strftime('%a')}, {trip.strftime('%b')} {trip.day}")
+            subj = conf_tpl["subject"].format_map(ctx)
+            conf = Conv("travel", "updates", subj, [Msg(Person(sender["name"], sender["email"], "service"), [self.me], [],
+                                                        subj, conf_tpl["body"].format_map(ctx), booked,
+                                                        self._attachments(conf_tpl.get("attachments", []), ctx))],
+                        "travel", True)
+            asked = now - dt.timedelta(hours=rng.randint(2, 60))
+            qsubj = qv["trip_question"]["subject"].format_map(ctx)
+            q = Conv("trip_question", "primary", qsubj,
+                     [Msg(friend, [self.me], [], qsubj, qv["trip_question"]["body"].format_map(
+                         dict(ctx, to_first=self.me.first, from_first=friend.first)), asked)], None, False)
+            q.force = {"inbox": True}
+            q.meta = {"flight_no": ctx["flight_no"], "trip_date": trip.isoformat(), "city": dest[1]}
+            convs += [conf, q]
+        return convs
+
+    def other_mail(self) -> list[Conv]:
+        convs = []
+        for p, kind in self.others:
+            start = self.thread_start(business=True)
+            ctx = self.context(start, p, None, {})
+            subj = self.rng.choice(kind["subjects"]).format_map(ctx)
+            body = kind["body"].format_map(dict(ctx, from_first=p.first, from_name=p.name, to_first=self.me.first))
+            if p.company and p.company not in body:
+                body += f"\n{p.title}, {p.company}"
+            msgs = [Msg(p, [self.me], [], subj, body, start)]
+            convs.append(Conv("other", "primary", subj, msgs, None, False))
+        return convs
+
+    def everyone_writes(self, convs: list[Conv]) -> list[Conv]:
+        """Every contact has mail: people the plan left out get a conversation of their kind, so searching any
+        contact's name finds something."""
+        seen = {p.email for c in convs if c.kind not in ("draft", "scheduled")
+                for m in c.msgs for p in (m.sender, *m.to, *m.cc)}
+        kinds = {"coworker": "work", "client": "clients", "family": "family", "friend": "friends"}
+        out = []
+        for p in self.all_people:
+            if p.email in seen or p is self.ap:
+                continue
+            if p.relation in kinds:
+                out.append(self.conversation(kinds[p.relation], vocab(kinds[p.relation]), a=p))
+            elif p.relation == "vendor":
+                v = next(v for v in self.vendors if p in (v["billing"], v["am"]))
+                start = self.thread_start(business=True)
+                subj = f"Quarterly check-in: {v['name']}"
+                body = (f"Hi {self.me.first},\n\nI hope all is well with the {v['service']}. Do you have 20 minutes next "
+                        f"week for our quarterly check-in? I'd like to hear what's working and what isn't.\n\nBest,\n"
+                        f"{p.name}\n{p.title}, {v['name']}")
+                msgs = [Msg(p, [self.me], [], subj, body, start)]
+                t = self.next_time(start)
+                if t < self.now:
+                    msgs.append(Msg(self.me, [p], [], f"Re: {subj}", f"Hi {p.first},\n\nSure - Tuesday afternoon works. "
+                                    f"Send an invite whenever you're ready.\n\n{self.me.first}", t))
+                out.append(Conv("vendor_checkin", "primary", subj, msgs, None, False))
+        return out
+
+    def drafts_and_scheduled(self) -> list[Conv]:
+        rng, now = self.rng, self.now
+        cw = self.people["coworker"][:-1]
+        fr = self.people["friend"]
+        specs = [
+            ("draft", [rng.choice(cw)], "Offsite agenda", "Hi team,\n\nHere's a first pass at the agenda for the offsite:\n\n1. Welcome and goals\n2. "),
+            ("draft", [rng.choice(fr)], "Catching up", "Hey! It's been way too long. Are you free for coffee next week?"),
+            ("draft", [], "Notes for the quarterly review", "Wins:\n- \n\nRisks:\n- "),
+            ("draft", [rng.choice(self.people["client"])], "Follow-up on pricing", "Hi,\n\nThanks again for your time today. As discussed, "),
+            ("draft", [rng.choice(cw)], "", "Can you send me the link to the dashboard?"),
+            ("scheduled", [rng.choice(cw)], "Happy work anniversary!", "Happy anniversary! Thanks for everything you do for the team."),
+            ("scheduled", [rng.choice(self.people["family"])], "Happy birthday!", "Happy birthday! Hope you have a wonderful day. Love you!"),
+            ("scheduled", [rng.choice(self.people["client"])], "Checking in", "Hi,\n\nJust checking in to see how the rollout is going. Let me know if you need anything from us.\n\nBest"),
+        ]
+        convs = []
+        for i, (kind, to, subject, body) in enumerate(specs):
+            if kind == "draft":
+                t = now - dt.timedelta(days=rng.randint(0, 9), hours=rng.randint(1, 20), minutes=rng.randint(0, 59))
+            else:
+                day = (now + dt.timedelta(days=rng.randint(1, 12))).date()
+                t = dt.datetime.combine(day, dt.time(rng.choice([8, 9, 13]), 0))
+            msg = Msg(self.me, to, [], subject, body, t.replace(microsecond=0))
+            c = Conv(kind, "primary", subject, [msg], None, False)
+            c.force = {kind: True}
+            convs.append(c)
+        return convs
 
     # -------------------------------------------------------------------- rows
     def build(self) -> dict[str, list[dict]]:
@@ -384,10 +674,17 @@ class WorldBuilder:
                     convs.append(self.invite(kv))
                 else:
                     convs.append(self.automated(kind, kv))
+        convs += self.vendor_series()
+        convs += self.questions()
+        convs += self.other_mail()
+        convs += self.drafts_and_scheduled()
+        convs += self.everyone_writes(convs)
+        convs = [c for c in convs if c.msgs]
         convs.sort(key=lambda c: (c.msgs[0].sent_at, c.subject))
 
+        signature = f"{self.me.name}\n{self.me.title} | {self.my_company['name']}"
         account = [{
-            "id": 1, "name": self.me.name, "email": self.me.email, "signature": "",
+            "id": 1, "name": self.me.name, "email": self.me.email, "signature": signature,
             "signature_on_replies": True, "display_density": "default", "inbox_type": "default", "page_size": 50,
             "conversation_view": True, "reading_pane": "none", "show_snippets": True, "undo_send_seconds": 5,
             "default_reply": "reply", "send_and_archive": False, "keyboard_shortcuts": False,
@@ -404,11 +701,13 @@ class WorldBuilder:
                 bday = dt.date(rng.randint(1950, 2002), rng.randint(1, 12), rng.randint(1, 28))
             contacts.append({
                 "id": i, "name": p.name, "email": p.email, "company": p.company, "title": p.title,
-                "phone": self.fake.numerify("(###) ###-####").replace("(0", "(2").replace("(1", "(3"),
+                "phone": "" if p is self.ap else
+                self.fake.numerify("(###) ###-####").replace("(0", "(2").replace("(1", "(3"),
                 "address": self.fake.address().replace("\n", ", ") if p.relation in ("family", "friend") else "",
-                "birthday": bday, "notes": rng.choice(notes) if rng.random() < 0.35 else "",
-                "relation": p.relation, "is_starred": rng.random() < 0.12,
-                "is_saved": not (p.relation == "vendor" and rng.random() < 0.5),
+                "birthday": bday, "notes": rng.choice(notes) if rng.random() < 0.3 and p.relation != "other" else "",
+                "relation": p.relation, "is_starred": p.relation in ("family",) or rng.random() < 0.08,
+                "is_saved": p.relation != "other" and not (p.relation == "vendor" and rng.random() < 0.3),
+                "has_photo": p is not self.ap and rng.random() < 0.35,
                 "created_at": (now - dt.timedelta(days=rng.randint(190, 1500), minutes=rng.randint(0, 1439))).replace(second=0),
             })
 
@@ -419,9 +718,26 @@ class WorldBuilder:
                            "parent_id": label_ids.get(lab.get("parent")) if lab.get("parent") else None,
                            "show_in_list": True, "show_in_message_list": True})
 
+        # Seeded filters (their effect is already applied to the seeded mail) and a blocked sender.
+        filter_rules = [
+            {"from_contains": "receipts@rideway.app", "apply_label_id": label_ids["receipts"]},
+            {"from_contains": "notify@chirper.social", "skip_inbox": True},
+        ]
+        blocked = ["winner@prize-claims-now.biz"]
+
         # Which conversations get which state.
-        trashable = [i for i, c in enumerate(convs) if not c.spam and 2 <= (now - c.msgs[-1].sent_at).days <= 25]
-        trashed = set(rng.sample(trashable, min(6, len(trashable))))
+        trashable = [i for i, c in enumerate(convs) if not c.spam and not getattr(c, "force", None)
+                     and c.kind not in ("other", "vendor_checkin")
+                     and 2 <= (now - c.msgs[-1].sent_at).days <= 25]
+        trashed = set(rng.sample(trashable, min(14, len(trashable))))
+        snoozable = [i for i, c in enumerate(convs) if c.kind in ("work", "clients", "friends", "family")
+                     and 1 <= (now - c.msgs[-1].sent_at).days <= 12 and i not in trashed]
+        snoozed = rng.sample(snoozable, min(6, len(snoozable)))
+        snooze_times = [now.replace(hour=17, minute=0, second=0) if now.hour < 17 else
+                        (now + dt.timedelta(days=1)).replace(hour=8, minute=0, second=0)]
+        for d in (1, 2, 4, 6, 9):
+            snooze_times.append((now + dt.timedelta(days=d)).replace(hour=8, minute=0, second=0))
+        snooze_at = {i: snooze_times[k % len(snooze_times)] for k, i in enumerate(snoozed)}
 
         threads, messages, message_labels, attachments, invites = [], [], [], [], []
         flat: list[tuple[int, Msg, Conv, int]] = []
@@ -432,35 +748,50 @@ class WorldBuilder:
         flat.sort(key=lambda x: (x[1].sent_at, x[0], x[3]))
         msg_ids = {(tid, pos): mid for mid, (tid, _m, _c, pos) in enumerate(flat, start=1)}
 
-        star_rate = {"promotions": 0.02, "social": 0.0, "spam": 0.0, "newsletters": 0.03}
+        star_rate = {"promotions": 0.01, "social": 0.0, "spam": 0.0, "newsletters": 0.02, "shipping": 0.02,
+                     "question": 0.0, "trip_question": 0.0, "draft": 0.0, "scheduled": 0.0}
+        archive_rate = {"promotions": 0.55, "social": 0.55, "newsletters": 0.55, "receipts": 0.5, "shipping": 0.6,
+                        "updates": 0.5, "invoices": 0.7}
         thread_flags = {}
         for tid, conv in enumerate(convs, start=1):
             last = conv.msgs[-1].sent_at
             age = (now - last).total_seconds() / 86400
-            archived = age > 10 and rng.random() < (0.45 if conv.kind in ("promotions", "social", "newsletters") else 0.3)
+            force = getattr(conv, "force", {})
+            archived = age > 10 and rng.random() < archive_rate.get(conv.kind, 0.4)
+            if force.get("inbox"):
+                archived = False
+            if conv.kind == "social" and conv.msgs[0].sender.email == "notify@chirper.social":
+                archived = True  # the seeded "skip the inbox" filter
             starred_pos = None
-            if rng.random() < star_rate.get(conv.kind, 0.09):
+            if rng.random() < star_rate.get(conv.kind, 0.06):
                 others = [i for i, m in enumerate(conv.msgs) if m.sender is not self.me] or [0]
                 starred_pos = rng.choice(others)
             thread_flags[tid] = (archived, starred_pos)
 
         for mid, (tid, m, conv, pos) in enumerate(flat, start=1):
             mine = m.sender is self.me
+            force = getattr(conv, "force", {})
             archived, starred_pos = thread_flags[tid]
             later_mine = any(x.sender is self.me for x in conv.msgs[pos + 1:])
             age = (now - m.sent_at).total_seconds() / 86400
             if mine or later_mine:
                 unread = False
             else:
-                p = 0.72 if age < 1 else 0.38 if age < 7 else 0.12 if age < 30 else 0.04
+                p = 0.72 if age < 1 else 0.38 if age < 7 else 0.1 if age < 30 else 0.02
                 if conv.kind == "promotions":
-                    p = max(p, 0.45)
+                    p = max(p, 0.45 if age < 60 else 0.1)
                 elif conv.kind in ("social", "newsletters"):
-                    p = max(p, 0.3)
+                    p = max(p, 0.3 if age < 60 else 0.06)
                 elif conv.spam:
                     p = 0.8
                 unread = rng.random() < p
+            if force.get("unread"):
+                unread = True
+            if force.get("read"):
+                unread = False
             is_trashed = (tid - 1) in trashed
+            is_draft, is_sched = bool(force.get("draft")), bool(force.get("scheduled"))
+            blocked_sender = m.sender.email in blocked
             messages.append({
                 "id": mid, "thread_id": tid,
                 "in_reply_to_id": msg_ids[(tid, pos - 1)] if pos else None,
@@ -469,16 +800,21 @@ class WorldBuilder:
                 "subject": m.subject, "body": m.body, "sent_at": m.sent_at,
                 "is_read": not unread, "is_starred": pos == starred_pos,
                 "is_important": conv.important and not conv.spam,
-                "in_inbox": not mine and not archived and not conv.spam and not is_trashed,
-                "is_sent": mine, "is_draft": False, "is_spam": conv.spam,
+                "in_inbox": not mine and not archived and not conv.spam and not is_trashed and not blocked_sender,
+                "is_sent": mine and not is_draft and not is_sched, "is_draft": is_draft,
+                "is_spam": conv.spam or blocked_sender,
                 "is_trashed": is_trashed,
                 "trashed_at": (conv.msgs[-1].sent_at + dt.timedelta(hours=rng.randint(1, 30))) if is_trashed else None,
-                "snoozed_until": None, "scheduled_at": None,
+                "snoozed_until": snooze_at.get(tid - 1) if not mine else None,
+                "scheduled_at": m.sent_at if is_sched else None,
             })
             if is_trashed and messages[-1]["trashed_at"] >= now:
                 messages[-1]["trashed_at"] = now - dt.timedelta(minutes=30)
-            if conv.label:
-                message_labels.append({"message_id": mid, "label_id": label_ids[conv.label]})
+            label = conv.label
+            if m.sender.email == "receipts@rideway.app":
+                label = "receipts"  # the seeded filter's label
+            if label and not is_draft and not is_sched:
+                message_labels.append({"message_id": mid, "label_id": label_ids[label]})
             for att in m.attachments:
                 attachments.append({"message_id": mid, **att})
             if m.invite:
@@ -487,6 +823,14 @@ class WorldBuilder:
         for rows in (message_labels, attachments, invites):
             for i, r in enumerate(rows, start=1):
                 r["id"] = i
+        filters = []
+        for i, f in enumerate(filter_rules, start=1):
+            row = {"id": i, "from_contains": "", "to_contains": "", "subject_contains": "", "has_words": "",
+                   "doesnt_have": "", "has_attachment": False, "skip_inbox": False, "mark_read": False, "star": False,
+                   "apply_label_id": None, "forward_to": "", "delete": False, "never_spam": False,
+                   "mark_important": None, "category": ""}
+            row.update(f)
+            filters.append(row)
         return {
             "account": account,
             "contacts": contacts,
@@ -497,8 +841,9 @@ class WorldBuilder:
             "attachments": [{"id": r["id"], "message_id": r["message_id"], "filename": r["filename"], "mime": r["mime"],
                              "size": r["size"]} for r in attachments],
             "invites": [{"id": r["id"], **{k: v for k, v in r.items() if k != "id"}} for r in invites],
-            "filters": [],
-            "blocked_senders": [],
+            "filters": filters,
+            "blocked_senders": [{"id": i, "email": e, "blocked_at": now - dt.timedelta(days=40 + i)}
+                                for i, e in enumerate(blocked, start=1)],
             "templates": [],
         }
 

@@ -20,7 +20,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import json
+
 from sqlalchemy import create_engine, event, select, text
+from sqlalchemy.sql import sqltypes
 from sqlalchemy.engine import Engine
 from sqlalchemy.schema import CreateTable
 
@@ -210,16 +213,35 @@ class WorldStore:
         return dt.datetime.fromisoformat(self.meta(world_id)["now"])
 
     def state(self, world_id: str) -> dict[str, Any]:
-        """The whole world as JSON: {table: [row, ...]} ordered by primary key, plus `_meta`."""
+        """The whole world as JSON: {table: [row, ...]} ordered by primary key, plus `_meta`.
+
+        Read with the raw DB-API cursor and per-column converters (a few thousand rows in tens of
+        milliseconds); the values are exactly what `to_json_value` makes of the ORM's Python values."""
         out: dict[str, Any] = {}
         md = self.spec.base.metadata
-        with self.engine(world_id).connect() as conn:
+        eng = self.engine(world_id)
+        raw = eng.raw_connection()
+        try:
+            cur = raw.cursor()
             for name in sorted(md.tables):
                 table = md.tables[name]
-                order = list(table.primary_key.columns) or list(table.columns)
-                rows = conn.execute(select(table).order_by(*order)).mappings()
-                out[name] = [{k: to_json_value(v) for k, v in r.items()} for r in rows]
-            meta = {k: v for k, v in conn.execute(text(f"SELECT key, value FROM {META_TABLE}"))}
+                cols = list(table.columns)
+                order = list(table.primary_key.columns) or cols
+                sql = (f'SELECT {", ".join(_q(c.name) for c in cols)} FROM {_q(name)} '
+                       f'ORDER BY {", ".join(_q(c.name) for c in order)}')
+                convs = [_converter(c.type) for c in cols]
+                keys = [c.key for c in cols]
+                rows = cur.execute(sql).fetchall()
+                if any(convs):
+                    pairs = list(zip(keys, convs))
+                    out[name] = [{k: (f(v) if f is not None and v is not None else v) for (k, f), v in zip(pairs, r)}
+                                 for r in rows]
+                else:
+                    out[name] = [dict(zip(keys, r)) for r in rows]
+            meta = dict(cur.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
+            cur.close()
+        finally:
+            raw.close()
         out["_meta"] = {
             "app": self.spec.name,
             "seed": int(meta.get("seed", 0)),
@@ -227,6 +249,35 @@ class WorldStore:
             "volatile": self.spec.volatile,
         }
         return out
+
+
+def _q(ident: str) -> str:
+    return '"' + ident.replace('"', '""') + '"'
+
+
+def _iso_datetime(v: Any) -> Any:
+    """SQLite's stored '2026-03-12 10:24:00.000000' -> '2026-03-12T10:24:00' (to_json_value's form)."""
+    if not isinstance(v, str):
+        return to_json_value(v)
+    s = v.replace(" ", "T", 1)
+    if s.endswith(".000000"):
+        s = s[:-7]
+    return s
+
+
+def _converter(typ):
+    """How a raw SQLite value of this column type becomes its JSON value (None: as it is)."""
+    if isinstance(typ, sqltypes.Boolean):
+        return bool
+    if isinstance(typ, sqltypes.DateTime):
+        return _iso_datetime
+    if isinstance(typ, sqltypes.JSON):
+        return json.loads
+    if isinstance(typ, (sqltypes.Numeric,)) and not isinstance(typ, (sqltypes.Float, sqltypes.Integer)):
+        return float
+    if isinstance(typ, (sqltypes.LargeBinary, sqltypes.PickleType)):
+        return to_json_value
+    return None
 
 
 __all__ = ["WorldStore", "WorldError", "FixtureError", "parse_now"]

@@ -126,6 +126,8 @@ def fmt_money_short(v: float | int | None) -> str:
 def fmt_date(d: dt.date | dt.datetime | None) -> str:
     if d is None:
         return ""
+    if isinstance(d, str):  # an unparseable entry echoed back to the form
+        return d
     if isinstance(d, dt.datetime):
         d = d.date()
     return f"{d.month}/{d.day}/{d.year}"

@@ -102,3 +102,129 @@ def parse_addresses(text: str | list | None, field: str) -> list[str]:
         if email not in out:
             out.append(email)
     return out
+
+
+# ------------------------------------------------------------------ snooze / schedule / dates
+def at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(hour, minute))
+
+
+def short_day_time(t: dt.datetime) -> str:
+    """Fri, 8:00 AM"""
+    return f"{DAY_ABBR[t.weekday()]}, {clock(t)}"
+
+
+def month_day_time(t: dt.datetime) -> str:
+    """Mar 13, 8:00 AM"""
+    return f"{MONTH_ABBR[t.month - 1]} {t.day}, {clock(t)}"
+
+
+def snooze_options(now: dt.datetime) -> list[dict]:
+    """Gmail's snooze presets for this moment: key, label, detail, when (ISO)."""
+    today = now.date()
+    out = []
+    if now.hour < 17:
+        t = at(today, 18)
+        out.append({"key": "later_today", "label": "Later today", "detail": clock(t), "at": t})
+    t = at(today + dt.timedelta(days=1), 8)
+    out.append({"key": "tomorrow", "label": "Tomorrow", "detail": short_day_time(t), "at": t})
+    if now.weekday() <= 2:
+        t = at(today + dt.timedelta(days=2), 8)
+        out.append({"key": "later_this_week", "label": "Later this week", "detail": short_day_time(t), "at": t})
+    if now.weekday() <= 4:
+        t = at(today + dt.timedelta(days=5 - now.weekday()), 8)
+        out.append({"key": "this_weekend", "label": "This weekend", "detail": short_day_time(t), "at": t})
+    t = at(today + dt.timedelta(days=7 - now.weekday()), 8)
+    out.append({"key": "next_week", "label": "Next week", "detail": short_day_time(t), "at": t})
+    return out
+
+
+def schedule_options(now: dt.datetime) -> list[dict]:
+    """Gmail's schedule-send presets."""
+    tomorrow = now.date() + dt.timedelta(days=1)
+    out = [
+        {"key": "tomorrow_morning", "label": "Tomorrow morning", "at": at(tomorrow, 8)},
+        {"key": "tomorrow_afternoon", "label": "Tomorrow afternoon", "at": at(tomorrow, 13)},
+    ]
+    monday = now.date() + dt.timedelta(days=7 - now.weekday())
+    if monday != tomorrow:
+        out.append({"key": "monday_morning", "label": "Monday morning", "at": at(monday, 8)})
+    for o in out:
+        o["detail"] = month_day_time(o["at"])
+    return out
+
+
+def snooze_label(t: dt.datetime, now: dt.datetime) -> str:
+    """The date column of the Snoozed list: when it comes back."""
+    if t.date() == now.date():
+        return clock(t)
+    if t.date() == now.date() + dt.timedelta(days=1):
+        return f"Tomorrow, {clock(t)}"
+    return f"{MONTH_ABBR[t.month - 1]} {t.day}, {clock(t)}"
+
+
+MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November", "December"]
+
+
+def parse_user_date(text: str, now: dt.datetime) -> dt.date | None:
+    """Dates as people type them: 'Mar 20, 2026', 'March 20', '3/20/2026', '3/20/26', '2026-03-20'."""
+    s = (text or "").strip().replace(",", " ").replace(".", " ")
+    s = re.sub(r"\s+", " ", s)
+    if not s:
+        return None
+    m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", s)
+    if m:
+        y, mo, d = map(int, m.groups())
+        return _date(y, mo, d)
+    m = re.fullmatch(r"(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?", s)
+    if m:
+        mo, d = int(m.group(1)), int(m.group(2))
+        y = int(m.group(3)) if m.group(3) else now.year
+        y = y + 2000 if y < 100 else y
+        return _date(y, mo, d)
+    m = re.fullmatch(r"(?:[A-Za-z]+ )?([A-Za-z]+) (\d{1,2})(?: (\d{4}))?", s)  # optional weekday first
+    if m:
+        mon = m.group(1).lower()
+        idx = next((i for i, n in enumerate(MONTH_NAMES) if n.lower().startswith(mon[:3]) and n.lower().startswith(mon)), None)
+        if idx is None:
+            return None
+        y = int(m.group(3)) if m.group(3) else now.year
+        return _date(y, idx + 1, int(m.group(2)))
+    m = re.fullmatch(r"(\d{1,2}) ([A-Za-z]+)(?: (\d{4}))?", s)
+    if m:
+        mon = m.group(2).lower()
+        idx = next((i for i, n in enumerate(MONTH_NAMES) if n.lower().startswith(mon)), None)
+        if idx is None:
+            return None
+        y = int(m.group(3)) if m.group(3) else now.year
+        return _date(y, idx + 1, int(m.group(1)))
+    return None
+
+
+def _date(y: int, m: int, d: int) -> dt.date | None:
+    try:
+        return dt.date(y, m, d)
+    except ValueError:
+        return None
+
+
+def parse_user_time(text: str) -> dt.time | None:
+    """'8:00 AM', '8am', '1:30 pm', '13:30' -> a time."""
+    s = (text or "").strip().lower().replace(".", "")
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*(am|pm|a|p)?", s)
+    if not m:
+        return None
+    h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3)
+    if ap:
+        if not 1 <= h <= 12:
+            return None
+        h = h % 12 + (12 if ap.startswith("p") else 0)
+    if not (0 <= h < 24 and 0 <= mi < 60):
+        return None
+    return dt.time(h, mi)
+
+
+def long_day(d: dt.date) -> str:
+    """March 20, 2026"""
+    return f"{MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"

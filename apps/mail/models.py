@@ -66,9 +66,10 @@ class Contact(Base):
     address: Mapped[str] = mapped_column(String(300), default="")
     birthday: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
     notes: Mapped[str] = mapped_column(Text, default="")
-    relation: Mapped[str] = mapped_column(String(20), default="")  # coworker|client|vendor|family|friend
+    relation: Mapped[str] = mapped_column(String(20), default="")  # coworker|client|vendor|family|friend|other
     is_starred: Mapped[bool] = mapped_column(Boolean, default=False)  # "favourite"
     is_saved: Mapped[bool] = mapped_column(Boolean, default=True)  # False: "Other contacts"
+    has_photo: Mapped[bool] = mapped_column(Boolean, default=False)  # a profile photo instead of a letter avatar
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
 

@@ -2,7 +2,9 @@
 
 Serves the app on a free port with a throwaway UIGYM_HOME (seed 0, the default now), opens it in
 Chromium with Playwright, checks that the fonts and the icon font really loaded, and saves PNGs of
-the inbox, a thread, compose, search results, Sent and Starred (plus a few extra views).
+the inbox, a thread, compose (suggestions, schedule send, date picker), search results with chips, the
+advanced search and filter panel, menus (snooze, labels), Drafts, Snoozed, a label, Settings (General, Labels,
+Filters) and Contacts (list, a contact, the edit form).
 """
 
 from __future__ import annotations
@@ -43,13 +45,19 @@ def pick_threads(app) -> dict[str, int]:
             .group_by(Message.thread_id).having(func.count() >= 4)
             .order_by(func.max(Message.sent_at).desc()).limit(1)).scalar()
         att_tid = conn.execute(select(Message.thread_id).join(Attachment, Attachment.message_id == Message.id)
-                               .where(Message.is_trashed.is_(False)).order_by(Message.sent_at.desc()).limit(1)).scalar()
+                               .where(Message.is_trashed.is_(False), Message.is_spam.is_(False),
+                                      Message.in_reply_to_id.is_(None), Attachment.mime == "application/pdf",
+                                      Message.thread_id.in_(select(Message.thread_id).group_by(Message.thread_id)
+                                                            .having(func.count() == 1)))
+                               .order_by(Message.sent_at.desc()).limit(1)).scalar()
         inv_tid = conn.execute(select(Message.thread_id).join(Invite, Invite.message_id == Message.id)
                                .order_by(Message.sent_at.desc()).limit(1)).scalar()
         contact = conn.execute(select(Message.from_name).where(Message.is_sent.is_(False), Message.is_spam.is_(False),
                                                                Message.from_email.in_(select(Contact.email)))
                                .order_by(Message.sent_at.desc()).limit(1)).scalar()
-    return {"long": long_tid, "attachment": att_tid, "invite": inv_tid, "contact": contact}
+        contact_id = conn.execute(select(Contact.id).where(Contact.has_photo.is_(True), Contact.relation == "client",
+                                                           Contact.notes != "").order_by(Contact.id).limit(1)).scalar() or 1
+    return {"long": long_tid, "attachment": att_tid, "invite": inv_tid, "contact": contact, "contact_id": contact_id}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,6 +119,15 @@ def main(argv: list[str] | None = None) -> int:
         shot("thread-reply")
         page.goto(base + "/inbox")
         shot("inbox")
+        page.locator(".row").nth(1).hover()
+        page.locator(".row").nth(1).get_by_role("button", name="Snooze", exact=True).click()
+        shot("snooze-menu")
+        page.goto(base + "/inbox")
+        settle()
+        page.locator(".row .row-cb").nth(1).check()
+        page.locator(".row .row-cb").nth(2).check()
+        page.get_by_role("toolbar", name="Conversation actions").get_by_role("button", name="Labels", exact=True).click()
+        shot("labels-menu")
         page.goto(base + f"/thread/{picks['attachment']}?back=/inbox")
         shot("thread-attachment")
         page.get_by_role("link", name="Preview attachment").first.click()
@@ -129,19 +146,38 @@ def main(argv: list[str] | None = None) -> int:
         page.get_by_role("textbox", name="Subject").fill("Lunch on Friday?")
         page.get_by_role("textbox", name="Message Body").fill("Hi,\n\nAre you free for lunch on Friday? There's a new place near the office I'd like to try.\n\nThanks!")
         shot("compose")
+        page.get_by_role("button", name="More send options").click()
+        page.get_by_role("menuitem", name="Schedule send").click()
+        shot("schedule-send")
+        page.get_by_role("button", name="Pick date & time").click()
+        shot("date-picker")
+        page.get_by_role("button", name="Cancel", exact=True).click()
+        page.get_by_role("button", name="Discard draft", exact=True).click()
+        page.wait_for_timeout(500)
+        page.goto(base + "/inbox")
+        settle()
 
-        page.get_by_role("button", name="Close", exact=True).click()
         page.get_by_role("button", name="Settings").click()
         shot("quick-settings")
 
-        page.goto(base + "/search?q=" + (picks["contact"] or "invoice").split(" ")[0])
+        page.goto(base + "/search?q=invoice has:attachment")
         shot("search")
-        page.goto(base + "/sent")
-        shot("sent")
-        page.goto(base + "/starred")
-        shot("starred")
-        page.goto(base + "/inbox/promotions")
-        shot("promotions")
+        page.get_by_role("button", name="Advanced search options").click()
+        page.get_by_role("textbox", name="From", exact=True).fill("cloudpeak.io")
+        shot("advanced-search")
+        page.get_by_role("button", name="Create filter", exact=True).click()
+        page.wait_for_timeout(300)
+        shot("create-filter")
+        for path, name in [("/sent", "sent"), ("/starred", "starred"), ("/inbox/promotions", "promotions"), ("/drafts", "drafts"),
+                           ("/snoozed", "snoozed"), ("/label/Finance/Invoices", "label"), ("/settings/general", "settings"),
+                           ("/settings/labels", "settings-labels"), ("/settings/filters", "settings-filters"),
+                           ("/contacts", "contacts")]:
+            page.goto(base + path)
+            shot(name)
+        page.goto(base + f"/contacts/{picks['contact_id']}")
+        shot("contact")
+        page.goto(base + f"/contacts/{picks['contact_id']}/edit")
+        shot("contact-edit")
         browser.close()
 
     server.shutdown()

@@ -7,7 +7,7 @@ from flask import Blueprint, Flask
 bp = Blueprint("mail", __name__)
 
 # The modules register their routes on `bp` when imported.
-from apps.mail.views import actions, assets, lists, thread  # noqa: E402,F401
+from apps.mail.views import actions, assets, contacts, lists, manage, settings, thread  # noqa: E402,F401
 
 
 def blueprints() -> list[Blueprint]:

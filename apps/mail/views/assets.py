@@ -11,29 +11,36 @@ from PIL import Image
 from sqlalchemy import select
 
 from apps._shared import db
-from apps.mail.models import Attachment, Message
+from apps.mail.models import Attachment, Contact, Message
 from apps.mail.views import bp
 from apps.mail.views.common import render_page, safe_back
-from seed_data.images import attachment_bytes, attachment_preview, avatar_png
+from seed_data.images import attachment_bytes, attachment_preview, avatar_png, photo_avatar_png
 
 FONT = Path(__file__).resolve().parents[2] / "_shared" / "static" / "vendor" / "fontsource-google-sans" / \
     "google-sans-latin-500-normal.woff2"
 DOWNLOADABLE = {"application/pdf", "image/jpeg", "text/plain"}
 
 
-@lru_cache(maxsize=512)
-def _avatar(name: str, size: int) -> bytes:
+@lru_cache(maxsize=1024)
+def _avatar(name: str, size: int, photo_key: str) -> bytes:
+    if photo_key:
+        return photo_avatar_png(photo_key, size)
     return avatar_png(name, size, str(FONT))
 
 
 @bp.get("/avatar")
 def avatar():
+    """A contact's avatar: their photo when they have one (`email` names them), else a letter avatar."""
     name = (request.args.get("name") or "?")[:120]
+    email = (request.args.get("email") or "").strip().lower()[:200]
     try:
         size = int(request.args.get("s", "80"))
     except ValueError:
         size = 80
-    resp = Response(_avatar(name, max(16, min(size, 256))), mimetype="image/png")
+    photo = ""
+    if email and db().scalar(select(Contact.has_photo).where(Contact.email == email).limit(1)):
+        photo = email
+    resp = Response(_avatar(name, max(16, min(size, 256)), photo), mimetype="image/png")
     resp.headers["Cache-Control"] = "public, max-age=86400"
     return resp
 

@@ -1,4 +1,4 @@
-"""What every Inkbox page shares: the layout context (account, rail counts, labels) and helpers."""
+"""What every Inkbox page shares: the layout context (account, rail counts, labels, menus' presets) and helpers."""
 
 from __future__ import annotations
 
@@ -11,6 +11,17 @@ from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Account
 from seed_data.images import avatar_color, initial
+
+# Gmail's label colour palette (a subset, with names people use): background, text.
+LABEL_COLORS = [
+    ("Grey", "#cccccc", "#000000"), ("Red", "#fb4c2f", "#ffffff"), ("Orange", "#ffad47", "#ffffff"),
+    ("Yellow", "#fad165", "#000000"), ("Green", "#16a766", "#ffffff"), ("Teal", "#2da2bb", "#ffffff"),
+    ("Blue", "#4a86e8", "#ffffff"), ("Purple", "#a479e2", "#ffffff"), ("Pink", "#f691b3", "#ffffff"),
+    ("Brown", "#8a1c0a", "#ffffff"), ("Light red", "#efa093", "#822111"), ("Light orange", "#ffc8af", "#7a2e0b"),
+    ("Light yellow", "#fdedc1", "#684e07"), ("Light green", "#b3efd3", "#0b4f30"), ("Light blue", "#a4c2f4", "#1c4587"),
+    ("Light purple", "#d0bcf1", "#41236d"),
+]
+COLOR_BY_NAME = {n.lower(): (bg, fg) for n, bg, fg in LABEL_COLORS}
 
 
 def safe_back(value: str | None, default: str = "/inbox") -> str:
@@ -26,18 +37,28 @@ def safe_back(value: str | None, default: str = "/inbox") -> str:
 def render_page(template: str, *, active: str | None = None, q: str = "", **ctx):
     session = db()
     account = session.get(Account, 1)
-    counts = Q.rail_counts(session, now())
+    n = now()
+    counts = Q.rail_counts(session, n)
     labels = Q.labels_tree(session)
-    more_open = active in {f.key for f in Q.FOLDERS if f.more}
+    more_keys = {f.key for f in Q.FOLDERS if f.more} | {f"category:{k}" for k, _, _ in Q.RAIL_CATEGORIES} | {"settings"}
+    more_open = active in more_keys
+    cats_open = bool(active and active.startswith("category:"))
     return render_template(
         template,
         account=account,
         counts=counts,
         folders=Q.FOLDERS,
+        rail_categories=Q.RAIL_CATEGORIES,
         rail_labels=labels,
+        label_paths=[(lab, path) for lab, _d, path in labels],
+        label_colors=LABEL_COLORS,
         active=active,
         more_open=more_open,
+        cats_open=cats_open,
         q=q,
+        now=n,
+        snooze_options=fmt.snooze_options(n),
+        schedule_options=fmt.schedule_options(n),
         current_url=request.full_path.rstrip("?"),
         **ctx,
     )
@@ -48,11 +69,24 @@ def register_template_helpers(app: Flask) -> None:
         avatar_color=avatar_color,
         initial=initial,
         file_size=fmt.file_size,
+        long_date=fmt.long_date,
+        month_day_time=fmt.month_day_time,
+        long_day=fmt.long_day,
     )
 
     @app.template_global()
-    def avatar_url(name: str, size: int = 80) -> str:
+    def avatar_url(name: str, size: int = 80, email: str = "") -> str:
+        if email:
+            return url_for("mail.avatar", name=name or "?", s=size, email=email.lower())
         return url_for("mail.avatar", name=name or "?", s=size)
+
+    @app.template_global()
+    def label_paths_options(label_paths) -> list[tuple[str, str]]:
+        return [(str(lab.id), path) for lab, path in label_paths]
+
+    @app.template_global()
+    def label_scope_options(label_paths) -> list[tuple[str, str]]:
+        return [("label:" + path.lower().replace(" ", "-").replace("/", "-"), path) for _lab, path in label_paths]
 
     @app.template_global()
     def vendor(path: str) -> str:

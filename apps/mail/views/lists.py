@@ -1,12 +1,11 @@
-"""Conversation lists: Inbox (with category tabs), Starred, Sent, Important, All Mail, Spam, Trash,
-labels and search results."""
+"""Conversation lists: the inbox tabs, folders, categories, labels, search results (with chips)."""
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote_plus, unquote, urlsplit
 
 from flask import abort, redirect, request, url_for
-from sqlalchemy import false, select
+from sqlalchemy import false, func, select
 
 from apps._shared import db, now
 from apps.mail import queries as Q
@@ -18,14 +17,21 @@ EMPTY = {
     "inbox": "Your inbox is empty.",
     "starred": "No starred messages. Stars let you give messages a special status to make them easier to find. "
                "To star a message, click on the star outline beside any message or conversation.",
+    "snoozed": "Nothing snoozed. Snooze a conversation to have it come back to your inbox later.",
     "sent": "No sent messages! Send one now!",
+    "drafts": "You don't have any saved drafts. Saving a draft allows you to keep a message you aren't ready to "
+              "send yet.",
+    "scheduled": "Nothing scheduled. Schedule a message to have it sent at a later time.",
     "important": "No important messages.",
     "all": "No messages.",
     "spam": "Hooray, no spam here!",
     "trash": "No conversations in the Trash.",
     "label": "There are no conversations with this label.",
+    "category": "No conversations in this category.",
     "search": "No messages matched your search.",
 }
+TIME_CHIPS = [("", "Any time"), ("older_than:7d", "Older than a week"), ("older_than:1m", "Older than a month"),
+              ("older_than:6m", "Older than 6 months"), ("older_than:1y", "Older than a year")]
 
 
 def _page() -> int:
@@ -36,22 +42,28 @@ def _page() -> int:
 
 
 def _list_page(*, key: str, title: str, conds: list, visible: list, active: str | None, category: str | None = None,
-               q: str = "", label=None, base_path: str):
+               q: str = "", label=None, base_path: str, label_path: str = ""):
     session = db()
     account = session.get(Account, 1)
     page_size = account.page_size if account else 50
     page = _page()
-    rows, total = Q.list_threads(session, conds, visible, now(), page, page_size, category=category,
-                                 sent_view=key == "sent", hide_label_id=label.id if label else None)
+    n = now()
+    cat_cond = Q.inbox_category_cond(category, account) if category else None
+    rows, total = Q.list_threads(session, conds, visible, n, page, page_size, category_cond=cat_cond, view=key,
+                                 hide_label_id=label.id if label else None)
     if page > 1 and not rows and total:
         return redirect(_page_url(base_path, 1, q))
     first = (page - 1) * page_size + 1 if rows else 0
     last = first + len(rows) - 1 if rows else 0
     tabs = None
     if key == "inbox":
-        info = Q.tab_info(session, now())
+        info = Q.tab_info(session, n)
+        off = Q.disabled_tabs(account)
         tabs = [{"key": k, "label": lbl, "icon": icon, "url": url_for("mail.inbox", tab=None if k == "primary" else k),
-                 **info[k]} for k, lbl, icon in Q.CATEGORIES]
+                 **info[k]} for k, lbl, icon in Q.CATEGORIES if k not in off]
+        if len(tabs) == 1:
+            tabs = None
+    chips = _search_chips(q, rows) if key == "search" else None
     return render_page(
         "mail/list.html",
         active=active,
@@ -62,21 +74,51 @@ def _list_page(*, key: str, title: str, conds: list, visible: list, active: str 
         total=total,
         first=first,
         last=last,
+        page_size=page_size,
         newer_url=_page_url(base_path, page - 1, q) if page > 1 else None,
         older_url=_page_url(base_path, page + 1, q) if last < total else None,
         tabs=tabs,
         category=category,
         empty_text=EMPTY.get("label" if label else key, "No messages."),
         label=label,
+        label_path=label_path,
+        chips=chips,
+        list_path=request.full_path.rstrip("?"),
         back=request.full_path.rstrip("?"),
     )
+
+
+def _search_chips(q: str, rows) -> dict:
+    """Gmail's search chips under the search bar: From, Any time, Has attachment, To, Is unread."""
+    low = f" {q.lower()} "
+    senders: list[tuple[str, str]] = []
+    if rows:
+        session = db()
+        ids = [r.id for r in rows]
+        seen = set()
+        for name, email in session.execute(select(Message.from_name, Message.from_email)
+                                           .where(Message.thread_id.in_(ids), Message.is_sent.is_(False))
+                                           .order_by(Message.sent_at.desc())):
+            if email.lower() not in seen:
+                seen.add(email.lower())
+                senders.append((name or email, email.lower()))
+            if len(senders) >= 8:
+                break
+    time_op = next((op for op, _l in TIME_CHIPS if op and f" {op} " in low), "")
+    return {
+        "senders": senders,
+        "has_from": " from:" in low,
+        "has_attachment": " has:attachment " in low,
+        "is_unread": " is:unread " in low,
+        "time": time_op,
+        "time_label": dict(TIME_CHIPS).get(time_op, "Any time"),
+        "time_options": TIME_CHIPS,
+    }
 
 
 def _page_url(base: str, page: int, q: str = "") -> str:
     params = []
     if q:
-        from urllib.parse import quote_plus
-
         params.append(f"q={quote_plus(q)}")
     if page > 1:
         params.append(f"page={page}")
@@ -96,6 +138,9 @@ def inbox(tab: str | None):
         if tab == "primary":
             return redirect(url_for("mail.inbox"))
         abort(404)
+    account = db().get(Account, 1)
+    if tab in Q.disabled_tabs(account):
+        return redirect(url_for("mail.inbox"))
     category = tab or "primary"
     return _list_page(key="inbox", title="Inbox", conds=Q.folder_conds("inbox", now()), visible=Q.visible_conds("inbox"),
                       active="inbox", category=category, base_path=request.path)
@@ -112,9 +157,24 @@ def starred():
     return _folder_view("starred")
 
 
+@bp.get("/snoozed")
+def snoozed():
+    return _folder_view("snoozed")
+
+
 @bp.get("/sent")
 def sent():
     return _folder_view("sent")
+
+
+@bp.get("/drafts")
+def drafts():
+    return _folder_view("drafts")
+
+
+@bp.get("/scheduled")
+def scheduled():
+    return _folder_view("scheduled")
 
 
 @bp.get("/important")
@@ -137,6 +197,15 @@ def trash():
     return _folder_view("trash")
 
 
+@bp.get("/category/<cat>")
+def category(cat: str):
+    names = {k: t for k, t, _ in Q.RAIL_CATEGORIES}
+    if cat not in names:
+        abort(404)
+    return _list_page(key="category", title=names[cat], conds=Q.folder_conds(f"category:{cat}", now()),
+                      visible=Q.visible_conds("category"), active=f"category:{cat}", base_path=request.path)
+
+
 @bp.get("/label/<path:name>")
 def label(name: str):
     session = db()
@@ -144,16 +213,17 @@ def label(name: str):
     if lab is None:
         abort(404)
     ids = Q.label_descendants(session, lab)
-    return _list_page(key="label", title=name, conds=Q.label_conds(ids), visible=Q.visible_conds("label"),
-                      active=f"label:{lab.id}", label=lab, base_path=request.path)
+    path = next(p for lb, _d, p in Q.labels_tree(session) if lb.id == lab.id)
+    return _list_page(key="label", title=path, conds=Q.label_conds(ids), visible=Q.visible_conds("label"),
+                      active=f"label:{lab.id}", label=lab, base_path=request.path, label_path=path)
 
 
 def _search_conds(q: str) -> tuple[list, list]:
     sq = Q.parse_search(db(), q, now())
-    if sq.scope in ("trash", "spam"):
+    if sq.scope in ("trash", "spam", "drafts", "scheduled"):
         return sq.conds, Q.visible_conds(sq.scope)
     if sq.scope == "anywhere":
-        return sq.conds, [Message.is_draft == false()]
+        return sq.conds, [Message.is_draft == false(), Message.scheduled_at.is_(None)]
     return sq.conds, Q.visible_conds("all")
 
 
@@ -173,11 +243,12 @@ def conds_for_path(path: str) -> list:
     p = parts.path.rstrip("/") or "/inbox"
     if p == "/inbox" or p.startswith("/inbox/"):
         tab = p[len("/inbox/"):] if p.startswith("/inbox/") else "primary"
-        return [*Q.folder_conds("inbox", now()),
-                Message.thread_id.in_(select(Thread.id).where(Thread.category == (tab or "primary")))]
+        return [*Q.folder_conds("inbox", now()), Q.inbox_category_cond(tab or "primary", db().get(Account, 1))]
     for f in Q.FOLDERS:
         if p == f.path:
             return Q.folder_conds(f.key, now())
+    if p.startswith("/category/"):
+        return Q.folder_conds(f"category:{p[len('/category/'):]}", now())
     if p.startswith("/label/"):
         lab = Q.label_by_path(db(), unquote(p[len("/label/"):]))
         return Q.label_conds(Q.label_descendants(db(), lab)) if lab else [false()]
@@ -185,3 +256,16 @@ def conds_for_path(path: str) -> list:
         q = (parse_qs(parts.query).get("q") or [""])[0]
         return _search_conds(q)[0] if q else [false()]
     return [false()]
+
+
+def thread_ids_for_path(path: str) -> list[int]:
+    """Every conversation of the list at `path` (the 'Select all N conversations' banner)."""
+    conds = conds_for_path(path)
+    return sorted({tid for (tid,) in db().execute(select(Message.thread_id).where(*conds).distinct())})
+
+
+def count_for_path(path: str) -> int:
+    return db().scalar(select(func.count(func.distinct(Message.thread_id))).where(*conds_for_path(path))) or 0
+
+
+__all__ = ["conds_for_path", "thread_ids_for_path", "count_for_path", "Thread"]

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from flask import abort, request
-from sqlalchemy import select
+from flask import abort, redirect, request
+from sqlalchemy import func, select
 
 from apps._shared import db, now
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
-from apps.mail.models import Attachment, Invite, Label, MessageLabel, Thread
+from apps.mail.models import Attachment, BlockedSender, Invite, Label, Message, MessageLabel, Thread
 from apps.mail.views import bp
+from apps.mail.views.actions import forward_block
 from apps.mail.views.common import render_page, safe_back
 
-BACK_TITLES = {"/inbox": "Inbox", "/starred": "Starred", "/sent": "Sent", "/important": "Important",
-               "/all": "All Mail", "/spam": "Spam", "/trash": "Trash", "/search": "Search results"}
+BACK_TITLES = {"/inbox": "Inbox", "/starred": "Starred", "/snoozed": "Snoozed", "/sent": "Sent", "/drafts": "Drafts",
+               "/scheduled": "Scheduled", "/important": "Important", "/all": "All Mail", "/spam": "Spam",
+               "/trash": "Trash", "/search": "Search results", "/contacts": "Contacts"}
 
 
 def back_title(back: str) -> str:
@@ -22,6 +24,10 @@ def back_title(back: str) -> str:
         return "Inbox"
     if path.startswith("/label/"):
         return path[len("/label/"):]
+    if path.startswith("/category/"):
+        return path[len("/category/"):].capitalize()
+    if path.startswith("/contacts"):
+        return "Contacts"
     return BACK_TITLES.get(path, "Inbox")
 
 
@@ -30,6 +36,11 @@ def _active_for(back: str) -> str | None:
     for f in Q.FOLDERS:
         if path == f.path or path.startswith(f.path + "/"):
             return f.key
+    if path.startswith("/category/"):
+        return "category:" + path[len("/category/"):]
+    if path.startswith("/label/"):
+        lab = Q.label_by_path(db(), path[len("/label/"):])
+        return f"label:{lab.id}" if lab else None
     return None
 
 
@@ -39,9 +50,19 @@ def thread(thread_id: int):
     t = session.get(Thread, thread_id)
     if t is None:
         abort(404)
+    n = now()
+    sched = list(session.scalars(select(Message).where(Message.thread_id == thread_id, Message.scheduled_at.is_not(None),
+                                                       Message.is_draft.is_(False))
+                                 .order_by(Message.sent_at, Message.id)))
     msgs, hidden_trashed = Q.thread_messages(session, thread_id)
-    if not msgs:
+    if not msgs and not sched:
+        draft = session.scalar(select(Message.id).where(Message.thread_id == thread_id, Message.is_draft.is_(True)))
+        if draft is not None:  # a draft opens in compose, over the Drafts list
+            return redirect(f"/drafts?draft={draft}")
         abort(404)
+    scheduled_view = not msgs
+    if scheduled_view:
+        msgs = sched
     unread_ids = {m.id for m in msgs if not m.is_read}
     if unread_ids:
         for m in msgs:
@@ -49,34 +70,46 @@ def thread(thread_id: int):
         session.commit()
 
     d = Q.Directory(session)
-    n = now()
     ids = [m.id for m in msgs]
     atts: dict[int, list[Attachment]] = {}
     for a in session.scalars(select(Attachment).where(Attachment.message_id.in_(ids)).order_by(Attachment.id)):
         atts.setdefault(a.message_id, []).append(a)
     invites = {i.message_id: i for i in session.scalars(select(Invite).where(Invite.message_id.in_(ids)))}
+    paths = {lab.id: path for lab, _dd, path in Q.labels_tree(session)}
     labels = list(session.scalars(select(Label).join(MessageLabel, MessageLabel.label_id == Label.id)
-                                  .where(MessageLabel.message_id.in_(ids)).distinct().order_by(Label.name)))
+                                  .where(MessageLabel.message_id.in_(ids)).distinct()))
+    for lab in labels:
+        lab.path = paths.get(lab.id, lab.name)
+    labels.sort(key=lambda lab: lab.path.lower())
+    blocked = {e.lower() for (e,) in session.execute(select(BlockedSender.email))}
 
     views = []
     last_index = len(msgs) - 1
     for i, m in enumerate(msgs):
         recipients = [*m.to, *m.cc]
         to_short = ", ".join(d.short(e) for e in recipients) or "undisclosed-recipients"
+        mine = d.is_me(m.from_email)
+        others = [e for e in dict.fromkeys(x.lower() for x in [m.from_email, *m.to, *m.cc]) if not d.is_me(e)]
         views.append({
             "m": m,
-            "name": d.me.name if m.is_sent and d.me else (m.from_name or m.from_email),
+            "name": d.me.name if mine and d.me else (m.from_name or m.from_email),
+            "mine": mine,
             "to_line": f"to {to_short}",
             "to_full": [f"{d.name(e)} <{e}>" for e in m.to],
             "cc_full": [f"{d.name(e)} <{e}>" for e in m.cc],
-            "bcc_full": [f"{d.name(e)} <{e}>" for e in m.bcc] if m.is_sent else [],
-            "date": fmt.thread_date(m.sent_at, n),
+            "bcc_full": [f"{d.name(e)} <{e}>" for e in m.bcc] if mine else [],
+            "date": fmt.thread_date(m.sent_at, n) if not m.scheduled_at else fmt.long_date(m.sent_at),
             "date_title": fmt.long_date(m.sent_at),
             "short_date": fmt.list_date(m.sent_at, n),
             "snippet": fmt.snippet(m.body, 120),
             "paragraphs": [p for p in (m.body or "").split("\n\n")],
             "attachments": atts.get(m.id, []),
             "invite": invites.get(m.id),
+            "reply_to": ", ".join(m.to) if mine else m.from_email,
+            "reply_all_to": ", ".join(others) if not mine else ", ".join(x for x in others),
+            "can_reply_all": len(others) > 1,
+            "fwd_block": forward_block(session, m),
+            "blocked": m.from_email.lower() in blocked and not mine,
             # Gmail expands the latest message and unread ones; the rest are collapsed one-liners.
             "expanded": i == last_index or m.id in unread_ids,
         })
@@ -89,7 +122,7 @@ def thread(thread_id: int):
 
     me = d.me
     last = msgs[-1]
-    last_other = next((m for m in reversed(msgs) if not m.is_sent), None)
+    last_other = next((m for m in reversed(msgs) if not d.is_me(m.from_email)), None)
     # Reply goes to the last sender who is not me (or, in my own thread, to my last recipients).
     if last_other is not None:
         reply_to = [last_other.from_email]
@@ -104,11 +137,9 @@ def thread(thread_id: int):
     is_spam = all(m.is_spam for m in msgs)
     is_trashed = all(m.is_trashed for m in msgs)
     back = safe_back(request.args.get("back"))
-    fwd = reply_src
-    fwd_block = (f"---------- Forwarded message ---------\nFrom: {fwd.from_name} <{fwd.from_email}>\n"
-                 f"Date: {fmt.long_date(fwd.sent_at)}\nSubject: {fwd.subject}\n"
-                 f"To: {', '.join(f'{d.name(e)} <{e}>' for e in fwd.to)}")
     names = {e: d.name(e) for m in msgs for e in [m.from_email.lower(), *m.to, *m.cc]}
+    snoozed_until = max((m.snoozed_until for m in msgs if m.snoozed_until and m.snoozed_until > n), default=None)
+    blocked_senders = sorted({v["m"].from_email.lower() for v in views if v["blocked"]})
     return render_page(
         "mail/thread.html",
         addr_names=names,
@@ -119,20 +150,27 @@ def thread(thread_id: int):
         folded=folded,
         hidden_trashed=hidden_trashed,
         labels=labels,
+        thread_label_ids=[lab.id for lab in labels],
         in_inbox=in_inbox,
         is_spam=is_spam,
         is_trashed=is_trashed,
+        is_starred=any(m.is_starred for m in msgs),
+        is_important=any(m.is_important for m in msgs),
+        snoozed_until=snoozed_until,
+        scheduled=scheduled_view,
+        blocked_senders=blocked_senders,
         back=back,
         back_title=back_title(back),
         reply={
             "in_reply_to_id": reply_src.id,
             "to": ", ".join(reply_to),
-            "to_names": ", ".join(d.name(e) for e in reply_to),
             "all_to": ", ".join(reply_all_to),
-            "all_names": ", ".join(d.name(e) for e in reply_all_to),
             "reply_all": reply_all,
-            "fwd_block": fwd_block,
-            "fwd_body": fwd.body,
+            "fwd_block": forward_block(session, reply_src),
         },
+        signature=(me.signature if me and me.signature_on_replies else ""),
+        category=t.category,
     )
 
+
+__all__ = ["thread", "func"]

@@ -10,7 +10,7 @@ import random
 import re
 
 from tasks.templates import World, template
-from tasks.templates.mail._common import Mailbox, open_row, phrase, search, toolbar_button
+from tasks.templates.mail._common import COMPOSE, Mailbox, done, open_row, phrase, search, toolbar_button
 
 PHRASES = [
     "Thanks, I'll take a look this afternoon.",
@@ -33,28 +33,36 @@ SUBJECTS = [
 
 
 def _inbox_threads(mb: Mailbox, kind_ok=lambda t: True) -> list[int]:
-    return [tid for tid in sorted(mb.threads) if mb.in_inbox(tid) and mb.unique_subject(tid)
-            and kind_ok(mb.threads[tid])]
+    return [tid for tid in sorted(mb.threads) if mb.in_inbox(tid) and mb.plain(tid) and kind_ok(mb.threads[tid])]
 
 
-@template("mail", "star-latest-from", difficulty="easy", max_steps=10, count=3)
+@template("mail", "star-latest-from", difficulty="easy", max_steps=10, count=5, test_every=5)
 def star_latest_from(w: World, rng: random.Random):
-    """Star the most recent email from a contact (their latest message closes its conversation)."""
+    """Star the most recent email from a contact. Preferred: contacts whose latest email was archived while an
+    older one is still in the inbox, so the obvious inbox row is the wrong one."""
     mb = Mailbox(w)
-    cands = []
+    tricky, plain = [], []
     for c in mb.contacts:
         sent = mb.from_contact(c["email"])
-        if len(sent) < 2 or sent[0]["is_starred"]:
+        if len(sent) < 2:
             continue
         latest = sent[0]
         tid = latest["thread_id"]
-        if mb.last(tid)["id"] != latest["id"] or not mb.unique_subject(tid):
+        if mb.last(tid)["id"] != latest["id"] or not mb.plain(tid) or any(m["is_starred"] for m in mb.in_thread[tid]):
             continue
-        other = next((m for m in sent[1:] if m["thread_id"] != tid and mb.unique_subject(m["thread_id"])), None)
-        if other is None or mb.last(other["thread_id"])["is_starred"]:
+        other = next((m for m in sent[1:] if m["thread_id"] != tid and mb.plain(m["thread_id"])
+                      and not any(x["is_starred"] for x in mb.in_thread[m["thread_id"]])), None)
+        if other is None:
             continue
-        cands.append((c, latest, other))
-    for c, latest, other in rng.sample(cands, len(cands)):
+        inbox_other = next((m for m in sent[1:] if m["thread_id"] != tid and mb.in_inbox(m["thread_id"])
+                            and mb.plain(m["thread_id"])
+                            and not any(x["is_starred"] for x in mb.in_thread[m["thread_id"]])), None)
+        if not mb.in_inbox(tid) and inbox_other is not None:
+            tricky.append((c, latest, inbox_other))
+        else:
+            plain.append((c, latest, other))
+    picks = rng.sample(tricky, min(3, len(tricky))) + rng.sample(plain, len(plain))
+    for c, latest, other in picks:
         subject = mb.threads[latest["thread_id"]]["subject"]
         other_subject = mb.threads[other["thread_id"]]["subject"]
         star = lambda subj: {"click": {"role": "button", "name": "Star", "exact": True,
@@ -67,12 +75,12 @@ def star_latest_from(w: World, rng: random.Random):
                             "name": "their latest email is starred"}],
                 "unchanged_except": [{"table": "messages", "where": {"id": latest["id"]}, "fields": ["is_starred"]}],
             },
-            "solution": search(f"from:{c['email']}") + [star(subject), {"done": True}],
-            "near_misses": [search(f"from:{c['email']}") + [star(other_subject), {"done": True}]],
+            "solution": search(f"from:{c['email']}") + [star(subject), done()],
+            "near_misses": [search(f"from:{c['email']}") + [star(other_subject), done()]],
         }
 
 
-@template("mail", "archive-conversation", difficulty="easy", max_steps=10, count=3)
+@template("mail", "archive-conversation", difficulty="easy", max_steps=10, count=4, test_every=4)
 def archive_conversation(w: World, rng: random.Random):
     """Archive one named conversation: it leaves the inbox, nothing else changes."""
     mb = Mailbox(w)
@@ -90,13 +98,13 @@ def archive_conversation(w: World, rng: random.Random):
                             "name": f"conversation {tid} archived, not deleted"}],
                 "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["in_inbox"]}],
             },
-            "solution": path + [toolbar_button("Archive"), {"done": True}],
-            "near_misses": [path + [toolbar_button("Delete"), {"done": True}]],
+            "solution": path + [toolbar_button("Archive"), done()],
+            "near_misses": [path + [toolbar_button("Delete"), done()]],
             "tags": [f"sender:{sender}"],
         }
 
 
-@template("mail", "delete-conversation", difficulty="easy", max_steps=10, count=2)
+@template("mail", "delete-conversation", difficulty="easy", max_steps=10, count=4, test_every=4)
 def delete_conversation(w: World, rng: random.Random):
     """Delete (move to Trash) one named conversation."""
     mb = Mailbox(w)
@@ -113,31 +121,28 @@ def delete_conversation(w: World, rng: random.Random):
                 "unchanged_except": [{"table": "messages", "where": {"thread_id": tid},
                                       "fields": ["is_trashed", "trashed_at", "in_inbox"]}],
             },
-            "solution": path + [toolbar_button("Delete"), {"done": True}],
-            "near_misses": [path + [toolbar_button("Archive"), {"done": True}]],
+            "solution": path + [toolbar_button("Delete"), done()],
+            "near_misses": [path + [toolbar_button("Archive"), done()]],
         }
 
 
-@template("mail", "send-new-email", difficulty="medium", max_steps=16, count=3)
+@template("mail", "send-new-email", difficulty="medium", max_steps=16, count=5, test_every=5)
 def send_new_email(w: World, rng: random.Random):
     """Compose and send a new email to a contact, with a given subject and text."""
     mb = Mailbox(w)
-    people = [c for c in mb.contacts if c["relation"] in ("coworker", "friend", "family", "client")]
+    people = [c for c in mb.contacts if c["relation"] in ("coworker", "friend", "family", "client") and c["email"]
+              and not c["email"].startswith("ap@")]
     for i, c in enumerate(rng.sample(people, len(people))):
         subject, body = SUBJECTS[i % len(SUBJECTS)]
         wrong = next(o for o in people if o["id"] != c["id"] and o["relation"] == c["relation"])
 
         def compose(to: str, subj: str = subject):
             return [{"click": {"role": "button", "name": "Compose", "exact": True}},
-                    {"fill": {"role": "textbox", "name": "To", "exact": True,
-                              "within": {"role": "dialog", "name": "New Message"}}, "text": to},
-                    {"fill": {"role": "textbox", "name": "Subject", "within": {"role": "dialog", "name": "New Message"}},
-                     "text": subj},
-                    {"fill": {"role": "textbox", "name": "Message Body",
-                              "within": {"role": "dialog", "name": "New Message"}}, "text": body},
-                    {"click": {"role": "button", "name": "Send", "exact": True,
-                               "within": {"role": "dialog", "name": "New Message"}}},
-                    {"done": True}]
+                    {"fill": {"role": "textbox", "name": "To", "exact": True, "within": COMPOSE}, "text": to}, {"press": ["Enter"]},
+                    {"fill": {"role": "textbox", "name": "Subject", "within": COMPOSE}, "text": subj},
+                    {"fill": {"role": "textbox", "name": "Message Body", "within": COMPOSE}, "text": body},
+                    {"click": {"role": "button", "name": "Send", "exact": True, "within": COMPOSE}},
+                    done()]
 
         yield {
             "goal": f"Send an email to {c['name']} ({c['email']}) with the subject \u201c{subject}\u201d "
@@ -145,7 +150,7 @@ def send_new_email(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": {
                 "checks": [{"table": "messages", "in": "created", "count": 1,
-                            "expect": {"to": [c["email"]], "cc": [], "is_sent": True,
+                            "expect": {"to": [c["email"]], "cc": [], "is_sent": True, "is_draft": False,
                                        "subject": {"$ieq": subject}, "body": {"$icontains": body}},
                             "name": "one new email with the right recipient, subject and text"}],
                 "unchanged_except": [{"table": "messages", "ops": ["create"]},
@@ -156,12 +161,12 @@ def send_new_email(w: World, rng: random.Random):
         }
 
 
-@template("mail", "reply-with-text", difficulty="medium", max_steps=14, count=3)
+@template("mail", "reply-with-text", difficulty="medium", max_steps=14, count=5, test_every=5)
 def reply_with_text(w: World, rng: random.Random):
     """Reply to the last message of a conversation from a contact, with given text."""
     mb = Mailbox(w)
     tids = [tid for tid in _inbox_threads(mb, lambda t: t["category"] == "primary")
-            if mb.last(tid)["from_email"] in mb.by_email and not mb.last(tid)["is_sent"]]
+            if mb.last(tid)["from_email"] in mb.by_email and not mb.is_mine(mb.last(tid))]
     for i, tid in enumerate(rng.sample(tids, len(tids))):
         last = mb.last(tid)
         subject = mb.threads[tid]["subject"]
@@ -173,7 +178,7 @@ def reply_with_text(w: World, rng: random.Random):
             return path + [{"click": {"role": "button", "name": "Reply", "exact": True}},
                            {"fill": {"role": "textbox", "name": "Message Body"}, "text": t},
                            {"click": {"role": "button", "name": "Send", "exact": True}},
-                           {"done": True}]
+                           done()]
 
         yield {
             "goal": f"Reply to {last['from_name']}'s email \u201c{subject}\u201d with: \u201c{text}\u201d",
@@ -190,12 +195,12 @@ def reply_with_text(w: World, rng: random.Random):
         }
 
 
-@template("mail", "who-sent-subject", difficulty="easy", max_steps=10, count=2)
+@template("mail", "who-sent-subject", difficulty="easy", max_steps=10, count=4, test_every=4)
 def who_sent_subject(w: World, rng: random.Random):
-    """Retrieval: the full name of the person who started a conversation."""
+    """Retrieval: the full name of the person who started a conversation (nothing may change)."""
     mb = Mailbox(w)
-    tids = [tid for tid in sorted(mb.threads) if mb.unique_subject(tid) and mb.first(tid)["from_email"] in mb.by_email
-            and not mb.first(tid)["is_sent"] and mb.visible(mb.first(tid))]
+    tids = [tid for tid in sorted(mb.threads) if mb.plain(tid) and mb.first(tid)["from_email"] in mb.by_email
+            and not mb.is_mine(mb.first(tid))]
     for tid in rng.sample(tids, len(tids)):
         subject = mb.threads[tid]["subject"]
         name = mb.first(tid)["from_name"]
@@ -205,71 +210,73 @@ def who_sent_subject(w: World, rng: random.Random):
             "goal": f"Who sent you the email \u201c{subject}\u201d? Answer with their full name.",
             "start_path": "/inbox",
             "verify": {"checks": [{"answer": {"$ieq": name}, "name": "the sender's name"}], "unchanged_except": []},
-            "solution": path + [{"done": True, "answer": name}],
-            "near_misses": [path + [{"done": True, "answer": wrong}]],
+            "solution": path + [done(name)],
+            "near_misses": [path + [done(wrong)], path + [toolbar_button("Archive"), done(name)]],
         }
 
 
-AMOUNT_RE = re.compile(r"total due is (\$[\d,]+(?:\.\d\d)?)")
+AMOUNT_RE = re.compile(r"Total due: (\$[\d,]+\.\d\d)")
+TERM_RE = re.compile(r"Contract term: (.+?) - (.+)")
 
 
-def _invoices(mb: Mailbox) -> dict[str, list[tuple[dict, str, dict]]]:
-    """Invoice conversations per vendor company: (first message, amount text, contact), newest first."""
-    out: dict[str, list] = {}
+def invoices(mb: Mailbox) -> dict[str, list[dict]]:
+    """Vendor invoices per vendor company, newest first: thread, first message, amount, contract end, contact."""
+    out: dict[str, list[dict]] = {}
     for tid, t in mb.threads.items():
+        if not t["subject"].startswith("Invoice INV-") or " from " not in t["subject"]:
+            continue
         first = mb.first(tid)
         m = AMOUNT_RE.search(first["body"])
-        if not m or not t["subject"].startswith("Invoice ") or not mb.visible(first):
+        if not m or not mb.visible(first) or not mb.unique_subject(tid):
             continue
         contact = mb.by_email.get(first["from_email"])
         if contact is None:
             continue
-        out.setdefault(contact["company"], []).append((first, m.group(1), contact))
+        term = TERM_RE.search(first["body"])
+        out.setdefault(contact["company"], []).append({
+            "tid": tid, "first": first, "amount": m.group(1), "contact": contact, "subject": t["subject"],
+            "term_end": term.group(2).strip() if term else ""})
     for v in out.values():
-        v.sort(key=lambda x: (x[0]["sent_at"], x[0]["id"]), reverse=True)
+        v.sort(key=lambda x: (x["first"]["sent_at"], x["first"]["id"]), reverse=True)
     return out
 
 
-def _dollars(text: str) -> float:
+def dollars(text: str) -> float:
     return float(text.replace("$", "").replace(",", ""))
 
 
-@template("mail", "invoice-amount", difficulty="medium", max_steps=12, count=2)
+@template("mail", "invoice-amount", difficulty="medium", max_steps=12, count=4, test_every=4)
 def invoice_amount(w: World, rng: random.Random):
     """Retrieval: the amount due on the latest invoice from a vendor company."""
     mb = Mailbox(w)
-    inv = _invoices(mb)
+    inv = invoices(mb)
     for company in rng.sample(sorted(inv), len(inv)):
-        first, amount, contact = inv[company][0]
-        subject = mb.threads[first["thread_id"]]["subject"]
-        path = search(f"invoice from:{contact['email']}") + [open_row(subject)]
-        wrong = f"${_dollars(amount) + 100:,.2f}"
+        latest, older = inv[company][0], inv[company][1]
+        path = search(f"invoice from:{latest['contact']['email']}") + [open_row(latest["subject"])]
+        wrong = older["amount"] if older["amount"] != latest["amount"] else f"${dollars(latest['amount']) + 100:,.2f}"
         yield {
             "goal": f"How much is due on the most recent invoice from {company}? Answer with the amount.",
             "start_path": "/inbox",
-            "verify": {"checks": [{"answer": {"$number": {"$approx": _dollars(amount), "$tol": 0.005}},
+            "verify": {"checks": [{"answer": {"$number": {"$approx": dollars(latest["amount"]), "$tol": 0.005}},
                                    "name": "the amount due"}],
                        "unchanged_except": []},
-            "solution": path + [{"done": True, "answer": amount}],
-            "near_misses": [path + [{"done": True, "answer": wrong}]],
+            "solution": path + [done(latest["amount"])],
+            "near_misses": [path + [done(wrong)]],
         }
 
 
 SEAT_RE = re.compile(r"Flight ([A-Z]{2} \d+): (\w+) to (\w+).*?Seat: (\w+)", re.S)
 
 
-@template("mail", "flight-seat", difficulty="medium", max_steps=12, count=2)
+@template("mail", "flight-seat", difficulty="medium", max_steps=12, count=4, test_every=4)
 def flight_seat(w: World, rng: random.Random):
     """Retrieval: the seat on a flight, read from its confirmation email."""
     mb = Mailbox(w)
-    found = []
+    flights: dict[str, list] = {}
     for m in mb.msgs:
         hit = SEAT_RE.search(m["body"]) if "confirmation" in m["subject"].lower() else None
         if hit and mb.visible(m) and mb.unique_subject(m["thread_id"]):
-            found.append((m, hit.group(1), f"{hit.group(2)} to {hit.group(3)}", hit.group(4)))
-    flights = {}
-    for m, flight, route, seat in found:
-        flights.setdefault(flight, []).append((m, route, seat))
+            flights.setdefault(hit.group(1), []).append((m, f"{hit.group(2)} to {hit.group(3)}", hit.group(4)))
     for flight in rng.sample(sorted(flights), len(flights)):
         if len(flights[flight]) != 1:
             continue
@@ -281,39 +288,48 @@ def flight_seat(w: World, rng: random.Random):
             "goal": f"Which seat do I have on my {route} flight ({flight})? Answer with the seat number.",
             "start_path": "/inbox",
             "verify": {"checks": [{"answer": {"$ieq": seat}, "name": "the seat"}], "unchanged_except": []},
-            "solution": path + [{"done": True, "answer": seat}],
-            "near_misses": [path + [{"done": True, "answer": wrong}]],
+            "solution": path + [done(seat)],
+            "near_misses": [path + [done(wrong)]],
         }
 
 
-@template("mail", "forward-invoice-amount", difficulty="hard", max_steps=24, count=2)
+def forward_steps(open_steps: list, recipient: str, text: str) -> list:
+    return open_steps + [
+        {"click": {"role": "button", "name": "Forward", "exact": True}},
+        {"fill": {"role": "textbox", "name": "To", "exact": True}, "text": recipient}, {"press": ["Enter"]},
+        {"fill": {"role": "textbox", "name": "Message Body"}, "text": text},
+        {"click": {"role": "button", "name": "Send", "exact": True}},
+    ]
+
+
+def forwarded_with(amount: str) -> str:
+    """The forward's own text (before the quoted original) mentions the amount."""
+    return r"(?s)^.*?" + re.escape(amount) + r".*?-{5,} ?Forwarded message"
+
+
+@template("mail", "forward-invoice-amount", difficulty="hard", max_steps=24, count=3, test_every=3)
 def forward_invoice_amount(w: World, rng: random.Random):
     """Forward a vendor's latest invoice to a finance coworker with the amount written in the
     message, then archive the invoice conversation."""
     mb = Mailbox(w)
-    inv = _invoices(mb)
-    finance = [c for c in mb.contacts if c["relation"] == "coworker"] or mb.contacts
-    for i, company in enumerate(rng.sample(sorted(inv), len(inv))):
-        first, amount, contact = inv[company][0]
-        tid = first["thread_id"]
-        subject = mb.threads[tid]["subject"]
+    inv = invoices(mb)
+    finance = [c for c in mb.contacts if c["relation"] == "coworker" and "Finance" in c["title"]] or \
+        [c for c in mb.contacts if c["relation"] == "coworker"]
+    companies = [c for c in sorted(inv) if mb.in_inbox(inv[c][0]["tid"])]
+    for i, company in enumerate(rng.sample(companies, len(companies))):
+        latest = inv[company][0]
+        tid, amount = latest["tid"], latest["amount"]
         to = finance[i % len(finance)]
         wrong_to = finance[(i + 1) % len(finance)]
-        open_steps = search(f"invoice from:{contact['email']}") + [open_row(subject)]
+        open_steps = search(f"invoice from:{latest['contact']['email']}") + [open_row(latest["subject"])]
         note = f"Please pay {amount} for this one."
 
         def forward(recipient: str, text: str, archive: bool = True):
-            steps = open_steps + [
-                {"click": {"role": "button", "name": "Forward", "exact": True}},
-                {"fill": {"role": "textbox", "name": "To", "exact": True}, "text": recipient},
-                {"fill": {"role": "textbox", "name": "Message Body"}, "text": text},
-                {"click": {"role": "button", "name": "Send", "exact": True}},
-            ]
+            steps = forward_steps(open_steps, recipient, text)
             if archive:
                 steps.append(toolbar_button("Archive"))
-            return steps + [{"done": True}]
+            return steps + [done()]
 
-        before_forward = r"(?s)^.*?" + re.escape(amount) + r".*?-{5,} ?Forwarded message"
         yield {
             "goal": f"Forward the most recent invoice from {company} to {to['name']} ({to['email']}), "
                     f"writing the amount due in your message, then archive the invoice conversation.",
@@ -322,7 +338,7 @@ def forward_invoice_amount(w: World, rng: random.Random):
                 "checks": [
                     {"table": "messages", "in": "created", "count": 1,
                      "expect": {"thread_id": tid, "to": [to["email"]], "is_sent": True,
-                                "subject": {"$istartswith": "fwd:"}, "body": {"$regex": before_forward}},
+                                "subject": {"$istartswith": "fwd:"}, "body": {"$regex": forwarded_with(amount)}},
                      "name": "forwarded to the right person with the amount in the message"},
                     {"table": "messages", "where": {"thread_id": tid, "is_sent": False},
                      "expect": {"in_inbox": False, "is_trashed": False}, "name": "invoice archived"},
@@ -336,15 +352,15 @@ def forward_invoice_amount(w: World, rng: random.Random):
         }
 
 
-@template("mail", "archive-all-from-sender", difficulty="hard", max_steps=16, count=2)
+@template("mail", "archive-all-from-sender", difficulty="hard", max_steps=16, count=4, test_every=4)
 def archive_all_from_sender(w: World, rng: random.Random):
     """Archive every inbox conversation from one sender (several of them), and nothing else."""
     mb = Mailbox(w)
     by_sender: dict[str, set[int]] = {}
     for m in mb.msgs:
-        if m["in_inbox"] and not m["is_sent"]:
+        if m["in_inbox"] and not mb.is_mine(m) and mb.visible(m) and not mb.snoozed(m["thread_id"]):
             by_sender.setdefault(m["from_email"], set()).add(m["thread_id"])
-    senders = sorted(e for e, tids in by_sender.items() if 2 <= len(tids) <= 5)
+    senders = sorted(e for e, tids in by_sender.items() if 2 <= len(tids) <= 8)
     for email in rng.sample(senders, len(senders)):
         tids = sorted(by_sender[email])
         # Only conversations where every inbox message is from this sender: archiving them is the whole job.
@@ -366,6 +382,6 @@ def archive_all_from_sender(w: World, rng: random.Random):
                 "unchanged_except": [{"table": "messages", "where": {"thread_id": {"$in": tids}},
                                       "fields": ["in_inbox"]}],
             },
-            "solution": search(query) + [select_all, toolbar_button("Archive"), {"done": True}],
-            "near_misses": [search(query) + [first_row, toolbar_button("Archive"), {"done": True}]],
+            "solution": search(query) + [select_all, toolbar_button("Archive"), done()],
+            "near_misses": [search(query) + [first_row, toolbar_button("Archive"), done()]],
         }

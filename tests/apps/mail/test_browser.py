@@ -81,7 +81,7 @@ def test_compose_and_send_through_the_ui(browser_page, dbs):
     dialog.get_by_role("textbox", name="To").fill(contact.email)
     dialog.get_by_role("textbox", name="Subject").fill("Quarterly numbers")
     dialog.get_by_role("textbox", name="Message Body").fill("Hi,\n\nAttached are the numbers.")
-    dialog.get_by_role("button", name="Send").click()
+    dialog.get_by_role("button", name="Send", exact=True).click()
     page.get_by_role("status").get_by_text("Message sent").wait_for()
     dbs.expire_all()
     m = dbs.scalars(select(Message).where(Message.subject == "Quarterly numbers")).one()
@@ -112,7 +112,7 @@ def test_open_thread_reply_and_archive(browser_page, dbs):
     page.get_by_role("heading", name=subject).wait_for()
     page.get_by_role("button", name="Reply", exact=True).click()
     page.get_by_role("textbox", name="Message Body").fill("Thanks, will do.")
-    page.get_by_role("button", name="Send").click()
+    page.get_by_role("button", name="Send", exact=True).click()
     page.get_by_role("status").get_by_text("Message sent").wait_for()
     dbs.expire_all()
     reply = dbs.scalars(select(Message).where(Message.thread_id == tid).order_by(Message.id.desc())).first()
@@ -160,3 +160,92 @@ def test_rail_more_toggle_and_hamburger(browser_page):
     page.wait_for_url("**/trash")
     page.get_by_role("button", name="Main menu").click()
     assert page.evaluate("document.getElementById('app').classList.contains('rail-collapsed')")
+
+
+def test_compose_saves_a_draft_on_close_and_reopens_it(browser_page, dbs):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    page.get_by_role("button", name="Compose").click()
+    dialog = page.get_by_role("dialog", name="New Message")
+    dialog.get_by_role("textbox", name="To", exact=True).fill("ana@example.com")
+    dialog.get_by_role("textbox", name="Subject").fill("Half-written")
+    dialog.get_by_role("textbox", name="Message Body").fill("To be continued")
+    dialog.get_by_role("button", name="Save & close", exact=True).click()
+    page.wait_for_function("document.getElementById('compose').hidden")
+    dbs.expire_all()
+    d = dbs.scalars(select(Message).where(Message.subject == "Half-written")).one()
+    assert d.is_draft and d.to == ["ana@example.com"] and d.body == "To be continued"
+    page.get_by_role("link", name="Drafts").click()
+    page.get_by_role("row", name="Half-written").click()
+    dialog.get_by_role("textbox", name="Subject").wait_for()
+    assert dialog.get_by_role("textbox", name="Subject").input_value() == "Half-written"
+    dialog.get_by_role("button", name="Send", exact=True).click()
+    page.get_by_role("status").get_by_text("Message sent").wait_for()
+    dbs.expire_all()
+    sent = dbs.get(Message, d.id)
+    assert sent.is_sent and not sent.is_draft
+
+
+def test_snooze_menu_and_labels_menu_in_a_thread(browser_page, dbs):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    row = page.get_by_role("row").nth(3)
+    tid = int(row.get_attribute("data-id"))
+    row.click()
+    bar = page.get_by_role("toolbar", name="Conversation actions")
+    bar.get_by_role("button", name="Labels", exact=True).click()
+    page.get_by_role("menuitemcheckbox", name="Travel", exact=True).click()
+    page.get_by_role("menuitem", name="Apply", exact=True).click()
+    page.get_by_role("status").get_by_text('Conversation added to "Travel".').wait_for()
+    bar.get_by_role("button", name="Snooze", exact=True).click()
+    page.get_by_role("menuitem", name="Pick date & time").click()
+    picker = page.get_by_role("dialog", name="Pick date & time")
+    picker.get_by_role("button", name="Friday, March 20, 2026", exact=True).click()
+    picker.get_by_role("textbox", name="Time", exact=True).fill("2:30 PM")
+    picker.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_url("**/inbox")
+    dbs.expire_all()
+    ms = [m for m in dbs.scalars(select(Message).where(Message.thread_id == tid)) if not m.is_trashed]
+    assert all(str(m.snoozed_until) == "2026-03-20 14:30:00" for m in ms)
+
+
+def test_schedule_send_from_compose(browser_page, dbs):
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    page.get_by_role("button", name="Compose").click()
+    dialog = page.get_by_role("dialog", name="New Message")
+    dialog.get_by_role("textbox", name="To", exact=True).fill("ana@example.com")
+    dialog.get_by_role("textbox", name="To", exact=True).press("Enter")
+    dialog.get_by_role("textbox", name="Subject").fill("Next week")
+    page.get_by_role("button", name="More send options").click()
+    page.get_by_role("menuitem", name="Schedule send").click()
+    page.get_by_role("dialog", name="Schedule send").get_by_role("button", name="Tomorrow morning").click()
+    page.get_by_role("status").get_by_text("Send scheduled for").wait_for()
+    dbs.expire_all()
+    m = dbs.scalars(select(Message).where(Message.subject == "Next week")).one()
+    assert str(m.scheduled_at) == "2026-03-13 08:00:00" and not m.is_sent and not m.is_draft
+
+
+def test_settings_signature_and_label_dialog(browser_page, dbs):
+    from apps.mail.models import Account, Label
+
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    page.get_by_role("button", name="Settings", exact=True).click()
+    page.get_by_role("link", name="See all settings").click()
+    page.get_by_role("textbox", name="Signature", exact=True).fill("Cheers,\nM")
+    page.get_by_role("button", name="Save Changes").click()
+    page.get_by_role("status").get_by_text("Your preferences have been saved.").wait_for()
+    dbs.expire_all()
+    acct = dbs.get(Account, 1)
+    assert acct.signature == "Cheers,\nM" and acct.vacation_start is None and acct.page_size == 50
+    page.get_by_role("button", name="Create new label", exact=True).click()
+    page.get_by_role("textbox", name="Label name").fill("Conferences")
+    page.get_by_role("checkbox", name="Nest label under:").check()
+    page.get_by_role("button", name="Parent label").click()
+    page.get_by_role("option", name="Work", exact=True).click()
+    page.get_by_role("button", name="Create", exact=True).click()
+    page.get_by_role("status").get_by_text('Label "Conferences" created.').wait_for()
+    dbs.expire_all()
+    lab = dbs.scalars(select(Label).where(Label.name == "Conferences")).one()
+    assert dbs.get(Label, lab.parent_id).name == "Work"

@@ -1,0 +1,114 @@
+"""Contacts: add one, edit one, look one up."""
+
+from __future__ import annotations
+
+import random
+
+from tasks.templates import World, template
+from tasks.templates.mail._common import Mailbox, click, digits_regex, done
+
+NEW_PEOPLE = [
+    ("Priya", "Raman", "priya.raman@northwindlegal.com", "Northwind Legal", "(555) 201-4410"),
+    ("Tomasz", "Novak", "tnovak@glasswing.games", "Glasswing Games", "(555) 318-7720"),
+    ("Leila", "Haddad", "leila@harborviewrealty.com", "Harborview Realty", "(555) 412-9033"),
+    ("Marcus", "Oyelaran", "marcus.oyelaran@copperleafbank.com", "Copperleaf Bank", "(555) 733-1208"),
+    ("Sofia", "Brandt", "sofia.brandt@lumenwave.net", "Lumenwave Telecom", "(555) 650-4471"),
+    ("Kenji", "Watanabe", "kenji@falconridge.aero", "Falconridge Aerospace", "(555) 290-3316"),
+]
+SEARCH = {"role": "searchbox", "name": "Search contacts"}
+
+
+def _find(name: str) -> list[dict]:
+    return [{"fill": SEARCH, "text": name}, {"press": ["Enter"]}, click("link", name, exact=True)]
+
+
+@template("mail", "add-contact", difficulty="medium", max_steps=18, count=4, test_every=4)
+def add_contact(w: World, rng: random.Random):
+    """Create a contact with name, email and company."""
+    people = rng.sample(NEW_PEOPLE, len(NEW_PEOPLE))
+    for i, (first, last, email, company, _phone) in enumerate(people):
+        def steps(mail: str):
+            return [click("button", "Inkbox apps", exact=True), click("menuitem", "Contacts", exact=True),
+                    click("link", "Create contact", exact=True),
+                    {"fill": {"role": "textbox", "name": "First name", "exact": True}, "text": first},
+                    {"fill": {"role": "textbox", "name": "Last name", "exact": True}, "text": last},
+                    {"fill": {"role": "textbox", "name": "Company", "exact": True}, "text": company},
+                    {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": mail},
+                    click("button", "Save", exact=True), done()]
+
+        typo = email.replace("@", "s@", 1)
+        yield {
+            "goal": f"Add {first} {last} from {company} to your contacts, with the email address {email}.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "contacts", "in": "created", "count": 1,
+                            "expect": {"name": f"{first} {last}", "email": email, "company": company, "is_saved": True},
+                            "name": "the new contact"}],
+                "unchanged_except": [{"table": "contacts", "ops": ["create"]}],
+            },
+            "solution": steps(email),
+            "near_misses": [steps(typo)],
+        }
+
+
+NEW_PHONES = ["(555) 014-2290", "(555) 377-8812", "(555) 902-3371", "(555) 448-1106", "(555) 265-7093", "(555) 731-5520"]
+NEW_TITLES = ["Director of Operations", "VP of Engineering", "Head of Partnerships", "Chief of Staff", "Senior Counsel"]
+
+
+@template("mail", "edit-contact", difficulty="medium", max_steps=14, count=4, test_every=4)
+def edit_contact(w: World, rng: random.Random):
+    """Change a contact's phone number or job title (Contacts > contact > Edit > Save)."""
+    mb = Mailbox(w)
+    names = [c["name"] for c in mb.contacts]
+    cands = [c for c in mb.contacts if c["is_saved"] and c["phone"] and names.count(c["name"]) == 1
+             and sum(c["name"] in n for n in names) == 1 and c["relation"] in ("client", "vendor", "coworker")]
+    for i, c in enumerate(rng.sample(cands, len(cands))):
+        phone_task = i % 2 == 0
+        other = next(o for o in cands if o["id"] != c["id"] and o["company"] == c["company"]) if any(
+            o["id"] != c["id"] and o["company"] == c["company"] for o in cands) else cands[(i + 5) % len(cands)]
+        if phone_task:
+            field, label, value = "phone", "Phone", NEW_PHONES[i % len(NEW_PHONES)]
+            goal = f"{c['name']} ({c['company']}) has a new phone number: {value}. Update their contact."
+            expect = {"phone": value}
+        else:
+            field, label, value = "title", "Job title", NEW_TITLES[i % len(NEW_TITLES)]
+            goal = f"{c['name']} was promoted: change their job title in Contacts to \u201c{value}\u201d."
+            expect = {"title": value}
+
+        def steps(who: dict):
+            return [click("button", "Inkbox apps", exact=True), click("menuitem", "Contacts", exact=True)] + _find(who["name"]) + [
+                click("link", "Edit", exact=True),
+                {"fill": {"role": "textbox", "name": label, "exact": True}, "text": value},
+                click("button", "Save", exact=True), done()]
+
+        yield {
+            "goal": goal,
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "contacts", "where": {"id": c["id"]}, "expect": {**expect, "name": c["name"], "email": c["email"]},
+                            "name": f"{field} updated"}],
+                "unchanged_except": [{"table": "contacts", "where": {"id": c["id"]}, "fields": [field]}],
+            },
+            "solution": steps(c),
+            "near_misses": [steps(other)],
+        }
+
+
+@template("mail", "contact-phone", difficulty="easy", max_steps=10, count=4, test_every=4)
+def contact_phone(w: World, rng: random.Random):
+    """Retrieval: a contact's phone number, looked up in Contacts (nothing may change)."""
+    mb = Mailbox(w)
+    names = [c["name"] for c in mb.contacts]
+    cands = [c for c in mb.contacts if c["is_saved"] and c["phone"] and sum(c["name"] in n for n in names) == 1]
+    for i, c in enumerate(rng.sample(cands, len(cands))):
+        other = cands[(i + 3) % len(cands)]
+        path = [click("button", "Inkbox apps", exact=True), click("menuitem", "Contacts", exact=True),
+                {"fill": SEARCH, "text": c["name"]}, {"press": ["Enter"]}]
+        yield {
+            "goal": f"What is {c['name']}'s phone number? Answer with the number.",
+            "start_path": "/inbox",
+            "verify": {"checks": [{"answer": {"$regex": digits_regex(c["phone"])}, "name": "the phone number"}],
+                       "unchanged_except": []},
+            "solution": path + [done(c["phone"])],
+            "near_misses": [path + [done(other["phone"])]],
+        }

@@ -1,0 +1,444 @@
+"""Organising mail: read state, importance, spam, Trash, labels, moving, snoozing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from apps.mail.formatting import snooze_options
+from tasks.templates import World, template
+from tasks.templates.mail._common import (TOOLBAR, Mailbox, click, done, in_row, iso, more_then, open_row, phrase,
+                                          picker_day, rail, search, toolbar_button)
+
+
+def _pick(mb: Mailbox, rng: random.Random, ok) -> list[int]:
+    tids = [tid for tid in sorted(mb.threads) if mb.plain(tid) and ok(tid)]
+    return rng.sample(tids, len(tids))
+
+
+def _received(mb: Mailbox, tid: int) -> list[int]:
+    return [m["id"] for m in mb.in_thread[tid] if not mb.is_mine(m)]
+
+
+def _open(mb: Mailbox, tid: int) -> list[dict]:
+    subject = mb.threads[tid]["subject"]
+    return search(phrase(subject)) + [open_row(subject)]
+
+
+@template("mail", "mark-unread", difficulty="easy", max_steps=10, count=4, test_every=4)
+def mark_unread(w: World, rng: random.Random):
+    """Mark a read conversation as unread (read state is volatile, so it is checked explicitly)."""
+    mb = Mailbox(w)
+    tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and all(m["is_read"] for m in mb.in_thread[t]))
+    for i, tid in enumerate(tids):
+        subject = mb.threads[tid]["subject"]
+        other = tids[(i + 7) % len(tids)]
+        yield {
+            "goal": f"Mark the conversation \u201c{subject}\u201d as unread.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_read": False},
+                            "name": "every message unread"}],
+                "unchanged_except": [],
+            },
+            "solution": _open(mb, tid) + [toolbar_button("Mark as unread"), done()],
+            "near_misses": [_open(mb, tid) + [toolbar_button("Archive"), done()],
+                            _open(mb, other) + [toolbar_button("Mark as unread"), done()]],
+        }
+
+
+@template("mail", "mark-important", difficulty="easy", max_steps=10, count=4, test_every=4)
+def mark_important(w: World, rng: random.Random):
+    """Mark a conversation as important with the importance marker in its row."""
+    mb = Mailbox(w)
+    tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and not any(m["is_important"] for m in mb.in_thread[t]))
+    for tid in tids:
+        subject = mb.threads[tid]["subject"]
+        mids = [m["id"] for m in mb.live(tid)]
+        steps = search(phrase(subject))
+        yield {
+            "goal": f"Mark the conversation \u201c{subject}\u201d as important.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"is_important": True},
+                            "name": "conversation marked important"}],
+                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["is_important"]}],
+            },
+            "solution": steps + [in_row("button", "Mark as important", subject), done()],
+            "near_misses": [steps + [in_row("button", "Star", subject), done()]],
+        }
+
+
+@template("mail", "report-spam", difficulty="easy", max_steps=10, count=3, test_every=3)
+def report_spam(w: World, rng: random.Random):
+    """Report a promotional email as spam (not just delete it)."""
+    mb = Mailbox(w)
+    tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and mb.threads[t]["category"] in ("promotions", "social"))
+    for tid in tids:
+        subject = mb.threads[tid]["subject"]
+        sender = mb.first(tid)["from_name"]
+        yield {
+            "goal": f"The email \u201c{subject}\u201d from {sender} is spam. Report it as spam.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": True, "is_trashed": False},
+                            "name": "reported as spam"}],
+                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["is_spam", "in_inbox"]}],
+            },
+            "solution": _open(mb, tid) + [toolbar_button("Report spam"), done()],
+            "near_misses": [_open(mb, tid) + [toolbar_button("Delete"), done()]],
+        }
+
+
+@template("mail", "restore-from-trash", difficulty="easy", max_steps=10, count=4, test_every=4)
+def restore_from_trash(w: World, rng: random.Random):
+    """Bring a deleted conversation back from Trash to the inbox."""
+    mb = Mailbox(w)
+    trash = [tid for tid in sorted(mb.threads) if any(m["is_trashed"] for m in mb.in_thread[tid])]
+    tids = [tid for tid in trash if all(m["is_trashed"] for m in mb.in_thread[tid])
+            and mb.unique_among(tid, trash) and not all(mb.is_mine(m) for m in mb.in_thread[tid])]
+    # The Trash list shows its newest 50 conversations: keep those on the first page.
+    tids.sort(key=lambda t: max(m["sent_at"] for m in mb.in_thread[t]), reverse=True)
+    tids = tids[:40]
+    for tid in rng.sample(tids, len(tids)):
+        subject = mb.threads[tid]["subject"]
+        path = more_then("Trash") + [open_row(subject)]
+        yield {
+            "goal": f"You deleted \u201c{subject}\u201d by mistake. Restore it to your inbox.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_trashed": False},
+                            "name": "out of Trash"},
+                           {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}},
+                            "expect": {"in_inbox": True}, "name": "back in the inbox"}],
+                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid},
+                                      "fields": ["is_trashed", "trashed_at", "in_inbox", "is_spam"]}],
+            },
+            "solution": path + [toolbar_button("Move to Inbox"), done()],
+            "near_misses": [path + [toolbar_button("Delete forever"), done()]],
+        }
+
+
+def _into_spam(tid: int) -> list[dict]:
+    return [{"op": "update", "table": "messages", "where": {"thread_id": tid}, "set": {"is_spam": True, "in_inbox": False}}]
+
+
+@template("mail", "not-spam", difficulty="easy", max_steps=10, count=3, test_every=3)
+def not_spam(w: World, rng: random.Random):
+    """A coworker's email landed in Spam (fixture): mark it not spam so it returns to the inbox."""
+    mb = Mailbox(w)
+    tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and mb.threads[t]["category"] == "primary"
+                 and mb.first(t)["from_email"] in mb.by_email and not mb.is_mine(mb.first(t))
+                 and mb.last(t)["sent_at"] > mb.now - dt.timedelta(days=20))
+    for tid in tids:
+        subject = mb.threads[tid]["subject"]
+        sender = mb.first(tid)["from_name"]
+        path = more_then("Spam") + [open_row(subject)]
+        yield {
+            "goal": f"{sender}'s email \u201c{subject}\u201d ended up in Spam. It isn't spam: move it back to your inbox.",
+            "start_path": "/inbox",
+            "fixtures": _into_spam(tid),
+            "verify": {
+                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": False, "is_trashed": False},
+                            "name": "no longer spam"},
+                           {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}}, "expect": {"in_inbox": True},
+                            "name": "back in the inbox"}],
+                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["is_spam", "in_inbox"]}],
+            },
+            "solution": path + [toolbar_button("Not spam"), done()],
+            "near_misses": [path + [toolbar_button("Delete forever"), done()]],
+        }
+
+
+@template("mail", "find-and-restore", difficulty="medium", max_steps=14, count=4, test_every=4)
+def find_and_restore(w: World, rng: random.Random):
+    """A conversation is missing from the inbox: archived, deleted or in Spam (fixtures). The obvious first
+    place to look (Trash) is wrong for some of them; search with in:anywhere finds it wherever it is."""
+    mb = Mailbox(w)
+    tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and mb.threads[t]["category"] == "primary"
+                 and not mb.is_mine(mb.first(t)) and len(mb.in_thread[t]) >= 2)
+    kinds = ["spam", "archived", "trash", "spam", "archived"]
+    for i, tid in enumerate(tids):
+        kind = kinds[i % len(kinds)]
+        subject = mb.threads[tid]["subject"]
+        if kind == "spam":
+            fx, button = _into_spam(tid), "Not spam"
+        elif kind == "trash":
+            fx = [{"op": "update", "table": "messages", "where": {"thread_id": tid},
+                   "set": {"is_trashed": True, "trashed_at": iso(mb.now - dt.timedelta(hours=3)), "in_inbox": False}}]
+            button = "Move to Inbox"
+        else:
+            fx = [{"op": "update", "table": "messages", "where": {"thread_id": tid}, "set": {"in_inbox": False}}]
+            button = "Move to Inbox"
+        path = search(f"in:anywhere {phrase(subject)}") + [open_row(subject)]
+        near = path + [toolbar_button("Delete forever" if kind != "archived" else "Delete"), done()]
+        yield {
+            "goal": f"I can't find the conversation \u201c{subject}\u201d in my inbox any more. Find it and put it back in the inbox.",
+            "start_path": "/inbox",
+            "fixtures": fx,
+            "verify": {
+                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": False, "is_trashed": False},
+                            "name": "not in Spam or Trash"},
+                           {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}}, "expect": {"in_inbox": True},
+                            "name": "back in the inbox"}],
+                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid},
+                                      "fields": ["is_spam", "in_inbox", "is_trashed", "trashed_at"]}],
+            },
+            "solution": path + [toolbar_button(button), done()],
+            "near_misses": [near],
+            "tags": [f"was:{kind}"],
+        }
+
+
+LABEL_TARGETS = ["Travel", "Receipts", "Personal", "Finance", "Family", "Work/Projects"]
+
+
+@template("mail", "apply-label", difficulty="medium", max_steps=12, count=4, test_every=4)
+def apply_label(w: World, rng: random.Random):
+    """Add a label to a conversation with the Labels menu (it stays in the inbox)."""
+    mb = Mailbox(w)
+    tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and not any(mb.msg_labels[m["id"]] for m in mb.in_thread[t]))
+    for i, tid in enumerate(tids):
+        path = LABEL_TARGETS[i % len(LABEL_TARGETS)]
+        wrong = LABEL_TARGETS[(i + 1) % len(LABEL_TARGETS)]
+        lid = mb.label_id(path)
+        mids = [m["id"] for m in mb.live(tid)]
+        subject = mb.threads[tid]["subject"]
+
+        def steps(lab: str, how: str = "Labels"):
+            s = _open(mb, tid) + [toolbar_button(how)]
+            if how == "Labels":
+                return s + [click("menuitemcheckbox", lab, exact=True), click("menuitem", "Apply", exact=True), done()]
+            return s + [click("menuitem", lab, exact=True), done()]
+
+        yield {
+            "goal": f"Label the conversation \u201c{subject}\u201d as \u201c{path}\u201d, keeping it in the inbox.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "message_labels", "where": {"message_id": {"$in": mids}, "label_id": lid},
+                            "count": len(mids), "name": f"every message labelled {path}"},
+                           {"table": "messages", "where": {"id": {"$in": mids}, "in_inbox": True}, "count": {"$gte": 1},
+                            "name": "still in the inbox"}],
+                "unchanged_except": [{"table": "message_labels", "ops": ["create"], "where": {"label_id": lid}}],
+            },
+            "solution": steps(path),
+            "near_misses": [steps(wrong), steps(path, how="Move to")],
+        }
+
+
+NEW_LABELS = ["Vendors", "Conferences", "Hiring", "Taxes 2026", "Side projects", "Board", "Renewals", "Events"]
+
+
+@template("mail", "move-domain-to-label", difficulty="medium", max_steps=22, count=4, test_every=4)
+def move_domain_to_label(w: World, rng: random.Random):
+    """Create a label and move every conversation from one company's domain into it (out of the inbox)."""
+    mb = Mailbox(w)
+    by_domain: dict[str, set[int]] = {}
+    for m in mb.msgs:
+        if mb.visible(m) and not mb.is_mine(m) and m["from_email"] in mb.by_email:
+            by_domain.setdefault(m["from_email"].split("@")[1], set()).add(m["thread_id"])
+    def contact_of(d: str) -> dict:
+        return next(c for c in mb.contacts if c["email"].endswith("@" + d))
+
+    # Every sender of the domain is a contact (no hotel newsletters sharing a client's domain).
+    outsiders = {m["from_email"].split("@")[1] for m in mb.msgs if m["from_email"] not in mb.by_email}
+    domains = [d for d, tids in sorted(by_domain.items())
+               if 3 <= len(tids) <= 45 and any(mb.in_inbox(t) for t in tids) and not d.endswith(mb.me["email"].split("@")[1])
+               and all(not mb.snoozed(t) for t in tids) and d not in outsiders
+               and contact_of(d)["relation"] in ("vendor", "client")]
+    for i, domain in enumerate(rng.sample(domains, len(domains))):
+        name = NEW_LABELS[i % len(NEW_LABELS)]
+        tids = sorted(by_domain[domain])
+        mids = [m["id"] for t in tids for m in mb.live(t)]
+        company = contact_of(domain)["company"]
+        new_label = {"$ref": {"table": "labels", "in": "created", "where": {"name": name}, "field": "id"}}
+        select_all = {"click": {"role": "checkbox", "name": "Select", "exact": True, "within": TOOLBAR}}
+
+        def steps(how: str = "Move to", pick_all: bool = True):
+            s = search(f"from:@{domain}") + [select_all if pick_all else in_row("checkbox", "Select", mb.threads[tids[-1]]["subject"]),
+                                             toolbar_button(how), click("menuitem", "Create new", exact=True),
+                                             {"fill": {"role": "textbox", "name": "Label name"}, "text": name},
+                                             click("button", "Create", exact=True), done()]
+            return s
+
+        yield {
+            "goal": f"Create a label named \u201c{name}\u201d and move all mail from {company} (@{domain}) into it, "
+                    f"out of the inbox.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "labels", "in": "created", "where": {"name": name}, "count": 1,
+                            "expect": {"parent_id": None}, "name": "the new label"},
+                           {"table": "message_labels", "where": {"message_id": {"$in": mids}, "label_id": new_label},
+                            "count": len(mids), "name": f"all {len(mids)} messages labelled"},
+                           {"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"in_inbox": False, "is_trashed": False},
+                            "name": "out of the inbox"}],
+                "unchanged_except": [{"table": "labels", "ops": ["create"]},
+                                     {"table": "message_labels", "ops": ["create"]},
+                                     {"table": "messages", "where": {"thread_id": {"$in": tids}}, "fields": ["in_inbox"]}],
+            },
+            "solution": steps(),
+            "near_misses": [steps(how="Labels"), steps(pick_all=False)],
+        }
+
+
+@template("mail", "bulk-mark-read-label", difficulty="medium", max_steps=12, count=4, test_every=4)
+def bulk_mark_read_label(w: World, rng: random.Random):
+    """Mark every unread conversation with one label as read (Select > Unread, then Mark as read). A few of the
+    label's recent conversations are made unread by fixtures, so there are always several."""
+    mb = Mailbox(w)
+    leaf = [lid for lid in mb.labels if not any(l2["parent_id"] == lid for l2 in mb.labels.values())]
+    cands = []
+    for lid in sorted(leaf):
+        tids = {m["thread_id"] for m in mb.msgs if lid in mb.msg_labels[m["id"]] and mb.visible(m)}
+        ordered = sorted(tids, key=lambda t: (max(m["sent_at"] for m in mb.live(t)), t), reverse=True)
+        if len(ordered) >= 6:
+            cands.append((lid, ordered))
+    for lid, ordered in rng.sample(cands, len(cands)):
+        extra = sorted(rng.sample(ordered[:20], 3))
+        unread = sorted({t for t in ordered[:50] if any(not m["is_read"] for m in mb.live(t))} | set(extra))
+        fixtures = [{"op": "update", "table": "messages", "where": {"thread_id": t}, "set": {"is_read": False}} for t in extra]
+        path = mb.label_paths[lid]
+        leafname = mb.labels[lid]["name"]
+        mids = [m["id"] for t in unread for m in mb.live(t)]
+        go = [rail(leafname)]
+        sel = [click("button", "Select options", exact=True), click("menuitem", "Unread", exact=True)]
+        yield {
+            "goal": f"Mark every unread conversation labelled \u201c{path}\u201d as read.",
+            "start_path": "/inbox",
+            "fixtures": fixtures,
+            "verify": {
+                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"is_read": True},
+                            "name": f"{len(unread)} conversations read"}],
+                "unchanged_except": [],
+            },
+            "solution": go + sel + [toolbar_button("Mark as read"), done()],
+            "near_misses": [go + [in_row("checkbox", "Select", mb.threads[extra[-1]]["subject"], exact=False),
+                                  toolbar_button("Mark as read"), done()],
+                            go + sel + [toolbar_button("Archive"), done()]],
+        }
+
+
+@template("mail", "empty-folder", difficulty="easy", max_steps=10, count=2, test_every=2)
+def empty_folder(w: World, rng: random.Random):
+    """Empty the Trash (or delete all spam) for good; nothing outside that folder may change."""
+    mb = Mailbox(w)
+    for folder in ("Trash", "Spam"):
+        if folder == "Trash":
+            doomed = [m["id"] for m in mb.msgs if m["is_trashed"]]
+            button, goal = "Empty Trash now", "Empty the Trash: delete everything in it forever."
+        else:
+            doomed = [m["id"] for m in mb.msgs if m["is_spam"] and not m["is_trashed"]]
+            button, goal = "Delete all spam messages now", "Delete all the messages in your Spam folder forever."
+        first_tid = max((m for m in mb.msgs if m["id"] in set(doomed)), key=lambda m: (m["sent_at"], m["id"]))["thread_id"]
+        path = more_then(folder)
+        yield {
+            "goal": goal,
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "messages", "where": {"id": {"$in": doomed}}, "count": 0,
+                            "name": f"the {len(doomed)} messages are gone"}],
+                "unchanged_except": [{"table": "messages", "ops": ["delete"], "where": {"id": {"$in": doomed}}},
+                                     {"table": "message_labels", "ops": ["delete"], "where": {"message_id": {"$in": doomed}}},
+                                     {"table": "attachments", "ops": ["delete"], "where": {"message_id": {"$in": doomed}}},
+                                     {"table": "invites", "ops": ["delete"], "where": {"message_id": {"$in": doomed}}},
+                                     {"table": "threads", "ops": ["delete"]}],
+            },
+            "solution": path + [click("button", button, exact=True), click("button", "OK", exact=True), done()],
+            "near_misses": [path + [in_row("checkbox", "Select", mb.threads[first_tid]["subject"], exact=True),
+                                    toolbar_button("Delete forever"), done()]],
+        }
+
+
+@template("mail", "unsnooze", difficulty="easy", max_steps=10, count=4, test_every=4)
+def unsnooze(w: World, rng: random.Random):
+    """Bring a snoozed conversation back now (Snoozed > open > Unsnooze)."""
+    mb = Mailbox(w)
+    snoozed = [t for t in sorted(mb.threads) if mb.snoozed(t)]
+    tids = [t for t in snoozed if mb.unique_among(t, snoozed)]
+    for i, tid in enumerate(rng.sample(tids, len(tids))):
+        subject = mb.threads[tid]["subject"]
+        other = [t for t in tids if t != tid][i % (len(tids) - 1)]
+        mids = [m["id"] for m in mb.in_thread[tid] if m["snoozed_until"]]
+
+        def steps(t: int):
+            return [rail("Snoozed"), open_row(mb.threads[t]["subject"]), toolbar_button("Unsnooze"), done()]
+
+        yield {
+            "goal": f"Unsnooze \u201c{subject}\u201d so it is back in your inbox now.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": None},
+                            "name": "no longer snoozed"}],
+                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["snoozed_until"]}],
+            },
+            "solution": steps(tid),
+            "near_misses": [steps(other)],
+        }
+
+
+@template("mail", "snooze-preset", difficulty="medium", max_steps=10, count=4, test_every=4)
+def snooze_preset(w: World, rng: random.Random):
+    """Snooze a conversation with one of the menu's presets (tomorrow, this weekend, next week...)."""
+    mb = Mailbox(w)
+    opts = snooze_options(mb.now)
+    tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and mb.threads[t]["category"] == "primary")
+    words = {"later_today": "until later today (6 PM)", "tomorrow": "until tomorrow morning",
+             "later_this_week": "until later this week", "this_weekend": "until the weekend (Saturday morning)",
+             "next_week": "until next week (Monday morning)"}
+    for i, tid in enumerate(tids):
+        opt = opts[i % len(opts)]
+        wrong = opts[(i + 1) % len(opts)]
+        subject = mb.threads[tid]["subject"]
+        mids = [m["id"] for m in mb.live(tid)]
+
+        def steps(o):
+            return _open(mb, tid) + [toolbar_button("Snooze"), click("menuitem", o["label"]), done()]
+
+        yield {
+            "goal": f"Snooze the conversation \u201c{subject}\u201d {words[opt['key']]}.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": iso(opt["at"])},
+                            "name": f"snoozed until {opt['at']}"}],
+                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["snoozed_until", "in_inbox"]}],
+            },
+            "solution": steps(opt),
+            "near_misses": [steps(wrong)],
+        }
+
+
+@template("mail", "snooze-custom", difficulty="medium", max_steps=14, count=4, test_every=4)
+def snooze_custom(w: World, rng: random.Random):
+    """Snooze until a given day and time with the date & time picker."""
+    mb = Mailbox(w)
+    tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and mb.threads[t]["category"] in ("primary", "updates"))
+    times = [(14, 0, "2:00 PM"), (9, 30, "9:30 AM"), (16, 0, "4:00 PM"), (11, 0, "11:00 AM"), (7, 45, "7:45 AM")]
+    for i, tid in enumerate(tids):
+        day = (mb.now + dt.timedelta(days=rng.randint(4, 24))).date()
+        h, m, text = times[i % len(times)]
+        when = dt.datetime.combine(day, dt.time(h, m))
+        subject = mb.threads[tid]["subject"]
+        mids = [x["id"] for x in mb.live(tid)]
+
+        def steps(d: dt.date):
+            s = _open(mb, tid) + [toolbar_button("Snooze"), click("menuitem", "Pick date & time")]
+            if (d.year, d.month) != (mb.now.year, mb.now.month):
+                s.append(click("button", "Next month", exact=True))
+            return s + [click("button", picker_day(d), exact=True),
+                        {"fill": {"role": "textbox", "name": "Time", "exact": True}, "text": text},
+                        click("button", "Save", exact=True, within={"role": "dialog", "name": "Pick date & time"}), done()]
+
+        wrong_day = day + dt.timedelta(days=1)
+        if wrong_day.month != day.month:
+            wrong_day = day - dt.timedelta(days=1)
+        yield {
+            "goal": f"Snooze \u201c{subject}\u201d until {day.strftime('%A')}, {day.strftime('%B')} {day.day} at {text}.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": iso(when)},
+                            "name": f"snoozed until {when}"}],
+                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["snoozed_until", "in_inbox"]}],
+            },
+            "solution": steps(day),
+            "near_misses": [steps(wrong_day)],
+        }

@@ -1,0 +1,66 @@
+"""Questions answered with done(answer), read from the lists (counts) or found with search operators."""
+
+from __future__ import annotations
+
+import random
+
+from tasks.templates import World, template
+from tasks.templates.mail._common import Mailbox, click, done, more_then, rail, search
+
+
+@template("mail", "unread-count", difficulty="easy", max_steps=8, count=4, test_every=4)
+def unread_count(w: World, rng: random.Random):
+    """How many unread conversations a tab holds, or how many drafts / spam conversations there are."""
+    mb = Mailbox(w)
+
+    def unread_in(cat: str) -> int:
+        return sum(1 for t in mb.threads.values() if t["category"] == cat and mb.in_inbox(t["id"])
+                   and any(not m["is_read"] and m["in_inbox"] for m in mb.live(t["id"])))
+
+    drafts = sum(1 for m in mb.msgs if m["is_draft"] and not m["is_trashed"])
+    spam = len({m["thread_id"] for m in mb.msgs if m["is_spam"] and not m["is_trashed"]})
+    questions = [
+        ("How many unread conversations are in your Promotions tab?", unread_in("promotions"), []),
+        ("How many unread conversations are in your Social tab?", unread_in("social"), []),
+        ("How many drafts do you have?", drafts, []),
+        ("How many conversations are in your Spam folder?", spam, more_then("Spam")),
+        ("How many unread conversations are in your Updates tab?", unread_in("updates"), []),
+    ]
+    for q, n, steps in questions:
+        yield {
+            "goal": q + " Answer with a number.",
+            "start_path": "/inbox",
+            "verify": {"checks": [{"answer": {"$number": {"$eq": n}}, "name": f"answer {n}"}], "unchanged_except": []},
+            "solution": steps + [done(str(n))],
+            "near_misses": [steps + [done(str(n + 1))]],
+        }
+
+
+@template("mail", "latest-attachment-name", difficulty="medium", max_steps=10, count=4, test_every=4)
+def latest_attachment_name(w: World, rng: random.Random):
+    """The file name of the most recent attachment a contact sent (search from: has:attachment)."""
+    mb = Mailbox(w)
+    per: dict[str, list] = {}
+    for m in mb.msgs:
+        if mb.visible(m) and mb.attachments.get(m["id"]) and m["from_email"] in mb.by_email and not mb.is_mine(m):
+            per.setdefault(m["from_email"], []).append(m)
+    cands = []
+    for email, ms in sorted(per.items()):
+        ms.sort(key=lambda m: (m["sent_at"], m["id"]), reverse=True)
+        files = [a["filename"] for a in mb.attachments[ms[0]["id"]]]
+        older = [a["filename"] for m in ms[1:] for a in mb.attachments[m["id"]] if a["filename"] not in files]
+        if len(files) == 1 and older:
+            cands.append((email, files[0], older[0]))
+    for email, fname, wrong in rng.sample(cands, len(cands)):
+        name = mb.by_email[email]["name"]
+        path = search(f"from:{email} has:attachment")
+        yield {
+            "goal": f"What is the file name of the most recent attachment {name} sent you? Answer with the file name.",
+            "start_path": "/inbox",
+            "verify": {"checks": [{"answer": {"$ieq": fname}, "name": "the file name"}], "unchanged_except": []},
+            "solution": path + [done(fname)],
+            "near_misses": [path + [done(wrong)]],
+        }
+
+
+__all__ = ["click", "rail"]

@@ -1,0 +1,243 @@
+"""Settings: signature, vacation responder, filters, blocked addresses, inbox tabs, page size."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from tasks.templates import World, template
+from tasks.templates.mail._common import (MONTHS, Mailbox, all_settings, click, done, open_row, search)
+
+
+def _long(d: dt.date) -> str:
+    return f"{MONTHS[d.month - 1]} {d.day}, {d.year}"
+
+
+SAVE = click("button", "Save Changes", exact=True)
+
+
+@template("mail", "signature", difficulty="medium", max_steps=10, count=4, test_every=4)
+def signature(w: World, rng: random.Random):
+    """Change the email signature (Settings > General > Signature, Save Changes)."""
+    mb = Mailbox(w)
+    me = mb.me
+    first = me["name"].split()[0]
+    variants = [
+        f"{me['name']}\nSenior Product Manager",
+        f"Best,\n{first}",
+        f"{me['name']}\n(555) 010-4477",
+        f"Cheers,\n{first} | Sent from Inkbox",
+        f"{me['name']} | She/her",
+        f"Thanks,\n{me['name']}",
+    ]
+    for i in range(len(variants)):
+        text = variants[(i * 5) % len(variants)]
+        fill = {"fill": {"role": "textbox", "name": "Signature", "exact": True}, "text": text}
+        if "\n" in text:
+            a, b = text.split("\n", 1)
+            goal = f"Change your email signature to two lines: \u201c{a}\u201d and, below it, \u201c{b}\u201d."
+        else:
+            goal = f"Change your email signature to \u201c{text}\u201d."
+        yield {
+            "goal": goal,
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "account", "where": {"id": 1}, "expect": {"signature": {"$regex": "^\\s*" + _re(text) + "\\s*$"}},
+                            "name": "new signature saved"}],
+                "unchanged_except": [{"table": "account", "where": {"id": 1}, "fields": ["signature"]}],
+            },
+            "solution": all_settings() + [fill, SAVE, done()],
+            "near_misses": [all_settings() + [fill, click("link", "Cancel", exact=True), done()]],
+        }
+
+
+def _re(text: str) -> str:
+    import re
+
+    return r"\s*\n\s*".join(re.escape(line.strip()) for line in text.split("\n"))
+
+
+@template("mail", "vacation-responder", difficulty="hard", max_steps=22, count=3, test_every=3)
+def vacation_responder(w: World, rng: random.Random):
+    """Turn on the vacation responder for given days with a subject and message."""
+    mb = Mailbox(w)
+    for i in range(3):
+        start = (mb.now + dt.timedelta(days=rng.randint(5, 15))).date()
+        end = start + dt.timedelta(days=rng.randint(4, 9))
+        subject = ["Out of office", "On vacation", "Away until " + f"{MONTHS[end.month - 1]} {end.day}"][i]
+        body = [f"I'm away until {MONTHS[end.month - 1]} {end.day} with limited access to email.",
+                "I'm on vacation and will reply when I'm back. For anything urgent, please call the office.",
+                "Thanks for your email. I'm out of the office and will get back to you after my return."][i]
+
+        def steps(last: dt.date):
+            return all_settings() + [
+                click("radio", "Vacation responder on", exact=True),
+                {"fill": {"role": "textbox", "name": "First day", "exact": True}, "text": _long(start)},
+                {"fill": {"role": "textbox", "name": "Last day", "exact": True}, "text": _long(last)},
+                {"fill": {"role": "textbox", "name": "Vacation subject", "exact": True}, "text": subject},
+                {"fill": {"role": "textbox", "name": "Vacation message", "exact": True}, "text": body},
+                SAVE, done()]
+
+        yield {
+            "goal": f"Turn on your vacation responder from {_long(start)} to {_long(end)} with the subject "
+                    f"\u201c{subject}\u201d and the message \u201c{body}\u201d",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "account", "where": {"id": 1},
+                            "expect": {"vacation_enabled": True, "vacation_start": start.isoformat(),
+                                       "vacation_end": end.isoformat(), "vacation_subject": {"$ieq": subject},
+                                       "vacation_body": {"$icontains": body}}, "name": "vacation responder on"}],
+                "unchanged_except": [{"table": "account", "where": {"id": 1},
+                                      "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
+                                                 "vacation_body", "vacation_contacts_only"]}],
+            },
+            "solution": steps(end),
+            "near_misses": [steps(end + dt.timedelta(days=1))],
+        }
+
+
+@template("mail", "create-filter", difficulty="hard", max_steps=16, count=4, test_every=4)
+def create_filter(w: World, rng: random.Random):
+    """Create a filter from the advanced search panel: mail from a sender gets actions (skip inbox + label,
+    star, mark read, or delete)."""
+    mb = Mailbox(w)
+    senders = sorted({(m["from_name"], m["from_email"]) for m in mb.msgs if mb.visible(m) and not mb.is_mine(m)
+                      and mb.threads[m["thread_id"]]["category"] in ("promotions", "updates", "social")
+                      and m["from_email"] not in {f["from_contains"] for f in w.table("filters")}})
+    labels = ["Receipts", "Travel", "Finance", "Personal"]
+    plans = ["skip+label", "star", "read+label", "delete"]
+    for i, (name, email) in enumerate(rng.sample(senders, len(senders))):
+        plan = plans[i % len(plans)]
+        lab = labels[i % len(labels)]
+        lid = mb.label_id(lab)
+        base = [click("button", "Advanced search options", exact=True),
+                {"fill": {"role": "textbox", "name": "From", "exact": True}, "text": email},
+                click("button", "Create filter", exact=True)]
+        create = click("button", "Create filter", exact=True)
+        if plan == "skip+label":
+            acts = [click("checkbox", "Skip the Inbox (Archive it)"), click("button", "Choose label"), click("option", lab, exact=True)]
+            expect = {"skip_inbox": True, "apply_label_id": lid, "delete": False}
+            goal = f"Create a filter so that emails from {email} skip the inbox and get the label \u201c{lab}\u201d."
+            near = [click("button", "Choose label"), click("option", lab, exact=True)]
+        elif plan == "star":
+            acts = [click("checkbox", "Star it")]
+            expect = {"star": True, "skip_inbox": False, "delete": False}
+            goal = f"Create a filter that stars every email from {email}."
+            near = [click("checkbox", "Mark as read")]
+        elif plan == "read+label":
+            acts = [click("checkbox", "Mark as read"), click("button", "Choose label"), click("option", lab, exact=True)]
+            expect = {"mark_read": True, "apply_label_id": lid, "skip_inbox": False}
+            goal = f"Create a filter that marks emails from {email} as read and labels them \u201c{lab}\u201d."
+            near = [click("checkbox", "Mark as read")]
+        else:
+            acts = [click("checkbox", "Delete it")]
+            expect = {"delete": True}
+            goal = f"Create a filter that deletes every new email from {email}."
+            near = [click("checkbox", "Skip the Inbox (Archive it)")]
+        yield {
+            "goal": goal,
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "filters", "in": "created", "count": 1,
+                            "expect": {"from_contains": {"$icontains": email}, **expect}, "name": "the filter"}],
+                "unchanged_except": [{"table": "filters", "ops": ["create"]}],
+            },
+            "solution": base + acts + [create, done()],
+            "near_misses": [base + near + [create, done()]],
+            "tags": [plan],
+        }
+
+
+@template("mail", "block-sender", difficulty="medium", max_steps=12, count=4, test_every=4)
+def block_sender(w: World, rng: random.Random):
+    """Block a sender from their email's message menu (future mail goes to Spam)."""
+    mb = Mailbox(w)
+    blocked = {b["email"] for b in w.table("blocked_senders")}
+    cands = []
+    for tid in sorted(mb.threads):
+        ms = mb.in_thread[tid]
+        if len(ms) == 1 and mb.plain(tid) and not mb.is_mine(ms[0]) and ms[0]["from_email"] not in blocked \
+                and mb.threads[tid]["category"] in ("promotions", "social", "updates"):
+            cands.append(tid)
+    used = set()
+    for tid in rng.sample(cands, len(cands)):
+        m = mb.first(tid)
+        if m["from_email"] in used:
+            continue
+        used.add(m["from_email"])
+        subject = mb.threads[tid]["subject"]
+        path = search(f"from:{m['from_email']}") + [open_row(subject)]
+        yield {
+            "goal": f"Block {m['from_name']} ({m['from_email']}) so their emails go to Spam.",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "blocked_senders", "in": "created", "count": 1, "expect": {"email": m["from_email"]},
+                            "name": "sender blocked"}],
+                "unchanged_except": [{"table": "blocked_senders", "ops": ["create"]}],
+            },
+            "solution": path + [click("button", "More message options", exact=True),
+                                click("menuitem", f'Block "{m["from_name"]}"', exact=True),
+                                click("button", "Block", exact=True), done()],
+            "near_misses": [path + [click("button", "Report spam", exact=True, within={"role": "toolbar", "name": "Conversation actions"}),
+                                    done()]],
+        }
+
+
+@template("mail", "unblock", difficulty="easy", max_steps=10, count=3, test_every=3)
+def unblock(w: World, rng: random.Random):
+    """Unblock one address in Settings > Filters and Blocked Addresses (others stay blocked)."""
+    mb = Mailbox(w)
+    pool = sorted({m["from_email"] for m in mb.msgs if mb.threads[m["thread_id"]]["category"] == "promotions"})
+    base_id = max((b["id"] for b in w.table("blocked_senders")), default=0)
+    for i in range(3):
+        extra = rng.sample(pool, 3)
+        fx = [{"op": "insert", "table": "blocked_senders",
+               "rows": [{"id": base_id + 1 + k, "email": e, "blocked_at": (mb.now - dt.timedelta(days=10 + k)).isoformat()}
+                        for k, e in enumerate(extra)]}]
+        target, other = extra[i % 3], extra[(i + 1) % 3]
+        tid = base_id + 1 + (i % 3)
+
+        def steps(e: str):
+            return all_settings() + [click("tab", "Filters and Blocked Addresses", exact=True),
+                                     click("button", f"Unblock {e}", exact=True), done()]
+
+        yield {
+            "goal": f"Unblock {target}; leave the other blocked addresses blocked.",
+            "start_path": "/inbox",
+            "fixtures": fx,
+            "verify": {
+                "checks": [{"table": "blocked_senders", "where": {"email": target}, "count": 0, "name": "unblocked"}],
+                "unchanged_except": [{"table": "blocked_senders", "ops": ["delete"], "where": {"id": tid}}],
+            },
+            "solution": steps(target),
+            "near_misses": [steps(other)],
+        }
+
+
+@template("mail", "inbox-settings", difficulty="medium", max_steps=10, count=3, test_every=3)
+def inbox_settings(w: World, rng: random.Random):
+    """Inbox tabs and page size: turn off a category tab, or show N conversations per page."""
+    plans = [("tab_social", "Social"), ("page_size", 25), ("tab_promotions", "Promotions")]
+    for field, value in plans:
+        if field == "page_size":
+            steps = all_settings() + [click("button", "Maximum page size"), click("option", str(value), exact=True), SAVE, done()]
+            near = all_settings() + [click("button", "Maximum page size"), click("option", "20", exact=True), SAVE, done()]
+            goal = f"Change your settings to show {value} conversations per page."
+            expect = {"page_size": value}
+        else:
+            steps = all_settings() + [click("tab", "Inbox", exact=True), click("checkbox", value, exact=True),
+                                      click("button", "Save Changes", exact=True), done()]
+            near = all_settings() + [click("tab", "Inbox", exact=True), click("checkbox", "Updates", exact=True),
+                                     click("button", "Save Changes", exact=True), done()]
+            goal = f"Turn off the {value} tab in your inbox (its mail should show in Primary)."
+            expect = {field: False}
+        yield {
+            "goal": goal,
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "account", "where": {"id": 1}, "expect": expect, "name": "setting saved"}],
+                "unchanged_except": [{"table": "account", "where": {"id": 1}, "fields": [field]}],
+            },
+            "solution": steps,
+            "near_misses": [near],
+        }
