@@ -30,7 +30,7 @@ def p50(xs: list[float]) -> float:
 
 
 async def star_point(env: AsyncUIEnv, i: int = 0) -> tuple[int, int]:
-    loc = env.page.get_by_role("button", name="Not starred").nth(i)
+    loc = env.page.get_by_role("button", name="Star", exact=True).nth(i)
     b = await loc.bounding_box()
     return int(b["x"] + b["width"] / 2), int(b["y"] + b["height"] / 2)
 

@@ -57,10 +57,20 @@ def chromium_executable(playwright_default: str | None) -> str | None:
     )
 
 
-async def launch_chromium(playwright, headless: bool = True):
+def chromium_args(allow_hosts: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """CHROMIUM_ARGS, with `allow_hosts` (the hosts of apps served elsewhere, e.g. `mail` in
+    docker compose) added to the hosts the resolver still resolves."""
+    extra = [h for h in allow_hosts if h and h not in ("127.0.0.1", "localhost")]
+    if not extra:
+        return list(CHROMIUM_ARGS)
+    rules = "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost" + "".join(f", EXCLUDE {h}" for h in extra)
+    return [a if not a.startswith("--host-resolver-rules=") else f"--host-resolver-rules={rules}" for a in CHROMIUM_ARGS]
+
+
+async def launch_chromium(playwright, headless: bool = True, allow_hosts: tuple[str, ...] | list[str] = ()):
     try:
         default = playwright.chromium.executable_path
     except Exception:
         default = None
     exe = chromium_executable(default)
-    return await playwright.chromium.launch(headless=headless, executable_path=exe, args=CHROMIUM_ARGS)
+    return await playwright.chromium.launch(headless=headless, executable_path=exe, args=chromium_args(allow_hosts))

@@ -8,6 +8,7 @@ import json
 import weakref
 from collections import OrderedDict
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from playwright.async_api import Browser, async_playwright
@@ -52,7 +53,8 @@ class Runtime:
             if self._browser is None or not self._browser.is_connected():
                 if self._pw is None:
                     self._pw = await async_playwright().start()
-                self._browser = await launch_chromium(self._pw, headless=self.headless)
+                hosts = [urlsplit(u).hostname for u in self.servers.urls.values()]
+                self._browser = await launch_chromium(self._pw, headless=self.headless, allow_hosts=hosts)
                 self.browser_launches += 1
             return self._browser
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -28,15 +29,22 @@ class AppSpec:
     import_name: str  # the clone's package, for its templates/ and static/
     base: type[DeclarativeBase]  # the clone's models
     build_world: Callable[[int, dt.datetime], dict[str, list[dict[str, Any]]]]  # (seed, now) -> rows per table
-    blueprints: Callable[[], list[Blueprint]]
+    # The views package: its `blueprints()` and, if it has one, `init_app(app)`, imported when the app is
+    # built (so importing the spec stays cheap).
+    views: str
     default_now: dt.datetime
     start_path: str = "/"
     version: str = "1"
-    # Modules whose source, when changed, invalidates cached snapshots (the seed code).
+    # What, when changed, invalidates cached snapshots: the seed code's modules and the vocab folder
+    # (the fingerprint also covers the schema, and Faker's version: another Faker draws other names).
     fingerprint_modules: list[str] = field(default_factory=list)
+    vocab_dir: Path | None = None
     # Fields that change by merely looking (e.g. "recently viewed"): ignored by unchanged_except.
     volatile: dict[str, list[str]] = field(default_factory=dict)
-    init_app: Callable[[Flask], None] | None = None
+
+
+def _views(spec: AppSpec):
+    return importlib.import_module(spec.views)
 
 
 def default_home() -> Path:
@@ -67,7 +75,8 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
     )
     app.register_blueprint(shared)
     app.register_blueprint(control.bp)
-    for bp in spec.blueprints():
+    views = _views(spec)
+    for bp in views.blueprints():
         app.register_blueprint(bp)
 
     @app.before_request
@@ -92,6 +101,6 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
     def _not_found(e):
         return render_template("_shared/error.html", code=404, message="That page does not exist."), 404
 
-    if spec.init_app:
-        spec.init_app(app)
+    if hasattr(views, "init_app"):
+        views.init_app(app)
     return app

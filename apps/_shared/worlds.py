@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import inspect
 import importlib
+import inspect
+import json
 import os
 import re
 import sqlite3
@@ -20,11 +21,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import json
-
+import faker
 from sqlalchemy import create_engine, event, select, text
-from sqlalchemy.sql import sqltypes
 from sqlalchemy.engine import Engine
+from sqlalchemy.sql import sqltypes
 from sqlalchemy.schema import CreateTable
 
 from apps._shared.fixtures import FixtureError, apply_fixtures
@@ -88,7 +88,10 @@ class WorldStore:
             for mod_name in self.spec.fingerprint_modules:
                 mod = importlib.import_module(mod_name)
                 h.update(inspect.getsource(mod).encode())
-            h.update(self.spec.version.encode())
+            if self.spec.vocab_dir is not None:
+                for path in sorted(Path(self.spec.vocab_dir).rglob("*.json")):
+                    h.update(path.name.encode() + path.read_bytes())
+            h.update(f"{self.spec.version}-faker{faker.VERSION}".encode())
             self._fingerprint = h.hexdigest()[:16]
         return self._fingerprint
 

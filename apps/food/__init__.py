@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 from apps._shared import AppSpec
 from apps._shared import create_app as _create_app
@@ -15,29 +16,17 @@ def _build_world(seed: int, now: dt.datetime):
     return build_world(seed, now)
 
 
-def _blueprints():
-    from apps.food.views import blueprints
-
-    return blueprints()
-
-
-def _init_app(app):
-    from apps.food.views import init_app
-
-    init_app(app)
-
-
 SPEC = AppSpec(
     name="food",
     title="Forkful",
     import_name="apps.food",
     base=Base,
     build_world=_build_world,
-    blueprints=_blueprints,
+    views="apps.food.views",
     default_now=dt.datetime(2026, 3, 13, 18, 30),
     start_path="/",
+    vocab_dir=Path(__file__).resolve().parents[1] / "seed_data" / "vocab" / "food",
     fingerprint_modules=["seed_data.food", "apps.food.logic"],
-    init_app=_init_app,
 )
 
 

@@ -77,7 +77,7 @@ def blueprints():
     return [bp]
 
 
-SPEC = AppSpec(name="toy", title="Toy", import_name=__name__, base=Base, build_world=build, blueprints=blueprints,
+SPEC = AppSpec(name="toy", title="Toy", import_name=__name__, base=Base, build_world=build, views=__name__,
                default_now=dt.datetime(2026, 3, 12, 10, 24), fingerprint_modules=[__name__])
 
 
