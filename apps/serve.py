@@ -8,11 +8,27 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
+import threading
+import time
 
 from werkzeug.serving import make_server
 
 from apps import load_app_module
+
+
+def _exit_with_parent(server) -> None:
+    """A server started by the gym (`--with-parent`) stops when the gym's process is gone, even if it
+    was killed without a chance to stop its children (an orphan is re-parented, so getppid changes)."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        server.shutdown()
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -22,6 +38,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--home", default=None, help="where worlds and snapshots live (default $UIGYM_HOME)")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--with-parent", action="store_true", help="exit when the process that started it exits")
     args = p.parse_args(argv)
     try:
         mod = load_app_module(args.app)
@@ -32,6 +49,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.quiet:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = make_server(args.host, args.port, app, threaded=True)
+    if args.with_parent:
+        _exit_with_parent(server)
     print(f"UIGYM_READY port={server.server_port}", flush=True)
     try:
         server.serve_forever()

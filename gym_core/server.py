@@ -44,7 +44,7 @@ class AppServer:
             env = dict(os.environ, UIGYM_GYM_TOKEN=self.token, PYTHONUNBUFFERED="1")
             if self.home:
                 env["UIGYM_HOME"] = str(self.home)
-            cmd = [sys.executable, "-m", "apps.serve", self.module or self.app, "--port", "0", "--quiet"]
+            cmd = [sys.executable, "-m", "apps.serve", self.module or self.app, "--port", "0", "--quiet", "--with-parent"]
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
             port = self._wait_ready(timeout)
             self.url = f"http://127.0.0.1:{port}"

@@ -11,7 +11,7 @@ An actor that dies has its running episodes recorded as errors (WorkerCrashed) a
 ADDRESS: "local" starts a Ray instance in this process (for one machine and tests); "auto" joins the
 cluster this machine belongs to (`ray start --head` / `ray start --address=...`); "ray://host:10001"
 connects a Ray client. Every machine of the cluster needs uigym installed (the same version), plus
-Chromium; see docs/evaluate.md.
+Chromium; see the README, "Evaluate your model" > "Scale".
 """
 
 from __future__ import annotations
