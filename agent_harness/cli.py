@@ -26,15 +26,19 @@ def fail(msg: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def _select(tasks_glob: str, app_name: str | None = None, split: str | None = None):
-    from tasks import TaskLoadError, select_tasks
+def _select(tasks_glob: str, app_name: str | None = None, split: str | None = None, tasks_dir: Path | None = None):
+    """The tasks matching a glob: bundled ones, or those under tasks_dir (<dir>/<app>/*.json)."""
+    from tasks import TaskLoadError, load_tasks, select_tasks
 
     try:
-        chosen = select_tasks(tasks_glob, app=app_name, split=split)
+        pool = load_tasks(tasks_dir) if tasks_dir is not None else None
+        chosen = select_tasks(tasks_glob, app=app_name, split=split, tasks=pool)
     except TaskLoadError as e:
         fail(str(e))
     if not chosen:
-        fail(f"no task matches {tasks_glob!r}" + (f" in split {split!r}" if split else "") + " (see `uigym tasks list`)")
+        where = f" in {tasks_dir}" if tasks_dir is not None else ""
+        fail(f"no task{where} matches {tasks_glob!r}" + (f" in split {split!r}" if split else "")
+             + " (see `uigym tasks list`)")
     return chosen
 
 
@@ -118,18 +122,7 @@ def eval_cmd(
     from gym_core.env import EnvConfig
     from gym_core.runtime import Runtime
 
-    if tasks_dir is not None:
-        from tasks import TaskLoadError, load_tasks, select_tasks
-
-        try:
-            pool = load_tasks(tasks_dir)
-        except TaskLoadError as e:
-            fail(str(e))
-        chosen = select_tasks(tasks, split=split, tasks=pool)
-        if not chosen:
-            fail(f"no task in {tasks_dir} matches {tasks!r}")
-    else:
-        chosen = _select(tasks, split=split)
+    chosen = _select(tasks, split=split, tasks_dir=tasks_dir)
     agent_kwargs = _agent_args(agent_arg)
     if agent in MODEL_AGENTS:
         agent_kwargs = {
@@ -278,12 +271,14 @@ def tasks_validate(
     tasks: str = typer.Option("*", "--tasks", help="glob over task ids"),
     workers: int = typer.Option(4, min=1, max=32),
     no_near_misses: bool = typer.Option(False, help="skip near-miss trajectories"),
+    tasks_dir: Optional[Path] = typer.Option(None, help="tasks from this folder (<dir>/<app>/*.json), e.g. "
+                                             "tasks/_drafts, instead of the bundled ones"),
 ):
     """Play each task's oracle (must get 1), noop (0) and near-misses (0) in real browsers."""
     from agent_harness.validate import validate_tasks
     from gym_core.runtime import Runtime
 
-    chosen = _select(tasks)
+    chosen = _select(tasks, tasks_dir=tasks_dir)
 
     async def main():
         try:

@@ -6,6 +6,7 @@ Runs the three kinds of episode through the real env (the same path an agent tak
 from __future__ import annotations
 
 import asyncio
+import uuid
 from dataclasses import dataclass, field
 
 from agent_harness.agents import NoopAgent, OracleAgent
@@ -82,9 +83,10 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
     for j in jobs:
         queue.put_nowait(j)
     results: dict[str, TaskValidation] = {t.id: TaskValidation(t.id) for t in tasks}
+    run = uuid.uuid4().hex[:6]  # two validations sharing a UIGYM_HOME must not reset each other's worlds
 
     async def worker(i: int):
-        env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{i}")
+        env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
         try:
             while not queue.empty():
                 task, kind, steps, expected = queue.get_nowait()
@@ -99,7 +101,7 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
                 if probe.error:
                     await env.close()
-                    env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{i}")
+                    env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
                 results[task.id].probes.append(probe)
         finally:
             await env.close()

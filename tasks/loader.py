@@ -20,7 +20,9 @@ class TaskLoadError(ValueError):
 
 def task_files(root: Path | None = None) -> list[Path]:
     root = root or TASKS_DIR
-    return sorted(p for p in root.glob("*/**/*.json") if not p.name.startswith("_"))
+    # Folders and files named "_..." are not bundled (tasks/_drafts/: templates not yet validated).
+    return sorted(p for p in root.glob("*/**/*.json")
+                  if not any(part.startswith("_") for part in p.relative_to(root).parts))
 
 
 def _format_validation(e: ValidationError) -> str:

@@ -49,7 +49,7 @@ ACTION_ROLES = {
 # Roles whose accessible name never comes from their content (a textbox's text is its value).
 NO_CONTENT_NAME = {"textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "tree", "grid", "menu",
                    "menubar", "radiogroup", "tablist", "toolbar", "dialog"}
-CLOSE_NAME = re.compile(r"^(close|cancel|dismiss|discard|no thanks|not now|got it|ok|okay|done|back|hide|×|✕|x)\b",
+CLOSE_NAME = re.compile(r"^(close|cancel|dismiss|discard|no thanks|not now|got it|ok|okay|done|back|hide|keep|×|✕|x)\b",
                         re.IGNORECASE)
 # What is typed into inputs that do not take free text (digits fill a date input segment by segment).
 TYPE_TEXT = {"number": "7", "date": "03122026", "time": "1030A", "datetime-local": "031220261030A",
@@ -952,6 +952,13 @@ class Worker:
                     c.propose(p.url, (), st)
             except PlaywrightError:
                 pass
+        if el.get("download") and not self.ev.downloads:
+            # An <a download> link: the download event only comes once the server answers, which on a busy
+            # machine can take longer than the settle time.
+            for _ in range(50):
+                if self.ev.downloads:
+                    break
+                await asyncio.sleep(0.1)
         if self.ev.downloads:
             effects.append("download")
         if self.ev.dialogs or self.ev.choosers:

@@ -270,6 +270,7 @@ ENUM_JS = r"""
       box: [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)],
       href: tag === 'a' && tgt.hasAttribute('href') ? tgt.href : null,
       raw_href: tag === 'a' ? tgt.getAttribute('href') : null,
+      download: tag === 'a' && tgt.hasAttribute('download'),
       target: tgt.getAttribute('target') || null,
       disabled: !!(tgt.matches(':disabled') || tgt.getAttribute('aria-disabled') === 'true'),
       readonly: !!(tgt.readOnly),

@@ -50,8 +50,11 @@ def pick_threads(app) -> dict[str, int]:
                                       Message.thread_id.in_(select(Message.thread_id).group_by(Message.thread_id)
                                                             .having(func.count() == 1)))
                                .order_by(Message.sent_at.desc()).limit(1)).scalar()
-        inv_tid = conn.execute(select(Message.thread_id).join(Invite, Invite.message_id == Message.id)
-                               .order_by(Message.sent_at.desc()).limit(1)).scalar()
+        single = select(Message.thread_id).group_by(Message.thread_id).having(func.count() == 1)
+        inv_q = select(Message.thread_id).join(Invite, Invite.message_id == Message.id).where(
+            Message.is_trashed.is_(False), Message.is_spam.is_(False)).order_by(Message.sent_at.desc()).limit(1)
+        # An invitation on its own, so the invite card (Going? Yes / Maybe / No) is open in the shot.
+        inv_tid = conn.execute(inv_q.where(Message.thread_id.in_(single))).scalar() or conn.execute(inv_q).scalar()
         contact = conn.execute(select(Message.from_name).where(Message.is_sent.is_(False), Message.is_spam.is_(False),
                                                                Message.from_email.in_(select(Contact.email)))
                                .order_by(Message.sent_at.desc()).limit(1)).scalar()
@@ -68,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Error as PlaywrightError, sync_playwright
 
     from apps.mail import create_app
 
@@ -86,12 +89,17 @@ def main(argv: list[str] | None = None) -> int:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.set_default_timeout(120_000)  # a busy machine (parallel browsers) can take well over 30 s per page
         page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
 
         def settle():
-            page.wait_for_load_state("networkidle")
+            try:
+                page.wait_for_load_state("networkidle", timeout=60_000)
+            except PlaywrightError:  # a busy machine: settle for "load" and a moment for the images
+                page.wait_for_load_state("load")
+                page.wait_for_timeout(2000)
             page.evaluate("document.fonts.ready.then(() => true)")
 
         def shot(name: str):
@@ -152,10 +160,20 @@ def main(argv: list[str] | None = None) -> int:
         page.get_by_role("button", name="Pick date & time").click()
         shot("date-picker")
         page.get_by_role("button", name="Cancel", exact=True).click()
-        page.get_by_role("button", name="Discard draft", exact=True).click()
-        page.wait_for_timeout(500)
+        try:  # discarding a saved draft reloads the page: let that finish before leaving
+            with page.expect_navigation(timeout=60_000):
+                page.get_by_role("button", name="Discard draft", exact=True).click()
+        except PlaywrightError:
+            pass  # nothing was saved yet: no reload
+        settle()
         page.goto(base + "/inbox")
         settle()
+        # The "Draft discarded." toast is kept for the next page load; keep it out of the later shots.
+        page.evaluate("sessionStorage.removeItem('inkbox.toast')")
+        dismiss = page.get_by_role("button", name="Dismiss", exact=True)
+        if dismiss.count() and dismiss.first.is_visible():
+            dismiss.first.click()
+            page.wait_for_timeout(300)
 
         page.get_by_role("button", name="Settings").click()
         shot("quick-settings")

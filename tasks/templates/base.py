@@ -27,19 +27,22 @@ class TemplateInfo:
     test_every: int = 5  # every n-th instance goes to the test split
     tags: tuple[str, ...] = ()
     description: str = ""
+    # A draft is written to tasks/_drafts/<app>/, outside the bundle: its instances have not yet been
+    # proven (oracle 1 / noop 0 / near-miss 0) and no eval, test or training run draws them.
+    draft: bool = False
 
 
 TEMPLATES: dict[str, TemplateInfo] = {}
 
 
 def template(app: str, name: str, *, difficulty: str, max_steps: int = 30, count: int = 5, seed: int = 0,
-             tags: tuple[str, ...] = (), test_every: int = 5):
+             tags: tuple[str, ...] = (), test_every: int = 5, draft: bool = False):
     def register(fn):
         key = f"{app}/{name}"
         if key in TEMPLATES and TEMPLATES[key].fn.__qualname__ != fn.__qualname__:
             raise ValueError(f"template {key} is defined twice")
         TEMPLATES[key] = TemplateInfo(app, name, difficulty, fn, max_steps, count, seed, test_every, tags,
-                                      (fn.__doc__ or "").strip())
+                                      (fn.__doc__ or "").strip(), draft)
         return fn
 
     return register
@@ -123,10 +126,12 @@ def generate(app: str, write: bool = True) -> dict[str, list[dict]]:
     """Every template of the app -> tasks/<app>/<template>.json. Returns {path: tasks}."""
     out: dict[str, list[dict]] = {}
     for info in load_templates(app):
-        path = TASKS_DIR / app / f"{info.name}.json"
+        path = (TASKS_DIR / "_drafts" if info.draft else TASKS_DIR) / app / f"{info.name}.json"
         tasks = instances_of(info)
         out[str(path)] = tasks
         if write:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(tasks, indent=1, ensure_ascii=False) + "\n")
+            other = (TASKS_DIR if info.draft else TASKS_DIR / "_drafts") / app / f"{info.name}.json"
+            other.unlink(missing_ok=True)  # a template that became (or stopped being) a draft moves
     return out

@@ -1,9 +1,8 @@
 """The whole loop on CPU, in real browsers, on real uigym tasks (the toy app's, served as "mail"):
-oracle demonstrations (on the toy app, served as "mail": short and quick) -> `export sft --format gym
---tool-screenshots` -> SFT warm start of a tiny random Qwen2.5-VL, in rounds of 25 steps until its greedy
-replies are well-formed tool calls -> two GRPO steps (groups of 4 rollouts, transformers generation) on
-bundled tasks of the real mail clone, whose rollouts act through the env's tools and get screenshots back
-as tool results. The tool-call shaping reward (weight 0.5) gives the groups an advantage
+oracle demonstrations -> `export sft --format gym --tool-screenshots` -> SFT warm start of a tiny random
+Qwen2.5-VL, in rounds of 25 steps until its greedy replies are well-formed tool calls -> two GRPO steps
+(groups of 4 rollouts, transformers generation) whose rollouts act through the env's tools and get
+screenshots back as tool results. The tool-call shaping reward (weight 0.5) gives the groups an advantage
 even when every rollout fails the task.
 
 Checked: the warm-started model calls tools; the GRPO rollouts call tools (tool-call rate > 0); the
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.harness.toy_tasks import APP_MODULES, toy_tasks
+from tests.harness.toy_tasks import APP_MODULES, toy_tasks, write_tasks_dir
 
 MAX_PIXELS = 6272  # 1280x720 -> 84x56 screenshots: 6 image tokens each
 
@@ -55,7 +54,7 @@ def test_sft_warm_start_then_grpo_on_uigym_tasks(tmp_path, tiny_model, torch_thr
 
     from agent_harness.export import ExportConfig, export_sft
     from agent_harness.runner import EvalConfig, run_eval
-    from agent_harness.train.config import GRPORunConfig, SFTRunConfig
+    from agent_harness.train.config import CurriculumConfig, GRPORunConfig, SFTRunConfig
     from agent_harness.train.env import EnvSettings, _loop, _runtime
     from agent_harness.train.grpo import build_grpo, load_model, load_processor
     from agent_harness.train.sft import run_sft
@@ -116,11 +115,12 @@ def test_sft_warm_start_then_grpo_on_uigym_tasks(tmp_path, tiny_model, torch_thr
             seen["vision_grad"] = True
 
     handle = model.model.visual.register_forward_hook(hook)
-    # The rollouts play bundled tasks of the real mail clone (Inkbox), in its own app server.
-    cfg = GRPORunConfig(model=str(tiny_model), out=tmp_path / "grpo", tasks="mail/star-latest-from-*,mail/mark-important-*",
-                        split="train", max_pixels=MAX_PIXELS, max_turns=3, reply_tokens=40,
+    tasks_dir = write_tasks_dir(tmp_path / "tasks")
+    cfg = GRPORunConfig(model=str(tiny_model), out=tmp_path / "grpo", tasks="mail/toy-*", split=None,
+                        tasks_dir=tasks_dir, max_pixels=MAX_PIXELS, max_turns=3, reply_tokens=40,
                         result_text_tokens=48, max_steps=2, num_generations=4, per_device_batch_size=4,
-                        learning_rate=1e-3, temperature=1.0, format_reward=0.5)
+                        learning_rate=1e-3, temperature=1.0, format_reward=0.5, app_modules=APP_MODULES,
+                        curriculum=CurriculumConfig(start={"easy": 0.0, "medium": 0.0, "hard": 0.5}))
     trainer, budget = build_grpo(cfg, model=model, processor=processor)
     assert budget.image_tokens == 6 and budget.completion_tokens == trainer.args.max_completion_length
     trainer.train()

@@ -72,12 +72,17 @@ def attachment_preview_png(aid: int):
     return resp
 
 
+@lru_cache(maxsize=64)
+def _download_bytes(key: str, filename: str, mime: str) -> tuple[bytes, str]:
+    return attachment_bytes(filename, mime, key, font_path=str(FONT))
+
+
 @bp.get("/attachments/<int:aid>/download")
 def attachment_download(aid: int):
     a, _m = _attachment(aid)
     if a.mime not in DOWNLOADABLE:
         abort(404)
-    data, mime = attachment_bytes(a.filename, a.mime, f"{a.message_id}:{a.id}", font_path=str(FONT))
+    data, mime = _download_bytes(f"{a.message_id}:{a.id}", a.filename, a.mime)
     return send_file(io.BytesIO(data), mimetype=mime, as_attachment=True, download_name=a.filename)
 
 

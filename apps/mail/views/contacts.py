@@ -16,8 +16,11 @@ VIEWS = {"all": "Contacts", "favorites": "Favorites", "other": "Other contacts"}
 
 
 def _contacts(view: str, q: str) -> list[Contact]:
+    """A view's contacts; a search (as in Google Contacts) looks through everyone, "Other contacts" included."""
     stmt = select(Contact)
-    if view == "favorites":
+    if q:
+        pass  # everyone
+    elif view == "favorites":
         stmt = stmt.where(Contact.is_starred.is_(True), Contact.is_saved.is_(True))
     elif view == "other":
         stmt = stmt.where(Contact.is_saved.is_(False))
@@ -44,7 +47,8 @@ def _counts() -> dict[str, int]:
 def contacts_list(view: str):
     q = (request.args.get("q") or "").strip()
     rows = _contacts(view, q)
-    return render_page("mail/contacts.html", active=f"contacts:{view}", page="list", view=view, view_title=VIEWS[view],
+    return render_page("mail/contacts.html", active=f"contacts:{view}", page="list", view=view,
+                       view_title="Search results" if q else VIEWS[view],
                        contacts=rows, cq=q, ccounts=_counts())
 
 

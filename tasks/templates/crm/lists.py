@@ -10,7 +10,7 @@ from tasks.templates.crm._common import DIALOG, ME, Crm, button, done, fill, loo
 LV_CONTROLS = button("List View Controls")
 
 
-@template("crm", "listview-create-filters", difficulty="medium", max_steps=40)
+@template("crm", "listview-create-filters", difficulty="medium", max_steps=40, draft=True)
 def listview_create_filters(w: World, rng: random.Random):
     """Create a private Opportunity list view filtered by stage and a minimum amount."""
     names = ["Proposal Pipeline", "Big Proposals", "Late Stage Deals", "Negotiation Watch", "Qualified Big Deals",
@@ -45,16 +45,17 @@ def listview_create_filters(w: World, rng: random.Random):
         }
 
 
-@template("crm", "listview-rename", difficulty="easy", max_steps=15)
+@template("crm", "listview-rename", difficulty="easy", max_steps=15, draft=True)
 def listview_rename(w: World, rng: random.Random):
     """Switch to one of your list views and rename it."""
     mine = [v for v in w.table("list_views") if not v["is_standard"]]
-    new_names = ["Top Deals", "Key Opportunities", "Priority Pipeline", "Hot Inbound Leads", "Web Leads to Call", "Best Leads",
-                 "Focus Deals", "Whales"]
-    rng.shuffle(new_names)
+    new_names = {"Opportunity": ["Top Deals", "Key Opportunities", "Priority Pipeline", "Focus Deals", "Whales"],
+                 "Lead": ["Hot Inbound Leads", "Web Leads to Call", "Best Leads", "Leads to Nurture", "Call List"]}
+    for names in new_names.values():
+        rng.shuffle(names)
     for i in range(8):
         lv = mine[i % len(mine)]
-        new = new_names[i]
+        new = new_names[lv["object"]][i % 5]
         plural = {"Opportunity": "Opportunities", "Lead": "Leads"}[lv["object"]]
         head = [button(f"Select a List View: {plural}"), {"click": {"role": "menuitemradio", "name": lv["name"], "exact": True}},
                 LV_CONTROLS]
@@ -70,7 +71,7 @@ def listview_rename(w: World, rng: random.Random):
         }
 
 
-@template("crm", "mass-change-lead-owner", difficulty="medium", max_steps=16)
+@template("crm", "mass-change-lead-owner", difficulty="medium", max_steps=16, draft=True)
 def mass_change_lead_owner(w: World, rng: random.Random):
     """Select two leads in a list view and change their owner in one action."""
     crm = Crm(w)

@@ -211,7 +211,9 @@ def who_sent_subject(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": {"checks": [{"answer": {"$ieq": name}, "name": "the sender's name"}], "unchanged_except": []},
             "solution": path + [done(name)],
-            "near_misses": [path + [done(wrong)], path + [toolbar_button("Archive"), done(name)]],
+            # Right answer, but the conversation was moved (a retrieval task must change nothing).
+            "near_misses": [path + [done(wrong)],
+                            path + [toolbar_button("Archive" if mb.in_inbox(tid) else "Move to Inbox"), done(name)]],
         }
 
 

@@ -27,17 +27,24 @@ def vendor_contract_invoice(w: World, rng: random.Random):
     for company, items in inv.items():
         by_end.setdefault(items[0]["term_end"], company)
     ends = sorted(by_end, key=lambda s: dt.datetime.strptime(s, "%B %d, %Y"))
+
+    def eligible(end: str) -> bool:
+        tid = inv[by_end[end]][0]["tid"]
+        return mb.in_inbox(tid) and not any(finance in mb.msg_labels[m["id"]] for m in mb.in_thread[tid])
+
+    # The near-miss (another vendor's invoice, same steps) needs a conversation the same steps can archive.
+    ok_ends = [e for e in ends if eligible(e)]
     for k, end in enumerate(ends):
         company = by_end[end]
         latest = inv[company][0]
-        if not mb.in_inbox(latest["tid"]) or any(finance in mb.msg_labels[m["id"]] for m in mb.in_thread[latest["tid"]]):
+        if not eligible(end):
             continue
         d = dt.datetime.strptime(end, "%B %d, %Y").date()
         months = (d.year - mb.now.year) * 12 + d.month - mb.now.month
         when = "this month" if months == 0 else "next month" if months == 1 else f"in {MONTHS[d.month - 1]} {d.year}"
         tid, amount = latest["tid"], latest["amount"]
         mids = [m["id"] for m in mb.live(tid)]
-        other_company = by_end[ends[(k + 1) % len(ends)]]
+        other_company = by_end[ok_ends[(ok_ends.index(end) + 1) % len(ok_ends)]]
         other = inv[other_company][0]
         note = f"Please pay this invoice: {amount} is due."
 

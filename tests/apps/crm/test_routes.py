@@ -95,3 +95,22 @@ def test_plausible_searches_find_records(client, q):
     r = client.get(f"/lightning/search?q={q}")
     assert r.status_code == 200
     assert b"Don't give up yet" not in r.data, q
+
+
+BAD = [
+    "/lightning/r/Account/999999/view", "/lightning/r/Contact/999999/view", "/lightning/r/Lead/999999/view",
+    "/lightning/r/Opportunity/999999/view", "/lightning/r/Case/999999/view", "/lightning/r/Task/999999/view",
+    "/lightning/r/Event/999999/view", "/lightning/r/Account/999999/edit", "/lightning/r/Opportunity/999999/clone",
+    "/lightning/r/Lead/999999/convert", "/lightning/r/Contact/999999/merge", "/lightning/r/Nope/1/view",
+    "/lightning/o/Nope/list", "/lightning/o/Nope/new", "/lightning/r/Report/999999/view",
+    "/lightning/r/Dashboard/999999/view", "/lightning/r/User/999999/view", "/crm/logo/999999.png",
+    "/crm/avatar/999999.png", "/crm/api/nav/Nope", "/lightning/r/Account/1/related/nope/view", "/no/such/page",
+]
+
+
+@pytest.mark.parametrize("path", BAD)
+def test_bad_ids_404_with_shared_error_page(client, path):
+    r = client.get(path)
+    assert r.status_code == 404, path
+    if not path.endswith(".png"):
+        assert b"That page does not exist." in r.data and b"Back to" in r.data, path

@@ -239,3 +239,82 @@ def test_recently_viewed_is_volatile(client, dbs, app):
     client.get(f"/lightning/r/Account/{acc.id}/view")
     assert fresh(dbs, m.Account, acc.id).last_viewed_at == NOW
     assert b"Recently Viewed" in client.get("/lightning/o/Account/list").data
+
+
+def test_create_case_lead_account_and_errors(client, dbs):
+    acc = dbs.scalars(select(m.Account).order_by(m.Account.id)).first()
+    n_cases = dbs.scalar(select(func.count()).select_from(m.Case))
+    r = client.post("/lightning/o/Case/new", data={"subject": "Printer on fire", "account_id": str(acc.id), "status": "New",
+                                                    "priority": "High", "origin": "Phone", "owner_id": "1"})
+    assert r.status_code == 303
+    case = dbs.scalars(select(m.Case).where(m.Case.subject == "Printer on fire")).one()
+    assert (case.account_id, case.priority, case.origin, case.created_at) == (acc.id, "High", "Phone", NOW)
+    assert case.case_number and dbs.scalar(select(func.count()).select_from(m.Case)) == n_cases + 1
+    r = client.post("/lightning/o/Lead/new", data={"first_name": "Ada", "last_name": "Quill", "company": "Quill Works",
+                                                    "status": "Open - Not Contacted", "lead_source": "Web", "owner_id": "1"})
+    assert r.status_code == 303
+    lead = dbs.scalars(select(m.Lead).where(m.Lead.last_name == "Quill")).one()
+    assert (lead.company, lead.status, lead.is_converted) == ("Quill Works", "Open - Not Contacted", False)
+    r = client.post("/lightning/o/Account/new", data={"name": "Zeta Test Holdings", "industry": "Banking", "owner_id": "1"})
+    assert r.status_code == 303 and dbs.scalars(select(m.Account).where(m.Account.name == "Zeta Test Holdings")).one().industry == "Banking"
+    # Required fields and picklist values are enforced; nothing is written.
+    bad = client.post("/lightning/o/Case/new", data={"subject": "", "status": "Bogus", "priority": "High", "origin": "Phone", "owner_id": "1"})
+    assert bad.status_code == 200 and b"We hit a snag." in bad.data
+    bad = client.post("/lightning/o/Lead/new", data={"last_name": "NoCompany", "status": "Open - Not Contacted", "owner_id": "1"})
+    assert bad.status_code == 200 and b"Complete this field." in bad.data
+    assert dbs.scalar(select(func.count()).select_from(m.Lead).where(m.Lead.last_name == "NoCompany")) == 0
+
+
+def test_clone_prefills_and_saves_a_copy(client, dbs):
+    o = dbs.scalars(select(m.Opportunity).order_by(m.Opportunity.id)).first()
+    r = client.get(f"/lightning/r/Opportunity/{o.id}/clone", headers=FETCH)
+    assert r.status_code == 200 and o.name.replace("&", "&amp;").encode() in r.data
+    n = dbs.scalar(select(func.count()).select_from(m.Opportunity))
+    r = client.post("/lightning/o/Opportunity/new", data={"name": o.name + " (Clone)", "account_id": str(o.account_id),
+                                                           "close_date": o.close_date.strftime("%-m/%-d/%Y"), "stage": o.stage,
+                                                           "amount": str(o.amount), "owner_id": str(o.owner_id)})
+    assert r.status_code == 303 and dbs.scalar(select(func.count()).select_from(m.Opportunity)) == n + 1
+    copy = dbs.scalars(select(m.Opportunity).where(m.Opportunity.name == o.name + " (Clone)")).one()
+    assert (copy.amount, copy.stage, copy.account_id) == (o.amount, o.stage, o.account_id) and copy.id != o.id
+
+
+def test_notes_create_edit_delete(client, dbs):
+    acc = dbs.scalars(select(m.Account).order_by(m.Account.id.desc())).first()
+    assert client.post(f"/lightning/r/Account/{acc.id}/note/new", data={"title": "", "body": "x"}).status_code == 200
+    assert client.post(f"/lightning/r/Account/{acc.id}/note/new", data={"title": "Renewal", "body": "Call in May"}).status_code == 303
+    note = dbs.scalars(select(m.Note).where(m.Note.parent_type == "Account", m.Note.parent_id == acc.id, m.Note.title == "Renewal")).one()
+    assert (note.body, note.owner_id, note.created_at) == ("Call in May", 1, NOW)
+    assert b"Renewal" in client.get(f"/lightning/r/Account/{acc.id}/view").data
+    assert client.post(f"/lightning/r/Note/{note.id}/edit", data={"title": "Renewal 2027", "body": "Call in May"}).status_code == 303
+    assert fresh(dbs, m.Note, note.id).title == "Renewal 2027"
+    assert client.post(f"/lightning/r/Note/{note.id}/delete").status_code == 303
+    assert fresh(dbs, m.Note, note.id) is None
+
+
+def test_global_search_grouped_and_typeahead(client, dbs):
+    acc = dbs.scalars(select(m.Account).order_by(m.Account.id)).first()
+    word = acc.name.split()[0]
+    page = client.get(f"/lightning/search?q={word}").data.decode()
+    assert "Accounts" in page and acc.name.replace("&", "&amp;") in page
+    j = client.get(f"/crm/api/search?q={acc.name}").json
+    assert any(x["url"] == f"/lightning/r/Account/{acc.id}/view" for x in j["results"])
+    assert client.get("/crm/api/search?q=").json["heading"] == "Recent Items"
+    scoped = client.get(f"/lightning/search?q={word}&scope=Account").data.decode()
+    assert acc.name.replace("&", "&amp;") in scoped
+
+
+def test_task_list_views_today_and_overdue(client, dbs):
+    today = NOW.date()
+    mine_open = select(func.count()).select_from(m.Task).where(m.Task.owner_id == 1, m.Task.status != "Completed")
+    overdue = dbs.scalar(mine_open.where(m.Task.activity_date < today))
+    due_today = dbs.scalar(mine_open.where(m.Task.activity_date == today))
+    assert overdue > 0 and due_today > 0  # the seeded world has both, relative to its frozen now
+    views = {v.api_name: v for v in dbs.scalars(select(m.ListView).where(m.ListView.object == "Task"))}
+    assert views
+    for api in views:
+        assert client.get(f"/lightning/o/Task/list?filterName={api}").status_code == 200
+    t = dbs.scalars(select(m.Task).where(m.Task.owner_id == 1, m.Task.status != "Completed", m.Task.activity_date == today)
+                    .order_by(m.Task.id)).first()
+    assert client.post(f"/lightning/r/Task/{t.id}/complete", data={"done": "1"}).status_code in (200, 303)
+    assert fresh(dbs, m.Task, t.id).status == "Completed"
+    assert dbs.scalar(mine_open.where(m.Task.activity_date == today)) == due_today - 1

@@ -206,8 +206,22 @@
   }
 
   // ------------------------------------------------------------------------ lookups
+  // Typing fires one input event per key: keep at most one request in flight per box, and when it
+  // returns run once more if the text changed meanwhile (the last request always sees the final text).
+  const flights = new Map();
+  function coalesce(key, fn) {
+    const st = flights.get(key);
+    if (st) { st.again = true; return; }
+    const s = {again: false};
+    flights.set(key, s);
+    (async () => {
+      try { do { s.again = false; await fn(); } while (s.again); }
+      finally { flights.delete(key); }
+    })();
+  }
+  function runLookup(combo) { coalesce(combo, () => lookupOnce(combo)); }
   let lookupSeq = 0;
-  async function runLookup(combo) {
+  async function lookupOnce(combo) {
     const input = combo.querySelector("input[role=combobox]");
     const box = combo.querySelector("[role=listbox]");
     const q = input.value.trim();
@@ -303,7 +317,8 @@
 
   // -------------------------------------------------------------------- typeahead
   let searchSeq = 0;
-  async function runSearch() {
+  function runSearch() { coalesce("global-search", searchOnce); }
+  async function searchOnce() {
     const input = $("#crm-search-input");
     const box = $("#crm-search-listbox");
     const combo = $("#crm-search-combo");

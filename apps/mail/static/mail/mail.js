@@ -1394,8 +1394,7 @@
     });
     $$(".msg").forEach((msg) => {
       const toggle = $(".msg-toggle", msg);
-      toggle.addEventListener("click", () => {
-        if ($$(".msg").length < 2) return;
+      if (toggle) toggle.addEventListener("click", () => {
         const expanded = msg.classList.toggle("expanded");
         msg.classList.toggle("collapsed", !expanded);
         const name = toggle.getAttribute("aria-label").replace(/^(Show|Collapse) /, "");

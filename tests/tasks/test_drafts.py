@@ -1,0 +1,28 @@
+"""Draft templates (not yet validated) are generated outside the bundle and never drawn."""
+
+import shutil
+
+from tasks.loader import TASKS_DIR, load_tasks
+from tasks.templates.base import TEMPLATES, load_templates
+
+
+def test_loader_skips_underscore_folders(tmp_path):
+    src = TASKS_DIR / "mail" / "star-latest-from.json"
+    (tmp_path / "mail").mkdir()
+    (tmp_path / "_drafts" / "mail").mkdir(parents=True)
+    shutil.copy(src, tmp_path / "mail" / "star-latest-from.json")
+    shutil.copy(TASKS_DIR / "mail" / "mark-important.json", tmp_path / "_drafts" / "mail" / "mark-important.json")
+    ids = {t.id for t in load_tasks(tmp_path)}
+    assert ids and all(i.startswith("mail/star-latest-from-") for i in ids)
+    assert {t.id for t in load_tasks(tmp_path / "_drafts")} == {
+        t.id for t in load_tasks(tmp_path / "_drafts") if t.id.startswith("mail/mark-important-")} != set()
+
+
+def test_draft_templates_live_in_drafts_only():
+    load_templates("crm")
+    drafts = {i.name for i in TEMPLATES.values() if i.app == "crm" and i.draft}
+    bundled = {t.template for t in load_tasks() if t.app == "crm"}
+    assert drafts and not drafts & bundled
+    for name in drafts:
+        assert (TASKS_DIR / "_drafts" / "crm" / f"{name}.json").exists()
+        assert not (TASKS_DIR / "crm" / f"{name}.json").exists()
