@@ -19,7 +19,7 @@ from agent_harness.qa import QAConfig, run_qa
 
 # The CLI defaults, with a time cap so a slow machine still finishes (what was left out is reported).
 CONFIG = dict(workers=int(os.environ.get("UIGYM_QA_WORKERS", "2")), tasks=False, lint=True,
-              time_limit_s=float(os.environ.get("UIGYM_QA_TIME_LIMIT", "420")))
+              time_limit_s=float(os.environ.get("UIGYM_QA_TIME_LIMIT", "180")))
 
 
 @pytest.mark.slow

@@ -24,10 +24,13 @@ def user() -> User:
 
 def current_address() -> Address | None:
     u = user()
-    a = db().get(Address, u.current_address_id) if u.current_address_id else None
-    if a is None:
-        a = db().scalars(select(Address).order_by(Address.id)).first()
-    return a
+    memo = g.setdefault("food_addr", {})  # per request, keyed by the id (an address change in the request)
+    if u.current_address_id not in memo:
+        a = db().get(Address, u.current_address_id) if u.current_address_id else None
+        if a is None:
+            a = db().scalars(select(Address).order_by(Address.id)).first()
+        memo[u.current_address_id] = a
+    return memo[u.current_address_id]
 
 
 def addresses() -> list[Address]:

@@ -39,12 +39,14 @@ def store_page(store_id: int):
     u = user()
     a = current_address()
     open_item = request.args.get("item", type=int)
+    open_it = next((i for i in items if i.id == open_item), None) if open_item else None
     group = cart() if (cart() is not None and cart().store_id == s.id and cart().group_order) else None
     return render_template(
         "food/store.html", s=s, card=card, cuisine=cuisine_map()[s.cuisine_id], cats=cats, by_cat=by_cat,
         popular=popular, reviews=reviews, promos=promos, hours=logic.hours_rows(s),
         eta_delivery=logic.eta_minutes(s, a, "delivery"), eta_pickup=logic.eta_minutes(s, a, "pickup"),
-        open_item=open_item if open_item and any(i.id == open_item for i in items) else None,
+        open_item=open_it.id if open_it else None,
+        item_html=render_template("food/_item_dialog.html", it=open_it, groups=item_groups(open_it), s=s) if open_it else "",
         member=logic.is_member(u, t), group=group, group_link=group_link(group) if group else "",
     )
 

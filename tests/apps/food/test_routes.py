@@ -32,7 +32,9 @@ def test_unknown_pages_404(client):
 
 @pytest.mark.parametrize("q", ["ramen", "pad thai", "vegan", "pizza near me", "sushi", "burrito", "boba",
                                "tacos", "coffee", "gluten free", "halal", "Tony's Pizza", "pho", "wings",
-                               "dumplings", "salad", "ice cream", "breakfast", "chicken tikka masala"])
+                               "dumplings", "salad", "ice cream", "breakfast", "chicken tikka masala",
+                               # no store of its own: the related cuisines answer, as on DoorDash
+                               "lebanese", "jamaican", "dim sum", "gelato", "keto", "soul food", "pasta", "brunch"])
 def test_search_returns_results(client, q):
     html = client.get("/search", query_string={"q": q}).data.decode()
     n = int(re.search(r"(\d+) stores?</h2>", html).group(1))
@@ -42,6 +44,24 @@ def test_search_returns_results(client, q):
 def test_suggestions(client):
     j = client.get("/api/suggest?q=piz").json
     assert j["cuisines"] and j["stores"] and j["dishes"]
+    assert [c["name"] for c in client.get("/api/suggest?q=gelato").json["cuisines"]] == ["Ice Cream"]
+
+
+def test_related_cuisine_ranks_below_direct_matches(client):
+    """"lebanese" lists Middle Eastern and Mediterranean stores; "ramen" still lists ramen shops first."""
+    html = client.get("/search", query_string={"q": "lebanese"}).data.decode()
+    assert re.search(r"(\d+) stores?</h2>", html).group(1) != "0"
+    html = client.get("/search", query_string={"q": "ramen"}).data.decode()
+    first = re.search(r'class="store-card.*?</a>', html, re.S).group(0)
+    assert "Ramen" in first
+
+
+def test_carousel_previous_arrows_start_disabled(client):
+    """Like DoorDash, a row's "Previous" arrow is disabled at its start (app.js enables it once scrolled)."""
+    for path in ["/", "/cuisine/thai", "/search?q=pizza", "/store/1"]:
+        html = client.get(path).data.decode()
+        prev = re.findall(r'<button[^>]*data-dir="-1"[^>]*>', html)
+        assert prev and all(" disabled" in b for b in prev), path
 
 
 def test_nameless_controls_absent(client):

@@ -40,6 +40,22 @@
     const f = d.querySelector("[autofocus]");
     if (f) f.focus();
   }
+  // A dialog or drawer is modal: while one is open, what is behind its scrim is inert (no click, no focus, out
+  // of the accessibility tree), as behind DoorDash's.
+  function syncInert() {
+    $$("[data-inerted]").forEach(e => { e.inert = false; e.removeAttribute("data-inerted"); });
+    const open = $$(".scrim").filter(s => !s.hidden);
+    if (!open.length) return;
+    const top = open.find(s => s.classList.contains("top")) || open[open.length - 1];
+    for (let n = top; n && n.parentElement && n !== document.body; n = n.parentElement) {
+      for (const sib of n.parentElement.children) {
+        if (sib === n || sib.inert || ["SCRIPT", "STYLE"].includes(sib.tagName) || sib.id === "toast") continue;
+        sib.inert = true; sib.setAttribute("data-inerted", "");
+      }
+    }
+  }
+  new MutationObserver(syncInert).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["hidden"]});
+  syncInert();
   function closeDialog(el) { const s = el.closest(".scrim"); if (s) s.hidden = true; }
   function closePops() {
     $$(".popover").forEach(p => { p.hidden = true; });
@@ -75,8 +91,24 @@
     const b = e.target.closest("[data-scroll]");
     if (!b) return;
     const row = document.getElementById(b.dataset.scroll);
-    if (row) row.scrollBy({left: Number(b.dataset.dir) * row.clientWidth * 0.9, behavior: "auto"});
+    if (row) { row.scrollBy({left: Number(b.dataset.dir) * row.clientWidth * 0.9, behavior: "auto"}); syncArrows(row); }
   });
+  // Like DoorDash, an arrow that has nowhere to go is disabled: "Previous" at the start of a row, "Next" at its
+  // end (both when the row fits).
+  function syncArrows(row) {
+    if (!row || !row.id) return;
+    const atStart = row.scrollLeft <= 1;
+    const atEnd = row.scrollLeft + row.clientWidth >= row.scrollWidth - 1;
+    $$(`[data-scroll="${row.id}"]`).forEach(a => { a.disabled = Number(a.dataset.dir) < 0 ? atStart : atEnd; });
+  }
+  const syncAll = () => new Set($$("[data-scroll]").map(a => a.dataset.scroll))
+    .forEach(id => syncArrows(document.getElementById(id)));
+  syncAll();
+  window.addEventListener("load", syncAll);
+  window.addEventListener("resize", syncAll);
+  document.addEventListener("scroll", (e) => {
+    if (e.target instanceof Element && e.target.id) syncArrows(e.target);
+  }, true);
 
   /* ------------------------------------------------------------ header: mode, address */
   $$("[data-mode]").forEach(b => b.addEventListener("click", async () => {
@@ -196,9 +228,12 @@
     $$("[data-cart-open]").forEach(b => b.setAttribute("aria-label", `Cart, ${n} item${n === 1 ? "" : "s"}`));
   }
   async function openCart() {
-    const r = await fetch("/cart/drawer");
-    $("#cart-body").innerHTML = await r.text();
+    // The drawer slides in at once (as DoorDash's does); its lines follow.
+    const body = $("#cart-body");
+    body.innerHTML = '<p class="muted drawer-loading" aria-busy="true">Loading your cart…</p>';
     openDialog("cart-drawer");
+    const r = await fetch("/cart/drawer");
+    body.innerHTML = await r.text();
   }
   document.addEventListener("click", async (e) => {
     if (e.target.closest("[data-cart-open]")) { openCart(); return; }
@@ -236,20 +271,29 @@
 
   /* ------------------------------------------------------------ store page */
   const layout = $(".store-layout");
-  async function openItem(id) {
+  async function openItem(id, name) {
     const sid = layout.dataset.storeId;
-    const r = await fetch(`/store/${sid}/item/${id}`);
     const holder = $("#item-dialog");
-    holder.innerHTML = await r.text();
+    // The dialog opens at once (as DoorDash's does), its options follow.
+    holder.innerHTML = '<div class="modal modal-item modal-loading" role="dialog" aria-modal="true" aria-busy="true">' +
+      '<p class="muted">Loading…</p></div>';
+    holder.firstChild.setAttribute("aria-label", name || "Item");
     holder.hidden = false;
+    holder.dataset.loading = id;
+    const r = await fetch(`/store/${sid}/item/${id}`);
+    const html = await r.text();
+    if (holder.hidden || holder.dataset.loading !== String(id)) return;  // closed meanwhile, or another item
+    holder.innerHTML = html;
     wireItem(holder.querySelector(".modal-item"));
   }
   if (layout) {
     document.addEventListener("click", (e) => {
       const b = e.target.closest("[data-item]");
-      if (b) { e.preventDefault(); openItem(b.dataset.item); }
+      if (b) { e.preventDefault(); openItem(b.dataset.item, b.getAttribute("aria-label") || b.innerText.trim().split("\n")[0]); }
     });
-    if (layout.dataset.openItem) openItem(layout.dataset.openItem);
+    const pre = $("#item-dialog .modal-item");  // ?item=: rendered with the page
+    if (pre) wireItem(pre);
+    else if (layout.dataset.openItem) openItem(layout.dataset.openItem);
     if (layout.dataset.openCart) openCart();
     const ms = $("[data-menu-search]");
     if (ms) ms.addEventListener("input", () => {
@@ -274,6 +318,8 @@
     const base = Number(m.dataset.base);
     let qty = 1;
     const groups = $$(".opt-group[data-group]", m);
+    // the stepper's ends are disabled, like DoorDash's (no "-" below 1)
+    const steps = () => $$("[data-qty]", m).forEach(b => { b.disabled = Number(b.dataset.qty) < 0 ? qty <= 1 : qty >= 20; });
     const update = () => {
       let unit = base;
       $$("input[data-price]:checked", m).forEach(i => { unit += Number(i.dataset.price); });
@@ -286,6 +332,7 @@
         else if (badge) { badge.classList.remove("ok"); badge.textContent = "Required"; }
         if (max > 1) $$("input[type=checkbox]", g).forEach(i => { i.disabled = !i.checked && n >= max; });
       });
+      steps();
     };
     m.addEventListener("change", update);
     $$("[data-qty]", m).forEach(b => b.addEventListener("click", () => { qty = Math.max(1, Math.min(20, qty + Number(b.dataset.qty))); update(); }));
