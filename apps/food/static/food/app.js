@@ -274,10 +274,10 @@
   async function openItem(id, name) {
     const sid = layout.dataset.storeId;
     const holder = $("#item-dialog");
-    // The dialog opens at once (as DoorDash's does), its options follow.
-    holder.innerHTML = '<div class="modal modal-item modal-loading" role="dialog" aria-modal="true" aria-busy="true">' +
-      '<p class="muted">Loading…</p></div>';
-    holder.firstChild.setAttribute("aria-label", name || "Item");
+    // The scrim and a placeholder show at once (as DoorDash's dialog does), the dialog itself once its options
+    // are in (only then is there a role=dialog to act in).
+    holder.innerHTML = '<div class="modal modal-loading" aria-busy="true"><p class="muted"></p></div>';
+    holder.querySelector("p").textContent = `Loading ${name || "item"}…`;
     holder.hidden = false;
     holder.dataset.loading = id;
     const r = await fetch(`/store/${sid}/item/${id}`);
