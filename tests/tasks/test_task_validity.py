@@ -1,8 +1,8 @@
 """Every bundled task template is trustworthy: its oracle (the gold solution, played as clicks and keys
 through env.step) gets reward 1, the do-nothing agent 0, and its near-misses 0.
 
-CI proves every template on its first instance (oracle, noop and near-misses): all 436 instances with
-their episodes take longer than CI's budget on a 2-core machine. UIGYM_VALIDATE=all proves every
+A slow test (`pytest -q -m slow`): it proves every template on its first instance (oracle, noop and
+near-misses); all 436 instances with their episodes take far longer than CI's budget on a 2-core machine. UIGYM_VALIDATE=all proves every
 instance (oracle and noop; near-misses on the first), as does `uigym tasks validate --tasks '*'`.
 Episodes run in parallel over one Chromium; results are computed once per app and reported per task.
 """
