@@ -55,9 +55,10 @@ def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
     return out
 
 
-def _agent_args(values: list[str] | None) -> dict:
+def _json_pairs(values: list[str] | None, what: str) -> dict:
+    """NAME=VALUE options whose values are JSON where they parse (3, true, [1,2]) and strings otherwise."""
     out = {}
-    for k, v in _pairs(values, "--agent-arg").items():
+    for k, v in _pairs(values, what).items():
         try:
             out[k] = json.loads(v)
         except json.JSONDecodeError:
@@ -123,7 +124,7 @@ def eval_cmd(
     from gym_core.runtime import Runtime
 
     chosen = _select(tasks, split=split, tasks_dir=tasks_dir)
-    agent_kwargs = _agent_args(agent_arg)
+    agent_kwargs = _json_pairs(agent_arg, "--agent-arg")
     if agent in MODEL_AGENTS:
         agent_kwargs = {
             "base_url": base_url, "model": model, "api_key": api_key, "format": action_format, "coords": coords,

@@ -16,25 +16,15 @@ def register(app: typer.Typer) -> None:
 
 
 def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
-    from agent_harness.cli import fail
+    from agent_harness.cli import _pairs as pairs
 
-    out = {}
-    for v in values or []:
-        if "=" not in v:
-            fail(f"{what} takes NAME=VALUE, got {v!r}")
-        k, val = v.split("=", 1)
-        out[k.strip()] = val.strip()
-    return out
+    return pairs(values, what)
 
 
 def _extra(values: list[str] | None) -> dict:
-    out = {}
-    for k, v in _pairs(values, "--trl-arg").items():
-        try:
-            out[k] = json.loads(v)
-        except json.JSONDecodeError:
-            out[k] = v
-    return out
+    from agent_harness.cli import _json_pairs
+
+    return _json_pairs(values, "--trl-arg")
 
 
 def _needs_train_extra() -> None:
