@@ -1,0 +1,48 @@
+"""The fixtures a clone's tests share: a fresh world per test (a copy of the session's cached seed-0
+snapshot), a test client on it and a SQLAlchemy session on its database.
+
+    snapshot_home, app, client, dbs = world_fixtures(create_app, "crm")   # in tests/apps/<app>/conftest.py
+"""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.orm import Session
+
+
+def world_fixtures(create_app, name: str):
+    @pytest.fixture(scope="session")
+    def snapshot_home(tmp_path_factory):
+        """One home for the whole session, so the seed-0 snapshot is built once."""
+        return tmp_path_factory.mktemp(f"uigym-{name}")
+
+    @pytest.fixture
+    def app(snapshot_home, tmp_path):
+        application = create_app({"UIGYM_HOME": str(snapshot_home), "GYM_TOKEN": "t", "TESTING": True})
+        store = application.extensions["uigym_worlds"]
+        # A fresh world per test (worlds are cheap copies of the cached snapshot).
+        wid = "w" + tmp_path.name.replace(".", "_")[-40:]
+        store.reset(wid, 0, None, [])
+        application.config["TEST_WORLD"] = wid
+        yield application
+        store.drop(wid)
+
+    @pytest.fixture
+    def client(app):
+        c = app.test_client()
+        c.set_cookie("uigym_world", app.config["TEST_WORLD"])
+        return c
+
+    @pytest.fixture
+    def dbs(app):
+        """A SQLAlchemy session on the test's world (call .expire_all() to re-read)."""
+        eng = app.extensions["uigym_worlds"].engine(app.config["TEST_WORLD"])
+        with Session(eng) as s:
+            yield s
+
+    return snapshot_home, app, client, dbs
+
+
+def fresh(dbs: Session, model, ident):
+    dbs.expire_all()
+    return dbs.get(model, ident)
