@@ -1,4 +1,4 @@
-"""Environment benchmark: `python -m bench.env [--episodes 16] [--envs 8]`.
+"""Environment benchmark: `python -m bench.env [--episodes 32] [--envs 8]`.
 
 Everything is measured in this one run, on the mail app, so the ratios hold on a noisy machine:
   bare_shot_ms   a bare Playwright page.screenshot() of the inbox
@@ -6,6 +6,8 @@ Everything is measured in this one run, on the mail app, so the ratios hold on a
   reset_p50_ms   a world reset through the control API (snapshot restore + fixtures)
   env_reset_ms   a whole env.reset (world reset + fresh browser context + page load + screenshot)
   throughput     episodes/s with 1 env and with N envs in one process (one Chromium)
+  cores_1env     CPU cores the whole tree (Chromium, app server, Python) keeps busy running 1 env;
+                 N envs cannot beat 1 env by more than  ceiling = cores / cores_1env
   mb_per_env     proportional memory (PSS) of browser + app server per extra open env
 Last line: reset_p50_ms=<x> step_ratio=<x> parallel_speedup=<x> mb_per_env=<x>
 """
@@ -42,6 +44,17 @@ async def episode(env: AsyncUIEnv, steps: int = 6) -> None:
     for _ in range(steps):
         await env.step({"type": "click", "x": x, "y": y})
     await env.step({"type": "done"})
+
+
+def tree_cpu_s() -> float:
+    total = 0.0
+    for p in [psutil.Process()] + psutil.Process().children(recursive=True):
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.Error:
+            pass
+    return total
 
 
 def tree_pss_mb() -> float:
@@ -83,7 +96,8 @@ async def main(n_envs: int, n_episodes: int, reps: int) -> dict:
         env_resets.append(time.perf_counter() - t)
     await env.close()
 
-    async def throughput(k: int) -> float:
+    async def throughput(k: int) -> tuple[float, float]:
+        """(episodes/s, cores busy) with k envs."""
         envs = [AsyncUIEnv("mail", runtime=rt) for _ in range(k)]
         queue = list(range(n_episodes))
 
@@ -94,15 +108,16 @@ async def main(n_envs: int, n_episodes: int, reps: int) -> dict:
 
         for e in envs:  # warm: contexts and worlds exist before the clock starts
             await e.reset(seed=0, start_path="/inbox")
-        t = time.perf_counter()
+        c, t = tree_cpu_s(), time.perf_counter()
         await asyncio.gather(*(worker(e) for e in envs))
         dt = time.perf_counter() - t
+        cores = (tree_cpu_s() - c) / dt
         for e in envs:
             await e.close()
-        return n_episodes / dt
+        return n_episodes / dt, cores
 
-    tp1 = await throughput(1)
-    tpn = await throughput(n_envs)
+    tp1, cores1 = await throughput(1)
+    tpn, coresn = await throughput(n_envs)
 
     # Memory: open envs one by one and take the slope.
     base = tree_pss_mb()
@@ -125,6 +140,9 @@ async def main(n_envs: int, n_episodes: int, reps: int) -> dict:
         f"eps_{n_envs}": tpn,
         "step_ratio": p50(step) / p50(bare),
         "parallel_speedup": tpn / tp1,
+        "cores_1env": cores1,
+        f"cores_{n_envs}env": coresn,
+        "parallel_ceiling": (psutil.cpu_count() or 1) / cores1,
         "mb_per_env": mb_per_env,
     }
 
@@ -132,7 +150,7 @@ async def main(n_envs: int, n_episodes: int, reps: int) -> dict:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--envs", type=int, default=8)
-    ap.add_argument("--episodes", type=int, default=16)
+    ap.add_argument("--episodes", type=int, default=32)
     ap.add_argument("--reps", type=int, default=30)
     a = ap.parse_args()
     r = asyncio.run(main(a.envs, a.episodes, a.reps))

@@ -21,6 +21,10 @@ CHROMIUM_ARGS = [
     "--disable-smooth-scrolling",
     "--force-device-scale-factor=1",
     "--font-render-hinting=none",
+    # A tab reused across episodes recycles its raster tiles; partial raster then blends the
+    # anti-aliased edges of a redrawn area over the old tile's pixels (seen: a rounded search box's
+    # corners differing between two resets of one world). Full raster gives the same pixels every time.
+    "--disable-partial-raster",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
 

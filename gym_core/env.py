@@ -90,6 +90,10 @@ class EnvConfig:
     set_of_marks: bool = False
     locale: str = "en-US"
     timezone: str = "UTC"
+    # Keep the env's browser context and tab across episodes, wiped clean at each reset (cookies,
+    # storage, history, extra tabs, hover): about 3x cheaper than a new context, and the HTTP cache
+    # keeps the app's CSS and fonts. False: a brand-new context every episode.
+    reuse_context: bool = True
 
 
 @dataclass
@@ -137,6 +141,7 @@ class AsyncUIEnv:
         self._nav_requests = 0
         self._last_url = ""
         self._cdp = None
+        self._ctx_origin = ""
 
     @property
     def runtime(self) -> Runtime:
@@ -194,8 +199,19 @@ class AsyncUIEnv:
         obs = await self._observe()
         return obs, self._info(reset=reset_info)
 
-    async def _open_page(self, url: str) -> None:
-        """A fresh browser context for every episode: no cookies, storage or history leak between them."""
+    async def _open_page(self, url: str, fresh: bool = False) -> None:
+        """Show `url` in a clean tab: the env's tab wiped clean, or a brand-new context."""
+        if not fresh and self.config.reuse_context and await self._try_wipe_tab():
+            await self._goto(url)
+            try:
+                await self._cdp.send("Page.resetNavigationHistory")  # Back leads nowhere, as in a new tab
+            except PlaywrightError:
+                pass
+            return
+        await self._new_context()
+        await self._goto(url)
+
+    async def _new_context(self) -> None:
         await self._close_context()
         browser = await self.runtime.browser()
         ctx = await browser.new_context(
@@ -206,11 +222,10 @@ class AsyncUIEnv:
             reduced_motion="reduce",
             service_workers="block",
         )
-        origin = self.server.url
-        # Only this app's origin is reachable, and never its control API.
-        allowed = re.escape(origin) + r"/(?!_gym(/|$|\?))"
-        await ctx.route(re.compile(rf"^(?!{allowed}).*"), lambda route: route.abort("blockedbyclient"))
-        await ctx.add_cookies([{"name": WORLD_COOKIE, "value": self.world_id, "url": origin}])
+        self._ctx_origin = self.server.url
+        # The env shows one tab: a window the app opens is closed at once (no clone opens one).
+        ctx.on("page", self._close_popup)
+        await ctx.add_cookies([self._world_cookie()])
         await ctx.add_init_script(INIT_SCRIPT)
         if self.world_now is not None:
             await ctx.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
@@ -229,8 +244,80 @@ class AsyncUIEnv:
         # the renderer announces it at once with frameRequestedNavigation, so settle can wait for it.
         self._cdp.on("Page.frameRequestedNavigation", self._on_nav_requested)
         await self._cdp.send("Page.enable")
+        await self._guard_requests()
+
+    async def _guard_requests(self) -> None:
+        """Only this app's origin is reachable, and never its control API.
+
+        Every request of the tab pauses in the browser until we allow it (Fetch domain). Playwright's
+        own `context.route` would do the same but turns the HTTP cache off, which makes every page
+        load re-fetch and re-parse the app's CSS and fonts (~40% of a reset)."""
+        allowed = re.compile(re.escape(self.server.url) + r"/(?!_gym(/|$|\?))")
+        cdp = self._cdp
+
+        async def decide(ev: dict) -> None:
+            ok = allowed.match(ev["request"]["url"]) is not None
+            try:
+                if ok:
+                    await cdp.send("Fetch.continueRequest", {"requestId": ev["requestId"]})
+                else:
+                    await cdp.send("Fetch.failRequest", {"requestId": ev["requestId"], "errorReason": "BlockedByClient"})
+            except PlaywrightError:
+                pass  # the tab went away meanwhile
+
+        cdp.on("Fetch.requestPaused", lambda ev: asyncio.ensure_future(decide(ev)))
+        await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]})
+
+    def _close_popup(self, page: Page) -> None:
+        if page is not self.page and self.page is not None:
+            asyncio.ensure_future(self._quiet_close(page))
+
+    @staticmethod
+    async def _quiet_close(page: Page) -> None:
         try:
-            await page.goto(url, wait_until="load")
+            await page.close()
+        except PlaywrightError:
+            pass
+
+    def _world_cookie(self) -> dict:
+        return {"name": WORLD_COOKIE, "value": self.world_id, "url": self.server.url}
+
+    async def _try_wipe_tab(self) -> bool:
+        try:  # a page that hangs (a script in a loop) cannot be wiped: it gets a new context
+            return await asyncio.wait_for(self._wipe_tab(), 5)
+        except asyncio.TimeoutError:
+            return False
+
+    async def _wipe_tab(self) -> bool:
+        """Make the env's open tab as clean as a new context's, if it can be. False: it can't be
+        (none open, another app's, or not on the app's origin, whose session storage we must clear).
+        Hover does not outlive the document, so the next page load starts with nothing hovered
+        (tests/gym_core/test_env_toy.py checks all of this against a new context's pixels)."""
+        page, ctx = self.page, self.context
+        if page is None or ctx is None or page.is_closed() or self._ctx_origin != self.server.url:
+            return False
+        if not page.url.startswith(self.server.url + "/"):
+            return False
+        try:
+            for other in ctx.pages:
+                if other is not page:
+                    await other.close()
+            # Session storage belongs to the tab and survives navigation: clear it from the page.
+            await page.evaluate("() => { sessionStorage.clear(); localStorage.clear(); }")
+            await self._cdp.send("Storage.clearDataForOrigin", {
+                "origin": self.server.url, "storageTypes": "local_storage,indexeddb,cache_storage,file_systems"})
+            await ctx.clear_cookies()
+            await ctx.add_cookies([self._world_cookie()])
+            if self.world_now is not None:
+                await ctx.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
+        except PlaywrightError:
+            return False
+        self._inflight = 0
+        return True
+
+    async def _goto(self, url: str) -> None:
+        try:
+            await self.page.goto(url, wait_until="load")
         except PlaywrightError as e:
             raise ServerError(f"could not open {url}: {e.message.splitlines()[0]}") from None
         await self._fonts_ready()
@@ -282,6 +369,7 @@ class AsyncUIEnv:
         info_extra: dict[str, Any] = {}
         if terminated or truncated:
             self.done = True
+            await self._requests_done()
             result = await self.grade()
             reward = result.score
             info_extra["verify"] = result.model_dump()
@@ -390,6 +478,13 @@ class AsyncUIEnv:
             except PlaywrightError:
                 pass
 
+    async def _requests_done(self) -> None:
+        """Before grading: a request the page sent late (after the last action settled) lands first,
+        so the verifier never reads the world half-way through a save."""
+        deadline = time.monotonic() + self.config.settle_timeout_ms / 1000
+        while self._inflight > 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+
     async def _recover(self, err: PlaywrightError) -> None:
         """A crashed page or browser: reopen the last URL in a fresh context; the world is intact."""
         msg = (err.message or str(err)).splitlines()[0]
@@ -397,7 +492,7 @@ class AsyncUIEnv:
         url = self._last_url or (self.server.url + (self.task.start_path if self.task else "/"))
         try:
             await asyncio.to_thread(self.server.ensure_alive)
-            await self._open_page(self.server.url + urlsplit(url)._replace(scheme="", netloc="").geturl())
+            await self._open_page(self.server.url + urlsplit(url)._replace(scheme="", netloc="").geturl(), fresh=True)
             self.last_error = f"browser error ({msg}); recovered by reopening the page"
         except Exception as e2:  # noqa: BLE001 - report, don't crash the episode loop
             self.last_error = f"browser error ({msg}); recovery failed: {e2}"
@@ -417,7 +512,8 @@ class AsyncUIEnv:
 
     async def capture(self) -> bytes:
         """PNG of the viewport, as the agent sees it."""
-        r = await self._cdp.send("Page.captureScreenshot", {"format": "png"})
+        # optimizeForSpeed: a faster zlib level; the same pixels, ~40% less time, ~20% more bytes.
+        r = await self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
         return base64.b64decode(r["data"])
 
     async def _observe(self) -> dict[str, Any]:
@@ -476,7 +572,7 @@ class AsyncUIEnv:
 
     # ------------------------------------------------------------------ close
     async def _close_context(self) -> None:
-        ctx, self.context, self.page, self._cdp = self.context, None, None, None
+        ctx, self.context, self.page, self._cdp, self._ctx_origin = self.context, None, None, None, ""
         if ctx is not None:
             try:
                 await asyncio.wait_for(ctx.close(), 15)

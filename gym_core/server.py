@@ -14,6 +14,8 @@ from pathlib import Path
 
 import httpx
 
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # holds apps/ (a checkout, or site-packages)
+
 READY_PREFIX = "UIGYM_READY port="
 
 
@@ -45,7 +47,10 @@ class AppServer:
             if self.home:
                 env["UIGYM_HOME"] = str(self.home)
             cmd = [sys.executable, "-m", "apps.serve", self.module or self.app, "--port", "0", "--quiet", "--with-parent"]
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+            # Run from the package's root, not the caller's folder: `python -m` puts its folder first on
+            # sys.path, so a script there named like a stdlib module (html.py) would be imported by Flask.
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+                                         cwd=PACKAGE_ROOT)
             port = self._wait_ready(timeout)
             self.url = f"http://127.0.0.1:{port}"
             # Keep draining stderr so the child never blocks on a full pipe; keep the tail for errors.

@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, g, jsonify, render_template, request
 from sqlalchemy.orm import DeclarativeBase
 
 from apps._shared import control
+from apps._shared.caching import init_caching
 from apps._shared.db import DEFAULT_WORLD, WORLD_COOKIE, close_db, store
 from apps._shared.worlds import WorldError, WorldStore
 
@@ -92,6 +93,7 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
         return None
 
     app.teardown_appcontext(close_db)
+    init_caching(app)
 
     @app.context_processor
     def _shared_context():

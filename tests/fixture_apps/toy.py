@@ -1,15 +1,19 @@
 """A tiny clone for testing the env and the control API without a real app: a list of notes with
-in-place star toggles (fetch), a link to a second page, a form that creates a note."""
+in-place star toggles (fetch), a link to a second page, a form that creates a note, and a badge
+image per note whose colour depends on the world (for the browser-cache tests)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import io
 
 from flask import Blueprint, redirect, render_template_string, request
 from sqlalchemy import select
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from apps._shared import AppSpec, create_app as _create_app, db, now
+from apps._shared.caching import world_image
 
 
 class Base(DeclarativeBase):
@@ -30,11 +34,11 @@ def build(seed: int, now: dt.datetime) -> dict:
 
 
 PAGE = """<!doctype html><html><head><style>
-body{font:16px sans-serif;margin:20px} li{height:40px} button{width:90px;height:30px}
+body{font:16px sans-serif;margin:20px} li{height:40px} button{width:90px;height:30px} button:hover{background:#fc0}
 </style></head><body>
 <h1>Notes <span id="clock"></span></h1>
 <p>now: {{ now }}</p>
-<ul>{% for n in notes %}<li>{{ n.title }}
+<ul>{% for n in notes %}<li><img src="/badge/{{ n.id }}.png" alt="" width="40" height="20"> {{ n.title }}
  <button aria-label="{{ 'Unstar' if n.starred else 'Star' }} {{ n.title }}" data-id="{{ n.id }}" onclick="toggle(this)">{{ '★' if n.starred else '☆' }}</button></li>{% endfor %}</ul>
 <a href="/second">Second page</a>
 <button onclick="setTimeout(() => { while (true) {} }, 0)">Freeze</button>
@@ -56,6 +60,16 @@ def blueprints():
     def index():
         notes = db().scalars(select(Note).order_by(Note.id)).all()
         return render_template_string(PAGE, notes=notes, now=now().isoformat())
+
+    @bp.get("/badge/<int:nid>.png")
+    def badge(nid: int):
+        from PIL import Image
+
+        n = db().get(Note, nid)
+        rgb = tuple(hashlib.sha256(n.title.encode()).digest()[:3])
+        buf = io.BytesIO()
+        Image.new("RGB", (40, 20), rgb).save(buf, "PNG")
+        return world_image(buf.getvalue(), "image/png")
 
     @bp.get("/second")
     def second():

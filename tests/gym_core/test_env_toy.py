@@ -178,3 +178,48 @@ async def test_hung_page_is_recovered_not_waited_on_forever(runtime):
         assert (await env.state())["notes"][0]["starred"] is True
     finally:
         await env.close()
+
+
+async def test_reused_tab_is_as_clean_as_a_new_context(runtime):
+    """reset() wipes the env's tab instead of opening a new context: nothing of the last episode may
+    show through (storage, cookies, history, hover, another world's cached images, extra tabs)."""
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    fresh = AsyncUIEnv(TOY, runtime=runtime, config=EnvConfig(reuse_context=False))
+    try:
+        await env.reset(seed=5)
+        ctx, page = env.context, env.page
+        await page.evaluate("""() => { sessionStorage.setItem('s', 1); localStorage.setItem('l', 1);
+                                       document.cookie = 'leftover=1; path=/'; window.open('/second'); }""")
+        await page.goto(env.server.url + "/second")
+        await page.go_back()
+        x, y = await star_point(env, "Note 5-2")
+        await env.step({"type": "click", "x": x, "y": y})  # leaves the button hovered
+
+        obs, _ = await env.reset(seed=6)
+        assert env.context is ctx and env.page is page  # the same tab, reused
+        assert len(ctx.pages) == 1
+        leftovers = await page.evaluate("""() => [sessionStorage.length, localStorage.length, document.cookie,
+                                                 history.length]""")
+        assert leftovers == [0, 0, f"uigym_world={env.world_id}", 1]
+        assert [c["name"] for c in await ctx.cookies()] == ["uigym_world"]
+
+        # Same pixels as a brand-new context on the same world: no hover, no seed-5 badges from the cache.
+        obs_fresh, _ = await fresh.reset(seed=6)
+        assert env.last_png == fresh.last_png
+        assert (obs["screenshot"] == obs_fresh["screenshot"]).all()
+    finally:
+        await env.close()
+        await fresh.close()
+
+
+async def test_a_reset_of_a_hung_tab_opens_a_new_context(runtime):
+    env = AsyncUIEnv(TOY, runtime=runtime, config=EnvConfig(action_timeout_s=3))
+    try:
+        await env.reset(seed=0)
+        ctx = env.context
+        await env.page.evaluate("setTimeout(() => { while (true) {} }, 0)")
+        obs, _ = await asyncio.wait_for(env.reset(seed=0), 60)
+        assert env.context is not ctx
+        assert obs["url"] == "/" and obs["last_action_error"] == ""
+    finally:
+        await env.close()

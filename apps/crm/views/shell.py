@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import Response, abort, jsonify, make_response, redirect, render_template, request
+from flask import abort, jsonify, make_response, redirect, render_template, request
 from sqlalchemy import func, or_, select
 
 from apps._shared import db, now
+from apps._shared.caching import world_image
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import APPS, OBJECTS, SEARCH_OBJECTS, TAB_ICONS, TAB_LABELS
@@ -27,9 +28,7 @@ def account_logo(aid: int):
     acc = db().get(m.Account, aid)
     if acc is None:
         abort(404)
-    resp = Response(_logo(acc.name, 96), mimetype="image/png")
-    resp.headers["Cache-Control"] = "public, max-age=86400"
-    return resp
+    return world_image(_logo(acc.name, 96), "image/png")
 
 
 @lru_cache(maxsize=256)
@@ -44,9 +43,7 @@ def user_avatar(uid: int):
     u = db().get(m.User, uid)
     if u is None:
         abort(404)
-    resp = Response(_avatar(u.name, 96), mimetype="image/png")
-    resp.headers["Cache-Control"] = "public, max-age=86400"
-    return resp
+    return world_image(_avatar(u.name, 96), "image/png")
 
 
 # ------------------------------------------------------------------------------ lookups

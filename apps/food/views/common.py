@@ -241,12 +241,6 @@ def init_app(app) -> None:
     app.jinja_env.globals["brand_short"] = lambda b: {"Mastercard": "MC", "Discover": "DISC"}.get(b, b.upper() if b == "Visa" else b)
     app.jinja_env.globals["dt_delta"] = lambda m: dt.timedelta(minutes=m)
 
-    @app.after_request
-    def _no_store(resp):
-        if resp.mimetype == "text/html":
-            resp.headers["Cache-Control"] = "no-store"
-        return resp
-
     @app.context_processor
     def _food_context():
         if request.endpoint is None or not request.endpoint.startswith("food.") or request.path.startswith("/img/"):

@@ -1,4 +1,4 @@
-"""Generated images (deterministic, cached in memory and by the browser)."""
+"""Generated images (deterministic, cached in memory; the browser revalidates them by ETag)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from flask import Response, abort
 from sqlalchemy import select
 
 from apps._shared import db
+from apps._shared.caching import world_image
 from apps.food import images
 from apps.food.models import Cuisine, MenuItem, Store
 from apps.food.views import bp
@@ -17,9 +18,7 @@ SIZES = {"sq": (320, 320), "wide": (640, 320), "thumb": (160, 160)}
 
 
 def _img(data: bytes, mime: str) -> Response:
-    r = Response(data, mimetype=mime)
-    r.headers["Cache-Control"] = "public, max-age=604800, immutable"
-    return r
+    return world_image(data, mime)  # ids name other dishes in another world
 
 
 @bp.get("/img/dish/<int:item_id>-<size>.jpg")

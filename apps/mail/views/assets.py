@@ -6,11 +6,12 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Response, abort, request, send_file
+from flask import abort, request, send_file
 from PIL import Image
 from sqlalchemy import select
 
 from apps._shared import db
+from apps._shared.caching import world_image
 from apps.mail.models import Attachment, Contact, Message
 from apps.mail.views import bp
 from apps.mail.views.common import render_page, safe_back
@@ -40,9 +41,7 @@ def avatar():
     photo = ""
     if email and db().scalar(select(Contact.has_photo).where(Contact.email == email).limit(1)):
         photo = email
-    resp = Response(_avatar(name, max(16, min(size, 256)), photo), mimetype="image/png")
-    resp.headers["Cache-Control"] = "public, max-age=86400"
-    return resp
+    return world_image(_avatar(name, max(16, min(size, 256)), photo), "image/png")
 
 
 def _attachment(aid: int) -> tuple[Attachment, Message]:
@@ -67,9 +66,7 @@ def _preview_png(key: str, filename: str, mime: str, width: int) -> bytes:
 def attachment_preview_png(aid: int):
     a, _m = _attachment(aid)
     width = 240 if request.args.get("thumb") else 640
-    resp = Response(_preview_png(f"{a.message_id}:{a.id}", a.filename, a.mime, width), mimetype="image/png")
-    resp.headers["Cache-Control"] = "public, max-age=86400"
-    return resp
+    return world_image(_preview_png(f"{a.message_id}:{a.id}", a.filename, a.mime, width), "image/png")
 
 
 @lru_cache(maxsize=64)

@@ -48,10 +48,11 @@ def test_threads_and_attachments_render(client, dbs):
         assert r.status_code == (200 if a.mime in ("application/pdf", "image/jpeg", "text/plain") else 404)
 
 
-def test_avatar_png_is_cached(client):
+def test_avatar_png_is_revalidated_by_etag(client):
     r = client.get("/avatar?name=Ana%20Diaz&s=80")
-    assert r.status_code == 200 and r.mimetype == "image/png" and "max-age" in r.headers["Cache-Control"]
+    assert r.status_code == 200 and r.mimetype == "image/png" and r.headers["Cache-Control"] == "no-cache"
     assert client.get("/avatar?name=Ana%20Diaz&s=80").data == r.data
+    assert client.get("/avatar?name=Ana%20Diaz&s=80", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
 
 
 def test_vendored_assets_are_served(client):
