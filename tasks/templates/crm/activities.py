@@ -44,7 +44,7 @@ def task_on_opportunity(w: World, rng: random.Random):
         }
 
 
-@template("crm", "log-call-contact", difficulty="medium", max_steps=16, draft=True)
+@template("crm", "log-call-contact", difficulty="medium", max_steps=16)
 def log_call_contact(w: World, rng: random.Random):
     """Log a completed call on a contact with comments."""
     crm = Crm(w)

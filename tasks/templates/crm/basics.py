@@ -63,7 +63,7 @@ def account_industry(w: World, rng: random.Random):
         }
 
 
-@template("crm", "lead-status-working", difficulty="easy", max_steps=15, draft=True)
+@template("crm", "lead-status-working", difficulty="easy", max_steps=15)
 def lead_status_working(w: World, rng: random.Random):
     """Move a new lead to Working - Contacted with the Path's Mark Status as Complete."""
     crm = Crm(w)
@@ -105,7 +105,7 @@ def case_close(w: World, rng: random.Random):
         }
 
 
-@template("crm", "follow-opportunity", difficulty="easy", max_steps=12, draft=True)
+@template("crm", "follow-opportunity", difficulty="easy", max_steps=12)
 def follow_opportunity(w: World, rng: random.Random):
     """Follow an opportunity (not its account)."""
     crm = Crm(w)
@@ -150,7 +150,7 @@ def complete_todays_task(w: World, rng: random.Random):
         }
 
 
-@template("crm", "note-on-account", difficulty="easy", max_steps=25, draft=True)
+@template("crm", "note-on-account", difficulty="easy", max_steps=25)
 def note_on_account(w: World, rng: random.Random):
     """Add a note to an account from its Notes related list."""
     crm = Crm(w)
@@ -176,7 +176,7 @@ def note_on_account(w: World, rng: random.Random):
         }
 
 
-@template("crm", "new-contact", difficulty="easy", max_steps=35, draft=True)
+@template("crm", "new-contact", difficulty="easy", max_steps=35)
 def new_contact(w: World, rng: random.Random):
     """Create a contact at an existing account with name, title and email."""
     crm = Crm(w)
@@ -208,7 +208,7 @@ def new_contact(w: World, rng: random.Random):
         }
 
 
-@template("crm", "lead-email-inline", difficulty="easy", max_steps=25, draft=True)
+@template("crm", "lead-email-inline", difficulty="easy", max_steps=25)
 def lead_email_inline(w: World, rng: random.Random):
     """Fix a lead's email with inline edit in the All Open Leads list view."""
     crm = Crm(w)

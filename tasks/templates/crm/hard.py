@@ -15,7 +15,7 @@ CALL_NOTES = ["Champion confirmed budget; legal review starts next week.", "Proc
 FOLLOW_UPS = ["Send contract for signature", "Confirm signature process", "Send final pricing", "Schedule legal review"]
 
 
-@template("crm", "latest-activity-negotiation", difficulty="hard", max_steps=50, draft=True)
+@template("crm", "latest-activity-negotiation", difficulty="hard", max_steps=50)
 def latest_activity_negotiation(w: World, rng: random.Random):
     """Among an account's open deals closing this quarter above $50k, move the one with the latest
     activity to Negotiation, log a call on it, and create a follow-up task for its owner next Monday."""
@@ -117,7 +117,7 @@ def close_won_and_renewal(w: World, rng: random.Random):
         }
 
 
-@template("crm", "escalate-case-reassign", difficulty="hard", max_steps=40, draft=True)
+@template("crm", "escalate-case-reassign", difficulty="hard", max_steps=40)
 def escalate_case_reassign(w: World, rng: random.Random):
     """Escalate a case, raise its priority, reassign it, and log a call with its contact."""
     crm = Crm(w)
@@ -156,7 +156,7 @@ def escalate_case_reassign(w: World, rng: random.Random):
         }
 
 
-@template("crm", "reassign-account-and-opps", difficulty="hard", max_steps=45, draft=True)
+@template("crm", "reassign-account-and-opps", difficulty="hard", max_steps=45)
 def reassign_account_and_opps(w: World, rng: random.Random):
     """Hand an account and all of its open opportunities (not the closed ones) to another rep."""
     crm = Crm(w)

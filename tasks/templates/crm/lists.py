@@ -10,7 +10,7 @@ from tasks.templates.crm._common import DIALOG, ME, Crm, button, done, fill, loo
 LV_CONTROLS = button("List View Controls")
 
 
-@template("crm", "listview-create-filters", difficulty="medium", max_steps=40, draft=True)
+@template("crm", "listview-create-filters", difficulty="medium", max_steps=40)
 def listview_create_filters(w: World, rng: random.Random):
     """Create a private Opportunity list view filtered by stage and a minimum amount."""
     names = ["Proposal Pipeline", "Big Proposals", "Late Stage Deals", "Negotiation Watch", "Qualified Big Deals",
@@ -45,7 +45,7 @@ def listview_create_filters(w: World, rng: random.Random):
         }
 
 
-@template("crm", "listview-rename", difficulty="easy", max_steps=15, draft=True)
+@template("crm", "listview-rename", difficulty="easy", max_steps=15)
 def listview_rename(w: World, rng: random.Random):
     """Switch to one of your list views and rename it."""
     mine = [v for v in w.table("list_views") if not v["is_standard"]]
@@ -71,7 +71,7 @@ def listview_rename(w: World, rng: random.Random):
         }
 
 
-@template("crm", "mass-change-lead-owner", difficulty="medium", max_steps=16, draft=True)
+@template("crm", "mass-change-lead-owner", difficulty="medium", max_steps=16)
 def mass_change_lead_owner(w: World, rng: random.Random):
     """Select two leads in a list view and change their owner in one action."""
     crm = Crm(w)

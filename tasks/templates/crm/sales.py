@@ -106,7 +106,7 @@ def convert_lead_no_opportunity(w: World, rng: random.Random):
         }
 
 
-@template("crm", "opp-stage-amount", difficulty="medium", max_steps=25, draft=True)
+@template("crm", "opp-stage-amount", difficulty="medium", max_steps=25)
 def opp_stage_amount(w: World, rng: random.Random):
     """Jump an opportunity to Negotiation on the Path (not one step) and update its amount."""
     crm = Crm(w)
@@ -130,7 +130,7 @@ def opp_stage_amount(w: World, rng: random.Random):
         }
 
 
-@template("crm", "kanban-move", difficulty="medium", max_steps=12, draft=True)
+@template("crm", "kanban-move", difficulty="medium", max_steps=12)
 def kanban_move(w: World, rng: random.Random):
     """Drag an opportunity card to another stage column on the Kanban board."""
     crm = Crm(w)
@@ -151,7 +151,7 @@ def kanban_move(w: World, rng: random.Random):
         }
 
 
-@template("crm", "new-case", difficulty="medium", max_steps=30, draft=True)
+@template("crm", "new-case", difficulty="medium", max_steps=30)
 def new_case(w: World, rng: random.Random):
     """Open a case from a contact's record (contact and account prefilled)."""
     crm = Crm(w)
@@ -180,7 +180,7 @@ def new_case(w: World, rng: random.Random):
         }
 
 
-@template("crm", "opp-contact-role", difficulty="medium", max_steps=20, draft=True)
+@template("crm", "opp-contact-role", difficulty="medium", max_steps=20)
 def opp_contact_role(w: World, rng: random.Random):
     """Add a contact role to an opportunity."""
     crm = Crm(w)
@@ -233,7 +233,7 @@ def change_owner_opportunity(w: World, rng: random.Random):
         }
 
 
-@template("crm", "merge-duplicate-contacts", difficulty="medium", max_steps=12, draft=True)
+@template("crm", "merge-duplicate-contacts", difficulty="medium", max_steps=12)
 def merge_duplicate_contacts(w: World, rng: random.Random):
     """Merge a contact entered twice, keeping the original record as the master."""
     crm = Crm(w)
