@@ -35,6 +35,7 @@ import numpy as np
 from playwright.async_api import Error as PlaywrightError
 
 from agent_harness.qa import js
+from agent_harness.qa.jobqueue import JobQueue
 from agent_harness.qa.report import Defect, QAReport
 from agent_harness.qa.spec import AppQA
 from gym_core.actions import parse_action
@@ -326,7 +327,7 @@ class Crawler:
         self.per_template: Counter = Counter()
         self.groups: dict[tuple, int] = {}  # group key -> id of the state that owns it
         self.defect_index: dict[tuple, Defect] = {}
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue: asyncio.Queue = JobQueue()
         self.started = 0.0
         self.origin = ""
         self.workers: list[Worker] = []

@@ -222,3 +222,21 @@ def test_page_scripts_parse():
     src = "\n".join(f"if (typeof ({getattr(js, n).strip()}) !== 'function') throw new Error('{n}');" for n in names)
     r = subprocess.run([str(node), "-e", src], capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+async def test_job_queue_lets_queries_take_turns_with_the_crawl():
+    import asyncio
+
+    from agent_harness.qa.jobqueue import JobQueue
+
+    q = JobQueue()
+    for i in range(3):
+        q.put_nowait(("query", i))
+    q.put_nowait(("crawl", "a"))
+    q.put_nowait(("probe", "b"))
+    order = []
+    while not q.empty():
+        order.append(await q.get())
+        q.task_done()
+    assert order == [("crawl", "a"), ("query", 0), ("probe", "b"), ("query", 1), ("query", 2)]
+    await asyncio.wait_for(q.join(), 1)
