@@ -46,9 +46,14 @@ async def episode(env: AsyncUIEnv, steps: int = 6) -> None:
     await env.step({"type": "done"})
 
 
+def _tree() -> list[psutil.Process]:
+    """This process and every process it started (Chromium, the app server, Playwright's driver)."""
+    return [psutil.Process()] + psutil.Process().children(recursive=True)
+
+
 def tree_cpu_s() -> float:
     total = 0.0
-    for p in [psutil.Process()] + psutil.Process().children(recursive=True):
+    for p in _tree():
         try:
             t = p.cpu_times()
             total += t.user + t.system
@@ -59,7 +64,7 @@ def tree_cpu_s() -> float:
 
 def tree_pss_mb() -> float:
     total = 0
-    for p in [psutil.Process()] + psutil.Process().children(recursive=True):
+    for p in _tree():
         try:
             total += p.memory_full_info().pss
         except (psutil.Error, AttributeError):

@@ -201,15 +201,15 @@ class AsyncUIEnv:
 
     async def _open_page(self, url: str, fresh: bool = False) -> None:
         """Show `url` in a clean tab: the env's tab wiped clean, or a brand-new context."""
-        if not fresh and self.config.reuse_context and await self._try_wipe_tab():
-            await self._goto(url)
+        wiped = not fresh and self.config.reuse_context and await self._try_wipe_tab()
+        if not wiped:
+            await self._new_context()
+        await self._goto(url)
+        if wiped:
             try:
                 await self._cdp.send("Page.resetNavigationHistory")  # Back leads nowhere, as in a new tab
             except PlaywrightError:
                 pass
-            return
-        await self._new_context()
-        await self._goto(url)
 
     async def _new_context(self) -> None:
         await self._close_context()
@@ -303,7 +303,7 @@ class AsyncUIEnv:
                 if other is not page:
                     await other.close()
             # Session storage belongs to the tab and survives navigation: clear it from the page.
-            await page.evaluate("() => { sessionStorage.clear(); localStorage.clear(); }")
+            await page.evaluate("() => sessionStorage.clear()")
             await self._cdp.send("Storage.clearDataForOrigin", {
                 "origin": self.server.url, "storageTypes": "local_storage,indexeddb,cache_storage,file_systems"})
             await ctx.clear_cookies()
@@ -448,10 +448,7 @@ class AsyncUIEnv:
                 if self._inflight == 0 and time.monotonic() > deadline - timeout / 1000 + 1.0:
                     break  # cancelled, a download, or a 204: nothing will commit
                 await asyncio.sleep(0.005)
-        waited = False
-        while self._inflight > 0 and time.monotonic() < deadline:
-            waited = True
-            await asyncio.sleep(0.002)
+        waited = await self._drain(deadline)
         if waited and self._navs == navs_before:
             try:
                 await self.page.evaluate("0")  # the responses' handlers have updated the DOM
@@ -471,8 +468,7 @@ class AsyncUIEnv:
             except PlaywrightError:
                 pass
             await self._fonts_ready()
-            while self._inflight > 0 and time.monotonic() < deadline:
-                await asyncio.sleep(0.005)
+            await self._drain(deadline)
             try:
                 await self.page.evaluate("0")
             except PlaywrightError:
@@ -481,9 +477,15 @@ class AsyncUIEnv:
     async def _requests_done(self) -> None:
         """Before grading: a request the page sent late (after the last action settled) lands first,
         so the verifier never reads the world half-way through a save."""
-        deadline = time.monotonic() + self.config.settle_timeout_ms / 1000
+        await self._drain(time.monotonic() + self.config.settle_timeout_ms / 1000)
+
+    async def _drain(self, deadline: float) -> bool:
+        """Wait (until `deadline`) for the page's requests in flight to finish. True if there were any."""
+        waited = False
         while self._inflight > 0 and time.monotonic() < deadline:
-            await asyncio.sleep(0.005)
+            waited = True
+            await asyncio.sleep(0.002)
+        return waited
 
     async def _recover(self, err: PlaywrightError) -> None:
         """A crashed page or browser: reopen the last URL in a fresh context; the world is intact."""

@@ -15,12 +15,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(train_app, name="train")
 
 
-def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
-    from agent_harness.cli import _pairs as pairs
-
-    return pairs(values, what)
-
-
 def _extra(values: list[str] | None) -> dict:
     from agent_harness.cli import _json_pairs
 
@@ -131,7 +125,7 @@ def grpo_cmd(
     """GRPO on uigym tasks: rollouts in real browsers, rewards from the verifiers (TRL GRPOTrainer)."""
     from rich.console import Console
 
-    from agent_harness.cli import fail
+    from agent_harness.cli import _pairs, fail
 
     _needs_train_extra()
     from agent_harness.train import CurriculumConfig, GRPORunConfig, TokenBudgetError

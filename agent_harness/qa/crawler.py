@@ -19,7 +19,6 @@ cleared), so a probe costs a page load and a few screenshots, not a new browser 
 from __future__ import annotations
 
 import asyncio
-import base64
 import hashlib
 import json
 import re
@@ -39,7 +38,7 @@ from agent_harness.qa.jobqueue import JobQueue
 from agent_harness.qa.report import Defect, QAReport
 from agent_harness.qa.spec import AppQA
 from gym_core.actions import parse_action
-from gym_core.env import WORLD_COOKIE, AsyncUIEnv, EnvConfig, _png_to_array
+from gym_core.env import AsyncUIEnv, EnvConfig, _png_to_array
 from gym_core.runtime import Runtime
 
 # Controls whose job is an action: a tooltip on hover does not excuse a click that does nothing.
@@ -449,23 +448,17 @@ class Worker:
         if self.env is None:
             self.env = self._new_env()
         env = self.env
-        if env.page is None or env.page.is_closed():
+        # The env's own reset wipe (other tabs, storage, cookies, history); a tab it cannot wipe (none
+        # yet, hung, elsewhere) is replaced by a new context.
+        if env.page is None or env.page.is_closed() or not await env._try_wipe_tab():
+            await env._close_context()
             await env.reset(seed=c.seed, start_path=path)
             self.control = c.runtime.control(env.server)
         if self._attached_page is not env.page:
             self.ev.attach(env)
             self._attached_page = env.page
         await self.control.reset(env.world_id, c.seed, None, [])
-        ctx, page = env.context, env.page
-        for p in list(ctx.pages):
-            if p is not page:
-                await _quiet(p.close())
-        try:
-            await page.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
-        except PlaywrightError:
-            pass
-        await ctx.clear_cookies()
-        await ctx.add_cookies([{"name": WORLD_COOKIE, "value": env.world_id, "url": env.server.url}])
+        page = env.page
         await page.mouse.move(env.width - 1, env.height - 1)
         self.ev.clear()
         resp = await page.goto(env.server.url + path, wait_until="load")
@@ -488,8 +481,7 @@ class Worker:
             pass
 
     async def shot(self) -> bytes:
-        r = await self.env._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-        return base64.b64decode(r["data"])
+        return await self.env.capture()
 
     async def digest(self) -> str:
         try:
