@@ -576,10 +576,13 @@ class Worker:
         return view["box"], False, None
 
     def point(self, box: list) -> tuple[int, int]:
-        """The element's centre, clamped to the screen."""
+        """The centre of the part of the element on the screen. None of it there (the page moved it away
+        again after it was scrolled into view) is a replay error, not a click at the screen's edge."""
         w, h = self.env.width, self.env.height
         x0, y0 = max(box[0], 0), max(box[1], 0)
         x1, y1 = min(box[0] + box[2], w - 1), min(box[1] + box[3], h - 1)
+        if x1 <= x0 or y1 <= y0:
+            raise ReplayError(f"the element at {[round(v) for v in box]} is off the {w}x{h} screen after scrolling")
         return int((x0 + x1) / 2), int((y0 + y1) / 2)
 
     async def perform(self, act: Act, path: str, x: int, y: int) -> None:

@@ -3,6 +3,18 @@
 All of it runs in the page through `page.evaluate`; nothing is injected into the app.
 """
 
+# Where a user aims at an element: its box, except for an inline element wrapped over several lines (a long
+# link in a sentence), whose bounding box's centre may fall beside the text; there the biggest of its line
+# boxes.
+AIM_JS = ("(el => { const rs = Array.from(el.getClientRects()).filter(q => q.width >= 2 && q.height >= 2);"
+          " return rs.length < 2 ? el.getBoundingClientRect()"
+          " : rs.reduce((a, b) => a.width * a.height >= b.width * b.height ? a : b); })")
+
+
+def _aimed(script: str) -> str:
+    """`AIM(el)` in a script stands for AIM_JS."""
+    return script.replace("AIM(", AIM_JS + "(")
+
 # Everything a user can operate: semantic controls, ARIA widgets, editable text, and (below, in JS)
 # elements that look clickable (cursor: pointer) without being any of those.
 CONTROL_SELECTOR = ",".join([
@@ -14,7 +26,7 @@ CONTROL_SELECTOR = ",".join([
     )),
 ])
 
-ENUM_JS = r"""
+ENUM_JS = _aimed(r"""
 (opts) => {
   const SEL = opts.selector;
   const R = opts.rep || 8;
@@ -170,7 +182,7 @@ ENUM_JS = r"""
   };
   // The part of the element a user can see: its box cut by the viewport and by every ancestor that clips.
   const visPart = el => {
-    const r = el.getBoundingClientRect();
+    const r = AIM(el);
     let L = Math.max(r.left, 0), T = Math.max(r.top, 0), Rr = Math.min(r.right, W), B = Math.min(r.bottom, H);
     for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
       const s = getComputedStyle(p);
@@ -250,7 +262,7 @@ ENUM_JS = r"""
                 role: how === 'pointer' ? ((el.getAttribute('role') || '').trim().split(/\s+/)[0] || 'generic') : roleOf(real || el)});
       return;
     }
-    const r = el.getBoundingClientRect();
+    const r = AIM(el);
     const tgt = real || el;
     const role = how === 'pointer' ? ((tgt.getAttribute('role') || '').trim().split(/\s+/)[0] || 'generic') : roleOf(tgt);
     const tag = tgt.tagName.toLowerCase();
@@ -295,7 +307,7 @@ ENUM_JS = r"""
   }
   return {elements: out, containers, url: location.href, scroll: [scrollX, scrollY]};
 }
-"""
+""")
 
 CHECKS_JS = r"""
 (opts) => {
@@ -447,15 +459,15 @@ SCROLL_INTO_VIEW_JS = "(path) => { const el = document.querySelector(path); if (
 FRAMES_JS = "n => new Promise(r => { const f = k => k ? requestAnimationFrame(() => f(k - 1)) : r(); f(n); })"
 
 # Where an element is now (null when it is gone or has no box).
-LOCATE_JS = r"""
+LOCATE_JS = _aimed(r"""
 (path) => {
   const el = document.querySelector(path);
   if (!el) return null;
-  const r = el.getBoundingClientRect();
+  const r = AIM(el);
   if (r.width < 2 || r.height < 2) return null;
   return [r.left, r.top, r.width, r.height];
 }
-"""
+""")
 
 # One round trip before and after an action: the controls visible now (paths), open containers, the DOM
 # digest, the target's field state, the URL, and (before) where a click at (x, y) lands.
@@ -470,12 +482,12 @@ SNAP_JS = (
 
 # Where an element is, the part of it a user can see (cut by the viewport and clipping ancestors), and the
 # nearest scrollable ancestor's box (where to put the mouse to wheel it into view).
-VIEW_JS = r"""
+VIEW_JS = _aimed(r"""
 (path) => {
   const el = document.querySelector(path);
   if (!el) return null;
   const W = innerWidth, H = innerHeight;
-  const r = el.getBoundingClientRect();
+  const r = AIM(el);
   if (r.width < 2 || r.height < 2) return null;
   let L = Math.max(r.left, 0), T = Math.max(r.top, 0), R = Math.min(r.right, W), B = Math.min(r.bottom, H);
   let scroller = null;
@@ -491,7 +503,7 @@ VIEW_JS = r"""
   return {box: [r.left, r.top, r.width, r.height], vis: (R - L >= 1 && B - T >= 1) ? [L, T, R - L, B - T] : null,
           scroller};
 }
-"""
+""")
 
 # Why a control cannot be clicked by a user (null when it can): outside the viewport with no way to scroll
 # there, inside a box a user cannot scroll, or under another element.

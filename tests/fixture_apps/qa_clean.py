@@ -128,6 +128,8 @@ ITEM = """
 <p><a href="/">Back to items</a></p>
 <h1>{{ it.name }}</h1>
 <p>A {{ it.kind }}, added {{ it.created_at.strftime('%b %d') }}.</p>
+<!-- A link wrapped over two lines: its bounding box's centre is beside both of its line boxes. -->
+<p style="width:260px;font:16px/20px sans-serif">Related to this item, see <a href="/about" class="related">the about page of the app</a></p>
 <form method="post" action="/item/{{ it.id }}/rename" class="bar">
   <input name="name" aria-label="New name" value="{{ it.name }}"><button type="submit">Rename</button>
 </form>

@@ -240,3 +240,16 @@ async def test_job_queue_lets_queries_take_turns_with_the_crawl():
         q.task_done()
     assert order == [("crawl", "a"), ("query", 0), ("probe", "b"), ("query", 1), ("query", 2)]
     await asyncio.wait_for(q.join(), 1)
+
+
+# ------------------------------------------------------------------ aiming
+def test_click_point_is_on_screen_or_a_replay_error():
+    from types import SimpleNamespace
+
+    from agent_harness.qa.crawler import ReplayError, Worker
+
+    me = SimpleNamespace(env=SimpleNamespace(width=1280, height=720))
+    assert Worker.point(me, [100, 200, 50, 20]) == (125, 210)
+    assert Worker.point(me, [-40, 700, 80, 60]) == (20, 709)  # only the on-screen part counts
+    with pytest.raises(ReplayError, match="off the 1280x720 screen"):
+        Worker.point(me, [300, -80, 120, 14])  # wholly above the viewport
