@@ -562,7 +562,13 @@ class Worker:
                 break
             last = view["box"]
             await self.step({"type": "scroll", "x": int(mx), "y": int(my), "dx": 0, "dy": dy})
-            view = await page.evaluate(js.VIEW_JS, path)
+            # A wheel scroll can land a few frames late on a busy machine; measuring before it does would
+            # take it for a box that cannot scroll (and the late scroll then moves the element away again).
+            for _ in range(10):
+                view = await page.evaluate(js.VIEW_JS, path)
+                if view is None or view["box"] != last:
+                    break
+                await self.frames(1)
         problem = await page.evaluate(js.REACH_JS, path)
         if problem == "gone":
             raise ReplayError(f"{path} is gone")
