@@ -7,6 +7,10 @@ served from cache without asking.
   - generated images keyed by a database id (a logo, a dish photo, an avatar): `world_image`,
     revalidated on every use by ETag, so a 304 costs one round trip and a new world never shows
     the last world's picture;
+  - generated images that only the world's start decides (nothing the agent does can change them,
+    as food's store and dish pictures): `start_image`, at a URL carrying the world's `start`
+    (`start_image_url`), cached for good: the next episode from the same start asks for nothing
+    (food's home page shows ~60 of them; revalidating each one cost ~0.25 s per page load);
   - everything else (pages, JSON): `no-store`, so Back/Forward refetch the page as it is now
     instead of showing a copy from before the agent changed the world.
 """
@@ -15,7 +19,11 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request, url_for
+
+from apps._shared.db import store, world_id
+
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def world_image(data: bytes, mimetype: str) -> Response:
@@ -25,7 +33,31 @@ def world_image(data: bytes, mimetype: str) -> Response:
     return resp.make_conditional(request)
 
 
+def world_start() -> str:
+    """What the current world started from (apps/_shared/worlds.py), read once per request."""
+    if "uigym_start" not in g:
+        g.uigym_start = store().meta(world_id()).get("start", "")
+    return g.uigym_start
+
+
+def start_image_url(endpoint: str, **values) -> str:
+    """The URL of an image only the world's start decides: it names the start, so no other start's
+    picture can be served from the browser's cache for it."""
+    return url_for(endpoint, v=world_start(), **values)
+
+
+def start_image(data: bytes, mimetype: str) -> Response:
+    """Asked for at this world's `start_image_url`: cached for good. At any other URL (an old page, a
+    hand-typed one), the revalidated `world_image` answer."""
+    resp = world_image(data, mimetype)
+    if request.args.get("v") == world_start() != "":
+        resp.headers["Cache-Control"] = IMMUTABLE
+    return resp
+
+
 def init_caching(app: Flask) -> None:
+    app.jinja_env.globals["start_image_url"] = start_image_url
+
     @app.after_request
     def _no_store_by_default(resp: Response) -> Response:
         if "Cache-Control" not in resp.headers:

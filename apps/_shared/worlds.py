@@ -4,6 +4,11 @@ A snapshot is the seeded database for one (app, seed, now), keyed also by a fing
 schema and of the seed code, so changing either rebuilds it. Resetting a world copies the snapshot
 into the world's file with SQLite's online backup (milliseconds, and safe while other connections
 to that file are open), then applies the task's fixtures.
+
+Each world records in its `_gym_meta` table the `seed`, the frozen `now`, and `start`: a short hash
+naming what it started from (the snapshot, plus the fixtures if any). Two worlds with the same
+`start` began identical, so an app may let the browser cache, for good, what only the start decides
+(food's generated images, see apps/_shared/caching.py).
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ if TYPE_CHECKING:
 
 WORLD_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 META_TABLE = "_gym_meta"
+SNAPSHOT_FORMAT = 2  # 2: `start` in _gym_meta
+
+
+def _short_hash(text_: str) -> str:
+    return hashlib.blake2b(text_.encode(), digest_size=6).hexdigest()
 
 
 class WorldError(ValueError):
@@ -91,7 +101,7 @@ class WorldStore:
             if self.spec.vocab_dir is not None:
                 for path in sorted(Path(self.spec.vocab_dir).rglob("*.json")):
                     h.update(path.name.encode() + path.read_bytes())
-            h.update(f"{self.spec.version}-faker{faker.VERSION}".encode())
+            h.update(f"{self.spec.version}-faker{faker.VERSION}-format{SNAPSHOT_FORMAT}".encode())
             self._fingerprint = h.hexdigest()[:16]
         return self._fingerprint
 
@@ -125,8 +135,8 @@ class WorldStore:
                         conn.execute(table.insert(), rows)
                 conn.execute(text(f"CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)"))
                 conn.execute(
-                    text(f"INSERT INTO {META_TABLE} (key, value) VALUES ('seed', :s), ('now', :n)"),
-                    {"s": str(seed), "n": now.isoformat()},
+                    text(f"INSERT INTO {META_TABLE} (key, value) VALUES ('seed', :s), ('now', :n), ('start', :k)"),
+                    {"s": str(seed), "n": now.isoformat(), "k": _short_hash(path.stem)},
                 )
             engine.dispose()
             con = sqlite3.connect(tmp)
@@ -190,6 +200,9 @@ class WorldStore:
                 eng = self.engine(world_id)
                 with eng.begin() as conn:
                     apply_fixtures(conn, self.spec.base.metadata, fixtures)
+                    # Another start than the bare snapshot's (see `start` in the module docstring).
+                    conn.execute(text(f"UPDATE {META_TABLE} SET value = :k WHERE key = 'start'"),
+                                 {"k": _short_hash(snap.stem + json.dumps(fixtures, sort_keys=True, default=str))})
         return {
             "world": world_id,
             "app": self.spec.name,

@@ -1,4 +1,5 @@
-"""Generated images (deterministic, cached in memory; the browser revalidates them by ETag)."""
+"""Generated images (deterministic, cached in memory). Nothing a user does changes them, so pages link
+them at `start_image_url` and the browser keeps them for good (apps/_shared/caching.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from flask import Response, abort
 from sqlalchemy import select
 
 from apps._shared import db
-from apps._shared.caching import world_image
+from apps._shared.caching import start_image
 from apps.food import images
 from apps.food.models import Cuisine, MenuItem, Store
 from apps.food.views import bp
@@ -18,7 +19,7 @@ SIZES = {"sq": (320, 320), "wide": (640, 320), "thumb": (160, 160)}
 
 
 def _img(data: bytes, mime: str) -> Response:
-    return world_image(data, mime)  # ids name other dishes in another world
+    return start_image(data, mime)  # ids name other dishes in another world: the URL names the start
 
 
 @bp.get("/img/dish/<int:item_id>-<size>.jpg")

@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from tests.apps.food.conftest import TOKEN
+
 PAGES = ["/", "/?r45=1&fast=1&price=1,2&plus=1&deals=1&pickup=1&sort=rating", "/?sort=distance", "/?n=48",
          "/search?q=ramen", "/cuisine/pizza", "/cuisine/sushi", "/offers", "/store/1", "/store/1?item=1",
          "/store/1/item/1", "/cart/drawer", "/checkout", "/orders", "/orders/40101", "/orders/40101/receipt",
@@ -71,3 +73,28 @@ def test_nameless_controls_absent(client):
         for m in re.finditer(r"<(button|a)\b([^>]*)>(.*?)</\1>", html, re.S):
             attrs, inner = m.group(2), re.sub(r"<[^>]+>", "", m.group(3)).strip()
             assert "aria-label=" in attrs or inner, (path, m.group(0)[:200])
+
+
+def test_pictures_are_cached_for_good_at_their_start_url(app, client):
+    """Pages link the generated pictures at a URL naming the world's start: cached for good there (the
+    next episode's page loads ask for none of them), revalidated anywhere else; another start (a task's
+    fixtures) gives other URLs, so a cached picture of one start never shows in another."""
+    html = client.get("/").data.decode()
+    urls = sorted(set(re.findall(r'src="(/img/[^"]+)"', html)))
+    assert len(urls) > 40 and all("?v=" in u for u in urls), urls[:3]
+    start = urls[0].split("?v=")[1]
+    r = client.get(urls[0])
+    assert r.status_code == 200 and "immutable" in r.headers["Cache-Control"] and r.headers["ETag"]
+    bare = client.get(urls[0].split("?")[0])  # an old or hand-typed URL: asks every time
+    assert bare.headers["Cache-Control"] == "no-cache" and bare.data == r.data
+    stale = client.get(urls[0].split("?")[0] + "?v=000000000000")
+    assert stale.headers["Cache-Control"] == "no-cache"
+
+    other = app.test_client()
+    fx = [{"op": "update", "table": "stores", "where": {"id": 1}, "set": {"rating": 4.0}}]
+    r = other.post("/_gym/worlds/startfx/reset", json={"seed": 0, "fixtures": fx}, headers={"X-Gym-Token": TOKEN})
+    assert r.status_code == 200, r.json
+    other.set_cookie("uigym_world", "startfx")
+    html2 = other.get("/").data.decode()
+    start2 = re.search(r'src="/img/[^"]+\?v=([0-9a-f]+)"', html2).group(1)
+    assert start2 != start
