@@ -909,6 +909,16 @@ class Worker:
         await self.frames(2)
         pre = await self.snap(path, x, y)
         hit = pre["hit"]
+        if hit and not hit.startswith("hidden under"):
+            # Look again before calling it covered: a scroll that landed late can have moved the page
+            # between the measurement and the hover (seen once in a food crawl, not reproducible).
+            box, _, _ = await self.bring_into_view(path, box)
+            x, y = self.point(box)
+            await self.step({"type": "move", "x": x, "y": y})
+            await self.frames(2)
+            pre = await self.snap(path, x, y)
+            hit = pre["hit"]
+            el_info["box"] = box
         if hit and hit.startswith("hidden under"):
             c.report.probes.append(self._probe_row(st, act, "hidden", []))
             return

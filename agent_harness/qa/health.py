@@ -9,7 +9,7 @@ import json
 import re
 import uuid
 
-from agent_harness.qa.lint import lint_goal, task_known
+from agent_harness.qa.lint import known_text, lint_goal, task_known
 from agent_harness.qa.report import Defect
 from gym_core.env import WORLD_COOKIE
 from gym_core.runtime import Runtime
@@ -32,24 +32,24 @@ async def lint_tasks(app: str, tasks: list, terms: list[str], runtime: Runtime |
     control = runtime.control(server)
     world = f"qa-lint-{uuid.uuid4().hex[:8]}"
     out: dict[str, list[str]] = {}
-    worlds: dict[str, tuple[dict, dt.datetime]] = {}  # many tasks share a world: read each one once
+    worlds: dict[str, tuple[str, dt.datetime]] = {}  # many tasks share a world: read and fold each once
     pages: dict[tuple[str, str], str] = {}
     try:
         for t in tasks:
             wkey = json.dumps([t.seed, t.now.isoformat() if t.now else None, t.fixtures], sort_keys=True, default=str)
             if wkey not in worlds:
                 info = await control.reset(world, t.seed, t.now.isoformat() if t.now else None, t.fixtures)
-                worlds = {wkey: (await control.state(world), dt.datetime.fromisoformat(info["now"]))} | (
+                worlds = {wkey: (known_text(await control.state(world)), dt.datetime.fromisoformat(info["now"]))} | (
                     worlds if len(worlds) < 4 else {})
                 pages = {k: v for k, v in pages.items() if k[0] in worlds}
             elif (wkey, t.start_path) not in pages:
                 info = await control.reset(world, t.seed, t.now.isoformat() if t.now else None, t.fixtures)
-            state, now = worlds[wkey]
+            state_text, now = worlds[wkey]
             if (wkey, t.start_path) not in pages:
                 r = await runtime.http.get(server.url + t.start_path, headers={"Cookie": f"{WORLD_COOKIE}={world}"},
                                            timeout=30.0)
                 pages[(wkey, t.start_path)] = page_text(r.text)
-            known = task_known(t, state, pages[(wkey, t.start_path)], terms)
+            known = task_known(t, state_text, pages[(wkey, t.start_path)], terms)
             out[t.id] = lint_goal(t.goal, known, now)
     finally:
         try:

@@ -223,9 +223,10 @@ def lint_goal(goal: str, known: str, now: dt.datetime, window_days: int = 45) ->
     return problems
 
 
-def task_known(task, state: dict, page_text: str, terms: list[str]) -> str:
-    """The text a task's goal may draw on: its world's state, its verify spec and solution, its start page,
-    and the app's declared goal terms."""
+def task_known(task, state_text: str, page_text: str, terms: list[str]) -> str:
+    """The text a task's goal may draw on: its world's state (`known_text(state)`, shared by the tasks of
+    one world: folding a food world takes ~0.25 s), its verify spec and solution, its start page, and the
+    app's declared goal terms."""
     verify = json.loads(task.verify.model_dump_json()) if hasattr(task.verify, "model_dump_json") else task.verify
     solution = [s.model_dump(exclude_none=True) if hasattr(s, "model_dump") else s for s in task.solution]
-    return known_text(state, verify, solution, task.fixtures, terms) + "\n" + fold(page_text)
+    return " ".join([known_text(verify, solution, task.fixtures, terms), state_text, fold(page_text)])
