@@ -177,6 +177,7 @@ class AsyncUIEnv:
         now = task.now.isoformat() if task and task.now else None
         fixtures = task.fixtures if task else []
         self.server = await self.runtime.server(app)
+        parked = await self._park_tab()
         control = self.runtime.control(self.server)
         reset_info = await control.reset(self.world_id, world_seed, now, fixtures)
         self.world_now = dt.datetime.fromisoformat(reset_info["now"])
@@ -195,15 +196,37 @@ class AsyncUIEnv:
         self.stats = EpisodeStats()
         self.max_steps = self.config.max_steps or (task.max_steps if task else self.config.default_max_steps)
         path = start_path or (task.start_path if task else "/")
-        await self._open_page(self.server.url + path)
+        await self._open_page(self.server.url + path, parked=parked)
         obs = await self._observe()
         return obs, self._info(reset=reset_info)
 
-    async def _open_page(self, url: str, fresh: bool = False) -> None:
-        """Show `url` in a clean tab: the env's tab wiped clean, or a brand-new context."""
-        wiped = not fresh and self.config.reuse_context and await self._try_wipe_tab()
+    async def _park_tab(self) -> bool:
+        """Before the world is reset under it, the last episode's tab lets go of it: its requests in
+        flight finish (against the old world), then it is wiped and parked on about:blank, so nothing
+        it does later (a lazy image, a timer's fetch, a late POST) reaches the new world, or reads it
+        half-restored (seen: a QA crawl's late image got a 500). A tab that cannot be wiped is closed
+        with its context. True: the tab is parked, clean, and can be reused."""
+        if self.page is None or self.page.is_closed():
+            return False
+        await self._drain(time.monotonic() + 2.0)
+        if self.config.reuse_context and await self._try_wipe_tab():
+            try:
+                await asyncio.wait_for(self.page.goto("about:blank"), 5)
+                self._inflight = 0
+                return True
+            except (PlaywrightError, asyncio.TimeoutError):
+                pass
+        await self._close_context()
+        return False
+
+    async def _open_page(self, url: str, fresh: bool = False, parked: bool = False) -> None:
+        """Show `url` in a clean tab: the env's tab wiped clean (or parked clean by `_park_tab`), or a
+        brand-new context."""
+        wiped = parked or (not fresh and self.config.reuse_context and await self._try_wipe_tab())
         if not wiped:
             await self._new_context()
+        elif parked and self.world_now is not None:  # the new world's clock (the wipe set the old one's)
+            await self.context.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
         await self._goto(url)
         if wiped:
             try:

@@ -448,10 +448,10 @@ class Worker:
         if self.env is None:
             self.env = self._new_env()
         env = self.env
-        # The env's own reset wipe (other tabs, storage, cookies, history); a tab it cannot wipe (none
-        # yet, hung, elsewhere) is replaced by a new context.
-        if env.page is None or env.page.is_closed() or not await env._try_wipe_tab():
-            await env._close_context()
+        # The env's own reset wipe (the last page's requests drained, other tabs, storage, cookies; parked on
+        # about:blank while the world resets); a tab it cannot wipe (none yet, hung, elsewhere) is replaced
+        # by a new context.
+        if not await env._park_tab():
             await env.reset(seed=c.seed, start_path=path)
             self.control = c.runtime.control(env.server)
         if self._attached_page is not env.page:
