@@ -79,6 +79,9 @@ MARKS_JS = """
 """
 
 
+PARKED_PATH = "/_shared/static/parked.html"  # an empty page of every app's origin (_park_tab)
+
+
 @dataclass
 class EnvConfig:
     viewport: tuple[int, int] = (1280, 720)
@@ -202,16 +205,18 @@ class AsyncUIEnv:
 
     async def _park_tab(self) -> bool:
         """Before the world is reset under it, the last episode's tab lets go of it: its requests in
-        flight finish (against the old world), then it is wiped and parked on about:blank, so nothing
+        flight finish (against the old world), then it is wiped and parked on an empty page, so nothing
         it does later (a lazy image, a timer's fetch, a late POST) reaches the new world, or reads it
-        half-restored (seen: a QA crawl's late image got a 500). A tab that cannot be wiped is closed
-        with its context. True: the tab is parked, clean, and can be reused."""
+        half-restored (seen: a QA crawl's late image got a 500). Parked on an empty static page of the
+        app's origin, not about:blank: leaving the origin would cost a new renderer process each episode.
+        A tab that cannot be wiped is closed with its context. True: the tab is parked, clean, and can
+        be reused."""
         if self.page is None or self.page.is_closed():
             return False
         await self._drain(time.monotonic() + 2.0)
         if self.config.reuse_context and await self._try_wipe_tab():
             try:
-                await asyncio.wait_for(self.page.goto("about:blank"), 5)
+                await asyncio.wait_for(self.page.goto(self.server.url + PARKED_PATH), 5)
                 self._inflight = 0
                 return True
             except (PlaywrightError, asyncio.TimeoutError):

@@ -449,7 +449,7 @@ class Worker:
             self.env = self._new_env()
         env = self.env
         # The env's own reset wipe (the last page's requests drained, other tabs, storage, cookies; parked on
-        # about:blank while the world resets); a tab it cannot wipe (none yet, hung, elsewhere) is replaced
+        # an empty page while the world resets); a tab it cannot wipe (none yet, hung, elsewhere) is replaced
         # by a new context.
         if not await env._park_tab():
             await env.reset(seed=c.seed, start_path=path)
