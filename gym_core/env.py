@@ -60,6 +60,31 @@ INIT_SCRIPT = f"""
 }})();
 """
 
+# Before a wheel: can anything under the mouse (or the page) scroll that way? If so, a promise that
+# resolves at the first scroll event (capture: element scrolls too), or after 1 s.
+ARM_SCROLL_JS = """
+([x, y, dx, dy]) => {
+  const room = (n, st) => (dy > 0 && n.scrollTop + n.clientHeight < n.scrollHeight - 1) || (dy < 0 && n.scrollTop > 0)
+    ? /(auto|scroll|overlay)/.test(st.overflowY)
+    : ((dx > 0 && n.scrollLeft + n.clientWidth < n.scrollWidth - 1) || (dx < 0 && n.scrollLeft > 0))
+      && /(auto|scroll|overlay)/.test(st.overflowX);
+  let can = false;
+  for (let n = document.elementFromPoint(x, y); n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+    if (room(n, getComputedStyle(n))) { can = true; break; }
+  }
+  const d = document.scrollingElement;
+  can = can || (dy > 0 && scrollY + innerHeight < d.scrollHeight - 1) || (dy < 0 && scrollY > 0)
+    || (dx > 0 && scrollX + innerWidth < d.scrollWidth - 1) || (dx < 0 && scrollX > 0);
+  if (!can) return false;
+  window.__gymScrolled = new Promise(r => {
+    const done = () => { removeEventListener('scroll', done, true); r(true); };
+    addEventListener('scroll', done, true);
+    setTimeout(() => r(false), 1000);
+  });
+  return true;
+}
+"""
+
 MARKS_JS = """
 () => {
   const sel = 'a[href],button,input,textarea,select,[role=button],[role=link],[role=tab],[role=menuitem],'
@@ -435,8 +460,14 @@ class AsyncUIEnv:
         elif isinstance(a, Scroll):
             self._check_point(a.x, a.y)
             await mouse.move(a.x, a.y)
+            # Chromium scrolls on its compositor thread: the page (and a screenshot) can see the scroll
+            # several frames after the wheel, later still on a busy machine. Wait for the scroll event
+            # when something there can scroll that way.
+            armed = await page.evaluate(ARM_SCROLL_JS, [a.x, a.y, a.dx, a.dy])
             await mouse.wheel(a.dx, a.dy)
-            await self._frames(2)  # wheel scrolling lands on the compositor a frame later
+            if armed:
+                await page.evaluate("() => window.__gymScrolled")
+            await self._frames(2)
         elif isinstance(a, Type):
             await page.keyboard.type(a.text)
         elif isinstance(a, KeyPress):

@@ -71,6 +71,12 @@ def blueprints():
         Image.new("RGB", (40, 20), rgb).save(buf, "PNG")
         return world_image(buf.getvalue(), "image/png")
 
+    @bp.get("/long")
+    def long():  # a tall page with a scroll box in it, for the scroll action
+        rows = "".join(f"<p style='margin:0;height:40px'>Row {i}</p>" for i in range(60))
+        return ("<!doctype html><html><body style='margin:0'><div id='box' style='height:200px;overflow:auto'>"
+                + rows + "</div><div style='height:3000px'>Tall</div></body></html>")
+
     @bp.get("/second")
     def second():
         return "<!doctype html><html><body><h1>Second</h1><a href='/'>Back</a></body></html>"

@@ -223,3 +223,25 @@ async def test_a_reset_of_a_hung_tab_opens_a_new_context(runtime):
         assert obs["url"] == "/" and obs["last_action_error"] == ""
     finally:
         await env.close()
+
+
+async def test_scroll_is_on_screen_when_the_step_returns(runtime):
+    """Chromium scrolls on its compositor thread; the step waits for the scroll event, so the page (and
+    the step's screenshot) already show it: in a scroll box, on the page, and not at all past the end."""
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=1, start_path="/long")
+        obs, *_ = await env.step({"type": "scroll", "x": 100, "y": 100, "dx": 0, "dy": 200})
+        assert obs["last_action_error"] == ""
+        assert await env.page.evaluate("() => [document.getElementById('box').scrollTop, scrollY]") == [200, 0]
+        await env.step({"type": "scroll", "x": 100, "y": 600, "dx": 0, "dy": 300})
+        assert await env.page.evaluate("() => scrollY") == 300
+        shot = obs["screenshot"]
+        obs, *_ = await env.step({"type": "scroll", "x": 100, "y": 600, "dx": 0, "dy": 10**6})
+        bottom = await env.page.evaluate("() => document.scrollingElement.scrollHeight - innerHeight")
+        assert await env.page.evaluate("() => scrollY") == bottom
+        obs2, *_ = await env.step({"type": "scroll", "x": 100, "y": 600, "dx": 0, "dy": 500})  # nothing left
+        assert obs2["last_action_error"] == "" and (obs2["screenshot"] == obs["screenshot"]).all()
+        assert not (shot == obs["screenshot"]).all()
+    finally:
+        await env.close()
