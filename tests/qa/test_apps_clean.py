@@ -22,7 +22,7 @@ CONFIG = dict(workers=int(os.environ.get("UIGYM_QA_WORKERS", "2")), tasks=False,
               time_limit_s=float(os.environ.get("UIGYM_QA_TIME_LIMIT", "180")))
 
 
-@pytest.mark.slow
+# In CI's default run: ~3 min an app on a 2-core machine (the crawl's 180 s cap, then the goal lint).
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("app", ["mail", "food", "crm"])
 async def test_clone_has_zero_qa_defects(app, runtime, tmp_path):
