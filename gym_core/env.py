@@ -463,10 +463,10 @@ class AsyncUIEnv:
             # Chromium scrolls on its compositor thread: the page (and a screenshot) can see the scroll
             # several frames after the wheel, later still on a busy machine. Wait for the scroll event
             # when something there can scroll that way.
-            armed = await page.evaluate(ARM_SCROLL_JS, [a.x, a.y, a.dx, a.dy])
+            armed = await self._eval_quietly(ARM_SCROLL_JS, [a.x, a.y, a.dx, a.dy])
             await mouse.wheel(a.dx, a.dy)
             if armed:
-                await page.evaluate("() => window.__gymScrolled")
+                await self._eval_quietly("() => window.__gymScrolled")
             await self._frames(2)
         elif isinstance(a, Type):
             await page.keyboard.type(a.text)
@@ -482,6 +482,13 @@ class AsyncUIEnv:
         elif isinstance(a, Screenshot):
             return
         await self._settle(marks)
+
+    async def _eval_quietly(self, js: str, arg: Any = None) -> Any:
+        """page.evaluate, or None when the page went away meanwhile (a navigation is not an action error)."""
+        try:
+            return await self.page.evaluate(js, arg)
+        except PlaywrightError:
+            return None
 
     async def _frames(self, n: int) -> None:
         js = "n => new Promise(r => { const f = k => k ? requestAnimationFrame(() => f(k - 1)) : r(); f(n); })"
