@@ -561,14 +561,9 @@ class Worker:
             if dy == 0 or view["box"] == last:
                 break
             last = view["box"]
+            # The env's scroll step returns once the scroll has landed (it waits for the scroll event).
             await self.step({"type": "scroll", "x": int(mx), "y": int(my), "dx": 0, "dy": dy})
-            # A wheel scroll can land a few frames late on a busy machine; measuring before it does would
-            # take it for a box that cannot scroll (and the late scroll then moves the element away again).
-            for _ in range(10):
-                view = await page.evaluate(js.VIEW_JS, path)
-                if view is None or view["box"] != last:
-                    break
-                await self.frames(1)
+            view = await page.evaluate(js.VIEW_JS, path)
         problem = await page.evaluate(js.REACH_JS, path)
         if problem == "gone":
             raise ReplayError(f"{path} is gone")
