@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Flask, Response, g, request, url_for
+from flask import Flask, Response, request, url_for
 
-from apps._shared.db import store, world_id
+from apps._shared.db import world_meta
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 
@@ -35,9 +35,7 @@ def world_image(data: bytes, mimetype: str) -> Response:
 
 def world_start() -> str:
     """What the current world started from (apps/_shared/worlds.py), read once per request."""
-    if "uigym_start" not in g:
-        g.uigym_start = store().meta(world_id()).get("start", "")
-    return g.uigym_start
+    return world_meta().get("start", "")
 
 
 def start_image_url(endpoint: str, **values) -> str:

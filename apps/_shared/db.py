@@ -17,6 +17,13 @@ def world_id() -> str:
     return g.get("uigym_world", DEFAULT_WORLD)
 
 
+def world_meta() -> dict[str, str]:
+    """The current world's `_gym_meta` (seed, now, start), read once per request."""
+    if "uigym_meta" not in g:
+        g.uigym_meta = store().meta(world_id())
+    return g.uigym_meta
+
+
 def db() -> Session:
     """One ORM session per request; committed by the view, closed at teardown."""
     if "uigym_db" not in g:
