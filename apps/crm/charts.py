@@ -124,10 +124,17 @@ def line_chart(labels: list[str], values: list[float], money: bool = True, w: in
         parts.append(f'<text x="{l - 6}" y="{Y(v) + 4:.1f}" font-size="10" fill="{AXIS}" text-anchor="end">{fmt(v)}</text>')
     pts = " ".join(f"{X(i):.1f},{Y(v):.1f}" for i, v in enumerate(values))
     parts.append(f'<polyline points="{pts}" fill="none" stroke="{PALETTE[0]}" stroke-width="2.5"/>')
+    # Label every k-th point so that no two labels overlap (~5.6 px a character at 10 px), and keep the
+    # first and last inside the plot: start-anchored at the left edge, end-anchored at the right.
+    slot = (w - l - r) / max(1, n - 1)
+    widest = max((len(x) for x in labels), default=0) * 5.6 + 8
+    k = max(1, math.ceil(widest / slot)) if n > 1 else 1
     for i, (lab, v) in enumerate(zip(labels, values)):
         parts.append(f'<circle cx="{X(i):.1f}" cy="{Y(v):.1f}" r="3.5" fill="{PALETTE[0]}"><title>{escape(lab)}: {fmt(v)}</title></circle>')
-        if n <= 8 or i % 2 == 0:
-            parts.append(f'<text x="{X(i):.1f}" y="{h - b + 16}" font-size="10" fill="#181818" text-anchor="middle">{escape(lab)}</text>')
+        if i % k == 0:
+            anchor = "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"
+            x = X(i) - 4 if anchor == "start" else X(i) + 4 if anchor == "end" else X(i)
+            parts.append(f'<text x="{x:.1f}" y="{h - b + 16}" font-size="10" fill="#181818" text-anchor="{anchor}">{escape(lab)}</text>')
     return _svg(w, h, "".join(parts), label)
 
 
