@@ -126,9 +126,30 @@ BACKDROPS = [("#cfe3f7", "#8fb5e0"), ("#f7e2cf", "#e0b48f"), ("#d7efd8", "#93c79
              ("#f7d4dc", "#e095a8"), ("#e4e4e4", "#a9a9a9"), ("#fdf0c4", "#e6c35c"), ("#d2f0ef", "#7cc6c2")]
 
 
-def photo_avatar_png(key: str, size: int) -> bytes:
+@lru_cache(maxsize=1)
+def _first_names() -> tuple[frozenset, frozenset]:
+    from faker.providers.person.en_US import Provider
+
+    female, male = set(Provider.first_names_female), set(Provider.first_names_male)
+    return frozenset(female - male), frozenset(male - female)  # names both lists hold stay unknown
+
+
+def presented_gender(name: str) -> str | None:
+    """'female' / 'male' when the first name is one of Faker's en_US names of only that gender (the seed's
+    people come from there), else None."""
+    first = (name or "").strip().split(" ")[0]
+    female, male = _first_names()
+    return "female" if first in female else "male" if first in male else None
+
+
+# How often a photo shows long hair: these simple portraits have no other cue, and one should never
+# contradict the name beside it.
+LONG_HAIR = {"female": 1.0, "male": 0.0, None: 0.5}
+
+
+def photo_avatar_png(key: str, size: int, name: str = "") -> bytes:
     """A deterministic 'profile photo': a person's head and shoulders on a soft backdrop (for contacts
-    that have a photo; everyone else gets a letter avatar)."""
+    that have a photo; everyone else gets a letter avatar). `name` keeps the portrait plausible for it."""
     size = max(16, min(int(size), 256))
     rng = random.Random(_digest("photo:" + key.strip().lower()))
     big = 256
@@ -145,7 +166,7 @@ def photo_avatar_png(key: str, size: int) -> bytes:
     cx = big // 2 + rng.randint(-10, 10)
     d.ellipse((cx - 110, 178, cx + 110, 330), fill=shirt)  # shoulders
     d.rectangle((cx - 22, 140, cx + 22, 190), fill=skin)  # neck
-    long_hair = rng.random() < 0.5
+    long_hair = rng.random() < LONG_HAIR[presented_gender(name)]
     if long_hair:
         d.ellipse((cx - 66, 44, cx + 66, 200), fill=hair)
     d.ellipse((cx - 52, 52, cx + 52, 170), fill=skin)  # face

@@ -25,7 +25,7 @@ DOWNLOADABLE = {"application/pdf", "image/jpeg", "text/plain"}
 @lru_cache(maxsize=1024)
 def _avatar(name: str, size: int, photo_key: str) -> bytes:
     if photo_key:
-        return photo_avatar_png(photo_key, size)
+        return photo_avatar_png(photo_key, size, name)
     return avatar_png(name, size, str(FONT))
 
 

@@ -133,3 +133,17 @@ def test_images_are_deterministic():
     assert avatar_color("Ana Diaz") == avatar_color(" ana diaz ")
     a, mime = attachment_bytes("Invoice.pdf", "application/pdf", "1:1")
     assert mime == "application/pdf" and a.startswith(b"%PDF") and a == attachment_bytes("Invoice.pdf", "application/pdf", "1:1")[0]
+
+
+def test_photo_avatars_fit_the_name_beside_them():
+    """A generated portrait is keyed by the contact, but its hair follows the first name's usual gender
+    (Faker's en_US lists, the seed's source): an 'Amy' never gets the short-haired portrait an 'Aaron'
+    gets from the same key."""
+    from seed_data.images import photo_avatar_png, presented_gender
+
+    assert presented_gender("Ana Smith") == "female" and presented_gender("Aaron Snyder") == "male"
+    assert presented_gender("Accounts Payable") is None and presented_gender("") is None
+    keys = [f"person{i}@example.com" for i in range(30)]
+    differ = sum(photo_avatar_png(k, 48, "Amy Carter") != photo_avatar_png(k, 48, "Aaron Carter") for k in keys)
+    assert differ == len(keys)
+    assert photo_avatar_png(keys[0], 48, "Amy Carter") == photo_avatar_png(keys[0], 48, "Amy Carter")
