@@ -880,6 +880,13 @@ class Worker:
         return found
 
     # ------------------------------------------------------------ probe
+    async def hover(self, path: str, box: dict) -> tuple[int, int, dict]:
+        """Move the mouse to the control's aim point and snap what is there: (x, y, snap)."""
+        x, y = self.point(box)
+        await self.step({"type": "move", "x": x, "y": y})
+        await self.frames(2)
+        return x, y, await self.snap(path, x, y)
+
     async def probe(self, st: State, el: dict, gkey: tuple) -> None:
         c, qa = self.c, self.c.qa
         await self.open_state(st)
@@ -897,21 +904,15 @@ class Worker:
             st.exercised += 1
             c.report.probes.append(self._probe_row(st, act, "unreachable", []))
             return
-        x, y = self.point(box)
         # Hover first (as the mouse gets there), then the baseline, then the action. Before the hover the
         # page is as the crawl saw it (st.known); what the hover or the action shows is a state to crawl.
-        await self.step({"type": "move", "x": x, "y": y})
-        await self.frames(2)
-        pre = await self.snap(path, x, y)
+        x, y, pre = await self.hover(path, box)
         hit = pre["hit"]
         if hit and not hit.startswith("hidden under"):
             # Look again before calling it covered: a scroll that landed late can have moved the page
             # between the measurement and the hover (seen once in a food crawl, not reproducible).
             box, _, _ = await self.bring_into_view(path, box)
-            x, y = self.point(box)
-            await self.step({"type": "move", "x": x, "y": y})
-            await self.frames(2)
-            pre = await self.snap(path, x, y)
+            x, y, pre = await self.hover(path, box)
             hit = pre["hit"]
             el_info["box"] = box
         if hit and hit.startswith("hidden under"):
