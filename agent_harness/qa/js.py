@@ -11,9 +11,29 @@ AIM_JS = ("(el => { const rs = Array.from(el.getClientRects()).filter(q => q.wid
           " : rs.reduce((a, b) => a.width * a.height >= b.width * b.height ? a : b); })")
 
 
+# A CSS path that finds the element again after a reset: a digit-free unique id, else tags with
+# :nth-of-type up from the root.
+CSS_PATH_JS = r"""el => {
+    const parts = [];
+    for (let e = el; e && e.nodeType === 1 && e !== document.documentElement; e = e.parentElement) {
+      if (e.id && !/\d/.test(e.id) && document.querySelectorAll('#' + CSS.escape(e.id)).length === 1) {
+        parts.unshift('#' + CSS.escape(e.id)); return parts.join(' > ');
+      }
+      let s = e.tagName.toLowerCase();
+      const p = e.parentElement;
+      if (p) {
+        const sib = Array.from(p.children).filter(c => c.tagName === e.tagName);
+        if (sib.length > 1) s += ':nth-of-type(' + (sib.indexOf(e) + 1) + ')';
+      }
+      parts.unshift(s);
+    }
+    return parts.join(' > ');
+  }"""
+
+
 def _aimed(script: str) -> str:
-    """`AIM(el)` in a script stands for AIM_JS."""
-    return script.replace("AIM(", AIM_JS + "(")
+    """`AIM(el)` in a script stands for AIM_JS, `CSS_PATH` for CSS_PATH_JS."""
+    return script.replace("AIM(", AIM_JS + "(").replace("CSS_PATH;", CSS_PATH_JS + ";")
 
 # Everything a user can operate: semantic controls, ARIA widgets, editable text, and (below, in JS)
 # elements that look clickable (cursor: pointer) without being any of those.
@@ -90,22 +110,7 @@ ENUM_JS = _aimed(r"""
     if (el.closest('[inert],[aria-hidden=true]')) return false;
     return true;
   };
-  const cssPath = el => {
-    const parts = [];
-    for (let e = el; e && e.nodeType === 1 && e !== document.documentElement; e = e.parentElement) {
-      if (e.id && !/\d/.test(e.id) && document.querySelectorAll('#' + CSS.escape(e.id)).length === 1) {
-        parts.unshift('#' + CSS.escape(e.id)); return parts.join(' > ');
-      }
-      let s = e.tagName.toLowerCase();
-      const p = e.parentElement;
-      if (p) {
-        const sib = Array.from(p.children).filter(c => c.tagName === e.tagName);
-        if (sib.length > 1) s += ':nth-of-type(' + (sib.indexOf(e) + 1) + ')';
-      }
-      parts.unshift(s);
-    }
-    return parts.join(' > ');
-  };
+  const cssPath = CSS_PATH;
   const step = n => n.tagName.toLowerCase() + (n.getAttribute('role') ? '[' + n.getAttribute('role') + ']' : '')
     + (firstClass(n) ? '.' + firstClass(n) : '');
   const structPath = el => {
@@ -309,26 +314,11 @@ ENUM_JS = _aimed(r"""
 }
 """)
 
-CHECKS_JS = r"""
+CHECKS_JS = _aimed(r"""
 (opts) => {
   const W = innerWidth, H = innerHeight;
   const norm = s => (s || '').replace(/\s+/g, ' ').trim();
-  const cssPath = el => {
-    const parts = [];
-    for (let e = el; e && e.nodeType === 1 && e !== document.documentElement; e = e.parentElement) {
-      if (e.id && !/\d/.test(e.id) && document.querySelectorAll('#' + CSS.escape(e.id)).length === 1) {
-        parts.unshift('#' + CSS.escape(e.id)); return parts.join(' > ');
-      }
-      let s = e.tagName.toLowerCase();
-      const p = e.parentElement;
-      if (p) {
-        const sib = Array.from(p.children).filter(c => c.tagName === e.tagName);
-        if (sib.length > 1) s += ':nth-of-type(' + (sib.indexOf(e) + 1) + ')';
-      }
-      parts.unshift(s);
-    }
-    return parts.join(' > ');
-  };
+  const cssPath = CSS_PATH;
   const box = el => { const r = el.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]; };
   const images = [];
   for (const img of document.images) {
@@ -403,7 +393,7 @@ CHECKS_JS = r"""
   }
   return {images, overflow};
 }
-"""
+""")
 
 DIGEST_JS = r"""
 () => {
