@@ -330,7 +330,7 @@ def settings():
 
 
 # ---------------------------------------------------------------------------------------- contacts
-def _contact_values(body: dict, contact: Contact | None) -> dict:
+def _contact_values(body: dict) -> dict:
     first = str(body.get("first_name") or "").strip()
     last = str(body.get("last_name") or "").strip()
     name = " ".join(x for x in (first, last) if x)
@@ -346,11 +346,18 @@ def _contact_values(body: dict, contact: Contact | None) -> dict:
     return vals
 
 
+def _contact(session, cid: int) -> Contact:
+    c = session.get(Contact, cid)
+    if c is None:
+        raise ApiError("that contact does not exist", 404)
+    return c
+
+
 @bp.post("/api/contacts/new")
 def create_contact():
     body = _json()
     session = db()
-    vals = _contact_values(body, None)
+    vals = _contact_values(body)
     if vals["email"] and session.scalar(select(Contact.id).where(Contact.email == vals["email"], Contact.is_saved.is_(True))):
         raise ApiError(f"A contact with the email {vals['email']} already exists.")
     c = Contact(**vals, relation="", is_starred=False, is_saved=True, has_photo=False, created_at=now())
@@ -363,10 +370,8 @@ def create_contact():
 def update_contact(cid: int):
     body = _json()
     session = db()
-    c = session.get(Contact, cid)
-    if c is None:
-        raise ApiError("that contact does not exist", 404)
-    for k, v in _contact_values(body, c).items():
+    c = _contact(session, cid)
+    for k, v in _contact_values(body).items():
         setattr(c, k, v)
     c.is_saved = True
     session.commit()
@@ -377,9 +382,7 @@ def update_contact(cid: int):
 def star_contact(cid: int):
     body = _json()
     session = db()
-    c = session.get(Contact, cid)
-    if c is None:
-        raise ApiError("that contact does not exist", 404)
+    c = _contact(session, cid)
     if not isinstance(body.get("starred"), bool):
         raise ApiError("'starred' must be true or false")
     c.is_starred = body["starred"]
@@ -390,9 +393,7 @@ def star_contact(cid: int):
 @bp.post("/api/contacts/<int:cid>/delete")
 def delete_contact(cid: int):
     session = db()
-    c = session.get(Contact, cid)
-    if c is None:
-        raise ApiError("that contact does not exist", 404)
+    c = _contact(session, cid)
     session.delete(c)
     session.commit()
     return jsonify(ok=True, toast="Contact deleted.")
