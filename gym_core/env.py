@@ -374,6 +374,14 @@ class AsyncUIEnv:
         except PlaywrightError as e:
             raise ServerError(f"could not open {url}: {e.message.splitlines()[0]}") from None
         await self._fonts_ready()
+        # Lazy images do not hold up `load`: the first observation waits for them as a step would
+        # (seen: a fresh server's first food home page had 44 card pictures still coming, so episode 1
+        # showed grey cards and every later episode, served from the cache, showed the pictures).
+        if await self._drain(time.monotonic() + self.config.settle_timeout_ms / 1000):
+            try:
+                await self.page.evaluate("0")
+            except PlaywrightError:
+                pass
 
     def _on_request(self, _req) -> None:
         self._inflight += 1
