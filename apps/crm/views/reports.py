@@ -205,8 +205,8 @@ def reports_home():
     else:
         stmt = stmt.order_by(m.Report.name, m.Report.id)
     reps = list(db().scalars(stmt))
-    return page("crm/reports_home.html", active="Report", title="Reports", reports=reps, view=view, view_title=title,
-                q=q, folders=FOLDERS, page_icon="standard:report")
+    return page("crm/analytics_home.html", active="Report", title="Reports", kind="Report", items=reps, view=view,
+                view_title=title, q=q, folders=FOLDERS, page_icon="standard:report")
 
 
 @bp.get("/lightning/r/Report/<int:rid>/view")
@@ -353,7 +353,7 @@ def dashboards_home():
         stmt = stmt.where(m.Dashboard.name.ilike(f"%{q}%"))
     ds = list(db().scalars(stmt.order_by(m.Dashboard.name, m.Dashboard.id)))
     title = {"all": "All Dashboards", "mine": "Created by Me"}.get(view, view)
-    return page("crm/dashboards_home.html", active="Dashboard", title="Dashboards", dashboards=ds, view=view,
+    return page("crm/analytics_home.html", active="Dashboard", title="Dashboards", kind="Dashboard", items=ds, view=view,
                 view_title=title, q=q, folders=DASH_FOLDERS, page_icon="standard:dashboard")
 
 
