@@ -85,6 +85,10 @@ def main(argv: list[str] | None = None) -> None:
             if before:
                 before()
             page.wait_for_load_state("networkidle")
+            # Lazy pictures come after load: wait until every one in view is in (as the env does).
+            page.wait_for_function("[...document.images].every(i => { const r = i.getBoundingClientRect();"
+                                   " return i.complete || !r.width || r.top >= innerHeight || r.left >= innerWidth"
+                                   " || r.bottom <= 0 || r.right <= 0; })")
             page.wait_for_timeout(150)
             page.screenshot(path=str(args.out / f"{name}.png"))
             print("wrote", args.out / f"{name}.png")
