@@ -373,15 +373,20 @@ class AsyncUIEnv:
             await self.page.goto(url, wait_until="load")
         except PlaywrightError as e:
             raise ServerError(f"could not open {url}: {e.message.splitlines()[0]}") from None
-        await self._fonts_ready()
         # Lazy images do not hold up `load`: the first observation waits for them as a step would
         # (seen: a fresh server's first food home page had 44 card pictures still coming, so episode 1
         # showed grey cards and every later episode, served from the cache, showed the pictures).
-        if await self._drain(time.monotonic() + self.config.settle_timeout_ms / 1000):
-            try:
-                await self.page.evaluate("0")
-            except PlaywrightError:
-                pass
+        await self._after_load(time.monotonic() + self.config.settle_timeout_ms / 1000)
+
+    async def _after_load(self, deadline: float) -> None:
+        """A loaded page is on screen once its fonts are ready and the requests it made after `load`
+        (lazy images, fetches) are in and handled."""
+        await self._fonts_ready()
+        await self._drain(deadline)
+        try:
+            await self.page.evaluate("0")
+        except PlaywrightError:
+            pass
 
     def _on_request(self, _req) -> None:
         self._inflight += 1
@@ -541,12 +546,7 @@ class AsyncUIEnv:
                 await self.page.wait_for_load_state("load", timeout=max(1, (deadline - time.monotonic()) * 1000))
             except PlaywrightError:
                 pass
-            await self._fonts_ready()
-            await self._drain(deadline)
-            try:
-                await self.page.evaluate("0")
-            except PlaywrightError:
-                pass
+            await self._after_load(deadline)
 
     async def _requests_done(self) -> None:
         """Before grading: a request the page sent late (after the last action settled) lands first,
