@@ -39,8 +39,11 @@ def avatar():
     except ValueError:
         size = 80
     photo = ""
-    if email and db().scalar(select(Contact.has_photo).where(Contact.email == email).limit(1)):
-        photo = email
+    contact = db().execute(select(Contact.has_photo, Contact.name).where(Contact.email == email).limit(1)).first() \
+        if email else None
+    if contact and contact.has_photo:
+        # The photo is the contact's: keyed by their email, drawn for their own name (not the caller's label).
+        photo, name = email, contact.name
     return world_image(_avatar(name, max(16, min(size, 256)), photo), "image/png")
 
 
