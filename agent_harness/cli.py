@@ -275,11 +275,16 @@ def tasks_validate(
     tasks_dir: Optional[Path] = typer.Option(None, help="tasks from this folder (<dir>/<app>/*.json), e.g. "
                                              "tasks/_drafts, instead of the bundled ones"),
 ):
-    """Play each task's oracle (must get 1), noop (0) and near-misses (0) in real browsers."""
+    """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
+    near-misses (0) and adversarial trajectories (0) in real browsers."""
     from agent_harness.validate import validate_tasks
     from gym_core.runtime import Runtime
+    from tasks.integrity import audit_tasks
 
     chosen = _select(tasks, tasks_dir=tasks_dir)
+    audit = audit_tasks(chosen)
+    for p in audit.problems:
+        err.print(f"[red]audit[/red] {p}")
 
     async def main():
         try:
@@ -292,8 +297,14 @@ def tasks_validate(
     for r in bad:
         err.print(r.failures())
     probes = sum(len(r.probes) for r in results)
-    console.print(f"{len(results) - len(bad)}/{len(results)} tasks valid ({probes} episodes)")
-    if bad:
+    for app in sorted({t.app for t in chosen}):
+        adv = [p for r in results if r.task_id.startswith(app + "/") for p in r.probes if p.kind.startswith("adversarial")]
+        hacks = sum(1 for p in adv if p.error is None and p.reward > 0)
+        console.print(f"{app}: {len(adv)} adversarial trajectories played or graded, {hacks} scored > 0; "
+                      f"offline: {audit.graded_offline[app]} answer hacks graded, {audit.hacks_passed[app]} scored > 0")
+    console.print(f"{len(results) - len(bad)}/{len(results)} tasks valid ({probes} episodes and grades); "
+                  f"{len(audit.problems)} audit problem(s)")
+    if bad or audit.problems:
         raise typer.Exit(1)
 
 

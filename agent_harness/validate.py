@@ -1,6 +1,11 @@
-"""Task validation: every task must grade its oracle 1, the do-nothing agent 0, each near-miss 0.
+"""Task validation: every task must grade its oracle 1, the do-nothing agent 0, each near-miss 0,
+and each adversarial trajectory (hedges, shotguns, dumps, the gold plus a harmful extra, the right
+action on the wrong record) 0.
 
-Runs the three kinds of episode through the real env (the same path an agent takes), in parallel.
+Runs the episodes through the real env (the same path an agent takes), in parallel. An adversarial
+that differs from the gold solution only in its final answer (a hedge, a shotgun) ends in the very
+state the oracle's episode ends in, so it is graded on that episode's end state instead of being
+played again: the same grade, a fraction of the time.
 """
 
 from __future__ import annotations
@@ -13,12 +18,13 @@ from agent_harness.agents import NoopAgent, OracleAgent
 from gym_core.env import AsyncUIEnv, EnvConfig
 from gym_core.runtime import Runtime
 from tasks import Task
+from tasks.integrity import answer_only
 
 
 @dataclass
 class Probe:
     task_id: str
-    kind: str  # "oracle" | "noop" | "near_miss[i]"
+    kind: str  # "oracle" | "noop" | "near_miss[i]" | "adversarial[i]:<kind>"
     expected: float
     reward: float = 0.0
     steps: int = 0
@@ -48,7 +54,8 @@ class TaskValidation:
         return "\n".join(lines)
 
 
-async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe) -> Probe:
+async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
+                answer_probes: list[tuple[Probe, str]] = ()) -> Probe:
     try:
         obs, _ = await env.reset(task=task)
         await agent.reset(env, task)
@@ -56,53 +63,76 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe) -> Probe:
         while True:
             action = await agent.act(obs)
             obs, reward, term, trunc, info = await env.step(action)
-            if obs["last_action_error"] and probe.kind == "oracle":
+            # The gold solution and the adversarial ones must play cleanly: an adversarial that
+            # grades 0 because its steps failed proves nothing about the verifier.
+            if obs["last_action_error"] and (probe.kind == "oracle" or probe.kind.startswith("adversarial")):
                 raise RuntimeError(f"step {env.steps}: {obs['last_action_error']} (action {info.get('action')})")
             if term or trunc:
                 break
         probe.reward, probe.steps = reward, env.steps
-        v = info.get("verify") or {}
-        probe.report = "\n".join(
-            f"   {'✓' if c['passed'] else '✗'} {c['name']}: {c['detail']}" for c in v.get("checks", []))
+        probe.report = _report(info.get("verify") or {})
+        for other, answer in answer_probes:  # same trajectory, another answer: grade the same end state
+            result = await env.grade(answer=answer)
+            other.reward, other.steps, other.report = result.score, env.steps, _report(result.model_dump())
     except Exception as e:  # noqa: BLE001 - a failing probe is a result
         probe.error = f"{type(e).__name__}: {e}"
+        for other, _ in answer_probes:
+            other.error = f"not graded: the oracle episode failed ({probe.error})"
     return probe
 
 
+def _report(v: dict) -> str:
+    return "\n".join(f"   {'✓' if c['passed'] else '✗'} {c['name']}: {c['detail']}" for c in v.get("checks", []))
+
+
 async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool = True,
-                         config: EnvConfig | None = None, probe_timeout_s: float = 300.0) -> list[TaskValidation]:
+                         config: EnvConfig | None = None, probe_timeout_s: float = 300.0,
+                         adversarial: bool | None = None) -> list[TaskValidation]:
+    """Play every probe of `tasks`. `adversarial` defaults to `near_misses` (both are the 0-side)."""
+    adversarial = near_misses if adversarial is None else adversarial
     runtime = Runtime.current()
-    jobs: list[tuple[Task, str, list | None, float]] = []
+    results: dict[str, TaskValidation] = {t.id: TaskValidation(t.id) for t in tasks}
+    jobs: list[tuple[Task, str, list | None, float, list]] = []
     for t in tasks:
-        jobs.append((t, "oracle", None, 1.0))
-        jobs.append((t, "noop", None, 0.0))
+        riders: list[tuple[Probe, str]] = []
+        played: list[tuple[str, list]] = []
         if near_misses:
-            for i, nm in enumerate(t.near_misses):
-                jobs.append((t, f"near_miss[{i}]", nm, 0.0))
+            played += [(f"near_miss[{i}]", nm) for i, nm in enumerate(t.near_misses)]
+        if adversarial:
+            for i, adv in enumerate(t.adversarial):
+                kind = f"adversarial[{i}]:{adv.kind}"
+                answer = answer_only(t, adv.steps)
+                if answer is not None:
+                    riders.append((Probe(t.id, kind, 0.0), answer))
+                else:
+                    played.append((kind, adv.steps))
+        jobs.append((t, "oracle", None, 1.0, riders))
+        jobs.append((t, "noop", None, 0.0, []))
+        jobs += [(t, kind, steps, 0.0, []) for kind, steps in played]
     queue: asyncio.Queue = asyncio.Queue()
     for j in jobs:
         queue.put_nowait(j)
-    results: dict[str, TaskValidation] = {t.id: TaskValidation(t.id) for t in tasks}
     run = uuid.uuid4().hex[:6]  # two validations sharing a UIGYM_HOME must not reset each other's worlds
 
     async def worker(i: int):
         env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
         try:
             while not queue.empty():
-                task, kind, steps, expected = queue.get_nowait()
+                task, kind, steps, expected, riders = queue.get_nowait()
                 if kind == "noop":
                     agent = NoopAgent()
                 else:
                     agent = OracleAgent(steps=steps)
                 probe = Probe(task.id, kind, expected)
                 try:
-                    await asyncio.wait_for(_play(env, agent, task, probe), probe_timeout_s)
+                    await asyncio.wait_for(_play(env, agent, task, probe, riders), probe_timeout_s)
                 except asyncio.TimeoutError:
                     probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
                 if probe.error:
                     await env.close()
                     env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
                 results[task.id].probes.append(probe)
+                results[task.id].probes += [p for p, _ in riders]
         finally:
             await env.close()
 

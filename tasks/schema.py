@@ -6,7 +6,8 @@
       "fixtures": [], "max_steps": 15,
       "verify": {...},                       # verifiers.VerifySpec
       "solution": [{"click": {"role": "row", "name": "Ana Ruiz"}}, ...],
-      "near_misses": [[...], ...]            # trajectories that look right but must grade 0
+      "near_misses": [[...], ...],           # trajectories that look right but must grade 0
+      "adversarial": [{"kind": "hedge", "steps": [...], "why": "..."}, ...]   # dishonest ones: must grade 0
     }
 
 Solution steps are semantic (role/name selectors + text); the oracle agent resolves them to
@@ -112,6 +113,29 @@ class SolutionStep(BaseModel):
         return "scroll"
 
 
+AdversarialKind = Literal["hedge", "shotgun", "dump", "extra", "wrong_record"]
+
+
+class Adversarial(BaseModel):
+    """A dishonest trajectory that must grade 0: what an RL policy would find if the grader let it.
+
+    hedge: the right answer beside a wrong one ("23 or 8"); shotgun: every candidate at once;
+    dump: written content listing the world's competing facts; extra: the gold solution plus a
+    harmful side effect elsewhere; wrong_record: the right action on another record.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    kind: AdversarialKind
+    steps: list[SolutionStep] = Field(min_length=1)
+    why: str = ""
+
+    @model_validator(mode="after")
+    def _ends_done(self):
+        if self.steps[-1].kind != "done":
+            raise ValueError("an adversarial trajectory must end with a 'done' step")
+        return self
+
+
 class Task(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
@@ -126,6 +150,7 @@ class Task(BaseModel):
     verify: VerifySpec
     solution: list[SolutionStep] = Field(min_length=1)
     near_misses: list[list[SolutionStep]] = Field(default_factory=list)
+    adversarial: list[Adversarial] = Field(default_factory=list)
     split: Literal["train", "test"] = "train"
     template: str | None = None
     tags: list[str] = Field(default_factory=list)

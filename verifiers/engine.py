@@ -201,12 +201,36 @@ def _check_unchanged(allowances: list[Allowance], view: StateView) -> tuple[bool
         changes += [(table, "update", c["before"], c["after"], c["fields"]) for c in d["changed"]]
     if not changes:
         return True, "nothing changed"
-    uncovered = [c for c in changes if not any(_covers(a, *c, view) for a in allowances)]
-    if not uncovered:
+    # Each change uses the first allowance (in spec order) that covers it and has budget left.
+    budget = [a.max for a in allowances]
+    uncovered, over = [], []
+    for c in changes:
+        fits = [i for i, a in enumerate(allowances) if _covers(a, *c, view)]
+        free = [i for i in fits if budget[i] is None or budget[i] > 0]
+        if free:
+            if budget[free[0]] is not None:
+                budget[free[0]] -= 1
+        elif fits:
+            over.append((c, fits[0]))
+        else:
+            uncovered.append(c)
+    if not uncovered and not over:
         return True, f"{len(changes)} change(s), all allowed"
-    listed = "; ".join(_describe_change(*c, allowances, view) for c in uncovered[:MAX_LISTED])
-    more = f" (+{len(uncovered) - MAX_LISTED} more)" if len(uncovered) > MAX_LISTED else ""
-    return False, f"{len(uncovered)} unexpected change(s): {listed}{more}"
+    parts = []
+    if uncovered:
+        listed = "; ".join(_describe_change(*c, allowances, view) for c in uncovered[:MAX_LISTED])
+        more = f" (+{len(uncovered) - MAX_LISTED} more)" if len(uncovered) > MAX_LISTED else ""
+        parts.append(f"{len(uncovered)} unexpected change(s): {listed}{more}")
+    if over:
+        by_allowance: dict[int, int] = {}
+        for _, i in over:
+            by_allowance[i] = by_allowance.get(i, 0) + 1
+        for i, n in by_allowance.items():
+            a = allowances[i]
+            first = _describe_change(*next(c for c, j in over if j == i), [], view)
+            parts.append(f"{n} change(s) more than allowed: at most {a.max} {'/'.join(sorted(a.allowed_ops()))} "
+                         f"in {a.table!r}" + (f" where {_json(a.where)}" if a.where else "") + f" (e.g. {first})")
+    return False, "; ".join(parts)
 
 
 def _covers(a: Allowance, table: str, op: str, before: dict | None, after: dict | None,

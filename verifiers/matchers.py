@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .values import MISSING, compare, extract_number, get_path, is_number, render, values_equal
+from .values import MISSING, compare, extract_numbers, get_path, is_number, render, values_equal
 
 __all__ = [
     "OPERATORS",
@@ -204,8 +204,75 @@ def _t_approx(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) 
 
 
 def _t_number(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
-    n = extract_number(v)
-    return n is not None and match(n, arg, refs)
+    # Exactly one number: an answer naming two ("Either 23 or 8", "$524,000, $612,000") is a hedge.
+    nums = extract_numbers(v)
+    return len(nums) == 1 and match(nums[0], arg, refs)
+
+
+_NUMBERS_TOL = 0.005  # half a cent: amounts are written to the cent
+
+
+def _t_numbers(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
+    # The numbers written, as a multiset, equal the expected ones (in any order): no extra, none missing.
+    got = sorted(extract_numbers(v))
+    want = sorted(arg)
+    return len(got) == len(want) and all(abs(a - b) <= _NUMBERS_TOL for a, b in zip(got, want))
+
+
+_PHONE_CHARS = re.compile(r"[\s().+\-\u2010-\u2015]")
+
+
+def phone_digits(text: str) -> str | None:
+    """The digits of a phone number written with its usual punctuation, or None for anything else.
+
+    Anchored: "(509) 555-8054" -> "5095558054"; "509-555-8054 or 509-555-1215" -> None (two numbers
+    run together are not a phone number), "call 5095558054" -> None (words are not formatting).
+    """
+    if not isinstance(text, str):
+        return None
+    digits = _PHONE_CHARS.sub("", text)
+    return digits if digits.isdigit() else None
+
+
+def _t_phone(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
+    got, want = phone_digits(v), phone_digits(arg)
+    if got is None or want is None:
+        return False
+    return got == want or (got.startswith("1") and got[1:] == want)  # a +1 country code is the same number
+
+
+_LIST_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b|&)\s*", re.IGNORECASE)
+
+
+def split_list(text: str) -> list[str]:
+    """The items of a list written as text: commas, semicolons, new lines, 'and', '&'; folded."""
+    return [_fold(x) for x in _LIST_SPLIT.split(text) if x and x.strip(" .")]
+
+
+def _t_set(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
+    # Set equality of the listed items (case and spacing ignored): every one named, nothing else.
+    if isinstance(v, list):
+        got = {_fold(x) for x in v if isinstance(x, str)} if all(isinstance(x, str) for x in v) else None
+    elif isinstance(v, str):
+        got = {x.strip(" .") for x in split_list(v)}
+    else:
+        got = None
+    return got is not None and got == {_fold(x).strip(" .") for x in arg}
+
+
+def _t_excludes(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
+    # None of the world's competing facts is written (case-insensitive): a dump of candidates fails.
+    if isinstance(v, list):
+        v = "\n".join(x for x in v if isinstance(x, str))
+    if not isinstance(v, str):
+        return False
+    text = _fold(v)
+    return not any(_mentions(text, x) for x in arg)
+
+
+def _mentions(folded_text: str, needle: str) -> bool:
+    # Whole words only: excluding "March 1" must not reject a text that says "March 14".
+    return re.search(r"(?<!\w)" + re.escape(_fold(needle)) + r"(?!\w)", folded_text) is not None
 
 
 # --- validation
@@ -274,6 +341,21 @@ def _v_ref(arg: Any, m: Mapping[str, Any], path: str) -> None:
     _validate_ref(arg, path)
 
 
+def _v_numbers(arg: Any, m: Mapping[str, Any], path: str) -> None:
+    if not isinstance(arg, list) or not arg or not all(is_number(x) for x in arg):
+        raise MatcherError(f"{path}: expects a non-empty list of numbers, got {render(arg)}")
+
+
+def _v_strings(arg: Any, m: Mapping[str, Any], path: str) -> None:
+    if not isinstance(arg, list) or not arg or not all(isinstance(x, str) and x.strip() for x in arg):
+        raise MatcherError(f"{path}: expects a non-empty list of non-empty strings, got {render(arg)}")
+
+
+def _v_phone(arg: Any, m: Mapping[str, Any], path: str) -> None:
+    if phone_digits(arg) is None or len(phone_digits(arg)) < 7:
+        raise MatcherError(f"{path}: expects a phone number (digits and punctuation), got {render(arg)}")
+
+
 def _validate_ref(ref: Any, path: str) -> None:
     if not isinstance(ref, Mapping):
         raise MatcherError(f"{path}: a $ref is {{\"table\": ..., \"field\": ..., \"where\"?: ..., \"in\"?: ...}}, "
@@ -325,10 +407,22 @@ def _d_approx(arg: Any, m: Mapping[str, Any]) -> str:
 
 
 def _e_number(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
-    n = extract_number(v)
-    if n is None:
+    nums = extract_numbers(v)
+    if not nums:
         return f"expected a number {describe(arg)}, but found no number in {render(v)}"
-    return f"expected a number {describe(arg)}, got {render(n)} (read from {render(v)})"
+    if len(nums) > 1:
+        return f"expected one number {describe(arg)}, but {render(v)} names {len(nums)}: {render(nums)}"
+    return f"expected a number {describe(arg)}, got {render(nums[0])} (read from {render(v)})"
+
+
+def _e_numbers(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
+    return f"expected exactly the numbers {render(sorted(arg))}, got {render(sorted(extract_numbers(v)))}"
+
+
+def _e_excludes(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
+    text = _fold("\n".join(x for x in v if isinstance(x, str)) if isinstance(v, list) else str(v))
+    found = [x for x in arg if _mentions(text, x)]
+    return f"expected none of the competing values, but found {render(found[:5])}"
 
 
 def _e_len(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
@@ -394,6 +488,10 @@ _OPS: dict[str, _Op] = {
     "$not": _Op(lambda v, a, m, r: not match(v, a, r), _v_nested, _d_nested("not "), sees_missing=True),
     "$approx": _Op(_t_approx, _v_approx, _d_approx),
     "$number": _Op(_t_number, _v_nested, _d_nested("a number "), explain=_e_number),
+    "$numbers": _Op(_t_numbers, _v_numbers, _d("exactly the numbers {arg} (any order)"), explain=_e_numbers),
+    "$phone": _Op(_t_phone, _v_phone, _d("the phone number {arg} (and nothing else)")),
+    "$set": _Op(_t_set, _v_strings, _d("exactly the items {arg} (any order, ignoring case)")),
+    "$excludes": _Op(_t_excludes, _v_strings, _d("none of {arg} (case-insensitive)"), explain=_e_excludes),
     "$ref": _Op(lambda v, a, m, r: _t_in(v, {"$ref": a}, m, r), _v_ref,
                 lambda a, m: f"one of {_describe_ref(a)}",
                 explain=lambda v, a, m, r: _e_in(False)(v, {"$ref": a}, m, r)),

@@ -140,6 +140,9 @@ class Allowance(BaseModel):
     ops: list[Op] | None = None
     where: Where | None = None
     fields: list[str] | None = None
+    # At most this many changes may use the allowance: "the reply may create one message", not any
+    # number of them. Without it an allowance covers every matching change.
+    max: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _shape(self) -> Allowance:

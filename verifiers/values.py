@@ -132,16 +132,26 @@ def extract_number(v: Any) -> int | float | None:
     Agents answer in prose ("The total is $1,234.50."), so graders compare numbers, not strings.
     Numbers pass through unchanged; booleans and other types have no number.
     """
+    nums = extract_numbers(v)
+    return nums[0] if nums else None
+
+
+def extract_numbers(v: Any) -> list[int | float]:
+    """Every number written in `v`, in order ([] for none; a number passes through as [v]).
+
+    The `$number` matcher insists on exactly one: "Either 23 or 8" names two candidates, and an
+    answer that hedges between values must not be graded by whichever comes first.
+    """
     if is_number(v):
-        return v
+        return [v]
     if not isinstance(v, str):
-        return None
-    m = _NUMBER_RE.search(v)
-    if m is None:
-        return None
-    text = m.group("num").replace(",", "")
-    num: int | float = float(text) if "." in text else int(text)
-    return -num if (m.group("sign") or m.group("sign2")) else num
+        return []
+    out: list[int | float] = []
+    for m in _NUMBER_RE.finditer(v):
+        text = m.group("num").replace(",", "")
+        num: int | float = float(text) if "." in text else int(text)
+        out.append(-num if (m.group("sign") or m.group("sign2")) else num)
+    return out
 
 
 def canonical(v: Any) -> str:

@@ -96,8 +96,14 @@ def load_templates(app: str) -> list[TemplateInfo]:
 
 
 def instances_of(info: TemplateInfo) -> list[dict]:
-    """The template's tasks as validated dicts, with ids, seeds and splits assigned."""
+    """The template's tasks as validated dicts, with ids, seeds and splits assigned.
+
+    An instance may carry `distractors` (the world's competing answers, used for the generated
+    hedge and shotgun answers, not stored) and `adversarial` (the template's own dishonest
+    trajectories); see tasks/templates/adversarial.py.
+    """
     from tasks.schema import Task
+    from tasks.templates.adversarial import answer_adversarials
 
     world = World.build(info.app, info.seed)
     rng = random.Random(f"{info.app}/{info.name}/{info.seed}")
@@ -115,7 +121,11 @@ def instances_of(info: TemplateInfo) -> list[dict]:
             "split": "test" if (i % info.test_every) == info.test_every - 1 else "train",
             "tags": list(info.tags),
         }
+        inst = dict(inst)
+        distractors = inst.pop("distractors", [])
         task.update(inst)
+        task["adversarial"] = answer_adversarials(task["solution"], task.get("near_misses", []), distractors) \
+            + list(inst.get("adversarial", []))
         out.append(json.loads(Task.model_validate(task).model_dump_json(exclude_defaults=False, exclude_none=True)))
     if len(out) < info.count:
         raise ValueError(f"template {info.app}/{info.name} yielded {len(out)} instances, {info.count} wanted")

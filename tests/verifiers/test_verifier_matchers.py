@@ -59,6 +59,12 @@ MATCHES = [
     # $number
     ("Total: $1,234.50", {"$number": 1234.5}), ("12.5%", {"$number": {"$gt": 12}}), (-3, {"$number": -3}),
     ("$1,234.49", {"$number": {"$approx": 1234.5, "$tol": 0.01}}),
+    # $numbers, $phone, $set, $excludes: answers that cannot be hedged
+    ("1, 2.5", {"$numbers": [2.5, 1]}), ("$3 and $3", {"$numbers": [3, 3]}),
+    ("(509) 555-8054", {"$phone": "509-555-8054"}), ("+1 509.555.8054", {"$phone": "(509) 555-8054"}),
+    ("Ana Ruiz, bob  lee and Carl", {"$set": ["ana ruiz", "Bob Lee", "carl"]}),
+    (["b", "A"], {"$set": ["a", "B"]}),
+    ("See you March 14.", {"$excludes": ["March 1", "March 15"]}),
 ]
 
 NON_MATCHES = [
@@ -97,6 +103,12 @@ NON_MATCHES = [
     # $number
     ("Total: $1,200", {"$number": 1234.5}), ("no number here", {"$number": {"$gte": 0}}), (True, {"$number": 1}),
     (None, {"$number": 0}),
+    ("Either 23 or 8", {"$number": 23}), ("$524,000, $612,000", {"$number": {"$approx": 524000, "$tol": 0.5}}),
+    ("1, 2.5, 3", {"$numbers": [2.5, 1]}), ("1", {"$numbers": [2.5, 1]}),
+    ("(509) 555-8054 or (509) 555-1215", {"$phone": "509-555-8054"}), ("call 509 555 8054", {"$phone": "5095558054"}),
+    ("5095558054" + "5095551215", {"$phone": "5095558054"}),
+    ("Ana Ruiz, Bob Lee, Carl, Dan", {"$set": ["ana ruiz", "Bob Lee", "carl"]}), ("Ana Ruiz", {"$set": ["ana ruiz", "x"]}),
+    ("March 14 or march  15", {"$excludes": ["March 1", "March 15"]}),
 ]
 
 
