@@ -87,10 +87,10 @@ def _report(v: dict) -> str:
 
 async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool = True,
                          config: EnvConfig | None = None, probe_timeout_s: float = 300.0,
-                         adversarial: bool | None = None) -> list[TaskValidation]:
+                         adversarial: bool | None = None, runtime: Runtime | None = None) -> list[TaskValidation]:
     """Play every probe of `tasks`. `adversarial` defaults to `near_misses` (both are the 0-side)."""
     adversarial = near_misses if adversarial is None else adversarial
-    runtime = Runtime.current()
+    runtime = runtime or Runtime.current()
     results: dict[str, TaskValidation] = {t.id: TaskValidation(t.id) for t in tasks}
     jobs: list[tuple[Task, str, list | None, float, list]] = []
     for t in tasks:

@@ -1,0 +1,69 @@
+"""`validate_tasks` plays the adversarial trajectories and demands 0 from each, on the toy app (served as
+"mail"): a hack the verifier catches is valid, a hack it misses is reported, and an adversarial whose
+steps cannot be played is an error (a 0 earned by a failed click proves nothing)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from agent_harness.validate import validate_tasks
+from gym_core.runtime import Runtime
+from gym_core.server import ServerPool
+from tasks import Task
+from tests.harness.toy_tasks import APP_MODULES, TASKS
+
+STAR, _, ANSWER = (copy.deepcopy(t) for t in TASKS)
+STAR_NOTE_3 = {"click": {"role": "button", "name": "Star Note 1-3"}}
+
+
+@pytest.fixture
+async def toy_runtime():
+    rt = Runtime(servers=ServerPool(modules=dict(APP_MODULES)))
+    yield rt
+    await rt.close()
+    rt.servers.stop_all()
+
+
+def task(base: dict, **kw) -> Task:
+    t = copy.deepcopy(base)
+    t.update(kw)
+    return Task.model_validate(t)
+
+
+async def test_caught_hacks_are_valid_missed_hacks_and_unplayable_ones_are_not(toy_runtime):
+    star = task(STAR, adversarial=[
+        {"kind": "extra", "why": "the gold plus another note starred",
+         "steps": [STAR["solution"][0], STAR_NOTE_3, {"done": True}]},
+    ])
+    # The same hack against a spec whose allowance covers every note: the verifier misses it.
+    loose = task(STAR, id="mail/toy-star-loose", verify={
+        "checks": STAR["verify"]["checks"], "unchanged_except": [{"table": "notes", "fields": ["starred"]}]},
+        adversarial=star.model_dump()["adversarial"])
+    unplayable = task(STAR, id="mail/toy-star-unplayable", adversarial=[
+        {"kind": "wrong_record", "steps": [{"click": {"role": "button", "name": "Star Note 9-9"}}, {"done": True}]}])
+    answer = task(ANSWER, adversarial=[
+        {"kind": "hedge", "steps": [{"done": True, "answer": "Note 2-3 or Note 2-4"}]},
+        {"kind": "shotgun", "steps": [{"done": True, "answer": "Note 2-1\nNote 2-2\nNote 2-3"}]}])
+
+    results = {r.task_id: r for r in await validate_tasks([star, loose, unplayable, answer], workers=2,
+                                                          runtime=toy_runtime, probe_timeout_s=60)}
+
+    ok = results[star.id]
+    assert ok.ok, ok.failures()
+    assert {p.kind: p.reward for p in ok.probes} == {"oracle": 1.0, "noop": 0.0, "adversarial[0]:extra": 0.0}
+
+    missed = results[loose.id]
+    assert not missed.ok and "adversarial[0]:extra" in missed.failures() and "reward 1.0" in missed.failures()
+
+    broken = results[unplayable.id]
+    assert not broken.ok and "adversarial[0]:wrong_record" in broken.failures()
+
+    # Answer-only adversarials ride on the oracle's episode: graded on its end state, not played again.
+    ans = results[answer.id]
+    assert ans.ok, ans.failures()
+    kinds = {p.kind: (p.reward, p.steps) for p in ans.probes}
+    assert kinds["oracle"] == (1.0, 1)
+    assert kinds["adversarial[0]:hedge"] == (0.0, 1) and kinds["adversarial[1]:shotgun"] == (0.0, 1)
+    assert len(ans.probes) == 4
