@@ -1,10 +1,13 @@
 """Every bundled task template is trustworthy: its oracle (the gold solution, played as clicks and keys
-through env.step) gets reward 1, the do-nothing agent 0, and its near-misses 0.
+through env.step) gets reward 1, the do-nothing agent 0, its near-misses 0, and its adversarial
+trajectories (hedged and shotgun answers, dumped content, the gold plus a harmful extra, the right action
+on the wrong record) 0.
 
-A slow test (`pytest -q -m slow`): it proves every template on its first instance (oracle, noop and
-near-misses); all 436 instances with their episodes take far longer than CI's budget on a 2-core machine. UIGYM_VALIDATE=all proves every
-instance (oracle and noop; near-misses on the first), as does `uigym tasks validate --tasks '*'`.
-Episodes run in parallel over one Chromium; results are computed once per app and reported per task.
+In the default suite (CI): every template's first instance with all its probes. UIGYM_VALIDATE=all
+proves every instance (oracle and noop; near-misses and adversarials on the first), as does
+`uigym tasks validate --tasks '*'`. Episodes run in parallel over one Chromium; results are computed
+once per app and reported per task. The offline half (every task, no browser) is
+tests/tasks/test_reward_integrity.py.
 """
 
 from __future__ import annotations
@@ -53,13 +56,15 @@ def _validate_app(app: str) -> dict:
 CHOSEN = {t.id for t in ALL if SCOPE == "all" or _first_of_template(t)}
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("task_id", sorted(CHOSEN))
-def test_task_oracle_1_noop_0_near_miss_0(task_id):
+def test_task_oracle_1_noop_0_near_miss_0_adversarial_0(task_id):
     app = task_id.split("/")[0]
     result = _validate_app(app)[task_id]
     kinds = [p.kind for p in result.probes]
     assert "oracle" in kinds and "noop" in kinds
+    if _first_of_template(next(t for t in ALL if t.id == task_id)):
+        task = next(t for t in ALL if t.id == task_id)
+        assert sum(k.startswith("adversarial") for k in kinds) == len(task.adversarial)
     assert result.ok, result.failures()
 
 
