@@ -53,7 +53,7 @@ class Runtime:
             if self._browser is None or not self._browser.is_connected():
                 if self._pw is None:
                     self._pw = await async_playwright().start()
-                hosts = [urlsplit(u).hostname for u in self.servers.urls.values()]
+                hosts = [urlsplit(page).hostname for page, _control in self.servers.urls.values()]
                 self._browser = await launch_chromium(self._pw, headless=self.headless, allow_hosts=hosts)
                 self.browser_launches += 1
             return self._browser
