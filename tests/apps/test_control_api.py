@@ -125,7 +125,7 @@ _body = st.one_of(_reset_body.map(lambda b: json.dumps(b).encode()), st.binary(m
                   _reset_body.map(lambda b: json.dumps(b).encode()[:-1]))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]),
        path=st.one_of(st.sampled_from(["/health", "/worlds/f1/reset", "/worlds/f1/state", "/worlds/f1"]),
                       st.lists(_segment, min_size=1, max_size=4).map(lambda s: "/" + "/".join(s))),

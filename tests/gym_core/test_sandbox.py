@@ -183,7 +183,7 @@ async def _try(env: AsyncUIEnv, scripts: list[str]) -> None:
             await page.evaluate(js)
         except Exception:  # noqa: BLE001 - a channel that throws in the page is a blocked one; the recorders decide
             pass
-    await asyncio.sleep(1.0)  # long enough for a request, a connect or a STUN retry (~100 ms apart)
+    await asyncio.sleep(0.8)  # long enough for a request, a connect or a STUN retry (~100 ms apart)
 
 
 @pytest.mark.parametrize("channel", list(CHANNELS))
