@@ -93,6 +93,8 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
         without a valid binding to an existing world is refused, and never creates one."""
         if request.path.startswith(("/_shared/static/", "/static/")):
             return None
+        if request.routing_exception is not None:
+            return None  # no such page (e.g. any /_gym/... spelling): its 404 or 405, world or not
         value = request.cookies.get(WORLD_COOKIE)
         if value is None and app.config["OPEN_DEFAULT_WORLD"]:
             g.uigym_world = DEFAULT_WORLD

@@ -206,11 +206,12 @@ def test_a_dropped_world_is_refused(app, ctl, bound):
                                   "/_gym/worlds/x/reset", "/%5fgym/worlds/x/reset", "/worlds/x/reset", "/health"])
 def test_control_paths_on_the_page_port_are_404(app, bound, path):
     before = worlds_on_disk(app)
-    c = app.test_client()
-    c.set_cookie(WORLD_COOKIE, bound)
-    for method in ("GET", "POST"):
-        r = c.open(path, method=method, headers=H, json={"seed": 2})
-        assert r.status_code in (404, 405), (path, method, r.status_code)
+    bound_client, bare_client = app.test_client(), app.test_client()
+    bound_client.set_cookie(WORLD_COOKIE, bound)
+    for c in (bound_client, bare_client):
+        for method in ("GET", "POST"):
+            r = c.open(path, method=method, headers=H, json={"seed": 2})
+            assert r.status_code in (404, 405), (path, method, r.status_code)
     assert worlds_on_disk(app) == before
 
 
