@@ -34,6 +34,7 @@ from gym_core.actions import (
     Action, ActionError, Click, Done, DoubleClick, Drag, KeyPress, Move, Screenshot, Scroll, Type, Wait,
     action_to_dict, parse_action,
 )
+from gym_core.browser import origin
 from gym_core.keys import normalize_keys
 from gym_core.runtime import Runtime
 from gym_core.server import AppServer, ServerError
@@ -138,18 +139,6 @@ class EpisodeStats:
 
 class EpisodeOver(RuntimeError):
     pass
-
-
-def _origin(url: str) -> tuple | None:
-    """(scheme, host, port) of an http(s) URL; None for anything else, or for a URL with credentials."""
-    try:
-        u = urlsplit(url)
-        port = u.port or {"http": 80, "https": 443}.get(u.scheme)
-    except ValueError:
-        return None
-    if u.scheme not in ("http", "https") or u.username is not None or u.password is not None:
-        return None
-    return (u.scheme, (u.hostname or "").lower(), port)
 
 
 def _png_to_array(png: bytes) -> np.ndarray:
@@ -325,16 +314,17 @@ class AsyncUIEnv:
     async def _guard_requests(self) -> None:
         """Only this app's pages' origin (scheme, host and port) is reachable. The control API listens
         on another port, so it is out of reach like any other origin; the pages' own CSP is the other
-        lock (apps/_shared/sandbox.py), and it keeps the page from opening tabs this guard does not see.
+        lock (apps/_shared/sandbox.py), and it keeps the page from opening tabs this guard does not see; the
+        runtime's browser-wide document guard is the browser's own lock on those (gym_core/browser.py).
 
         Every request of the tab pauses in the browser until we allow it (Fetch domain). Playwright's
         own `context.route` would do the same but turns the HTTP cache off, which makes every page
         load re-fetch and re-parse the app's CSS and fonts (~40% of a reset)."""
-        origin = _origin(self.server.url)
+        origin_ = origin(self.server.url)
         cdp = self._cdp
 
         async def decide(ev: dict) -> None:
-            ok = _origin(ev["request"]["url"]) == origin
+            ok = origin(ev["request"]["url"]) == origin_
             try:
                 if ok:
                     await cdp.send("Fetch.continueRequest", {"requestId": ev["requestId"]})

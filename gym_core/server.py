@@ -160,6 +160,11 @@ class ServerPool:
         with self._lock:
             self._servers[server.app] = server
 
+    def page_urls(self) -> list[str]:
+        """The pages' origins of the servers in use (what the browser may load)."""
+        with self._lock:
+            return [s.url for s in self._servers.values() if s.url]
+
     def stop_all(self) -> None:
         with self._lock:
             servers, self._servers = list(self._servers.values()), {}

@@ -250,3 +250,23 @@ async def test_downloads_land_nowhere(env, world, tmp_path):
                             "document.body.append(a); a.click(); })()")
     download = await info.value
     assert await download.failure() is not None  # cancelled by the browser: no file was written
+
+
+async def test_a_new_tab_is_guarded_by_the_browser_too(runtime, env, world):
+    """The browser-wide document guard (gym_core/browser.py), with neither the env's per-tab guard nor
+    the app's CSP in the way (a tab nobody attached to, as a popup's first load would be): it cannot
+    load another origin; the app's own pages still load there."""
+    outside_rec, control_rec, outside_url, control_url = world
+    outside_rec.clear()
+    control_rec.clear()
+    ctx = await (await runtime.browser()).new_context()
+    try:
+        tab = await ctx.new_page()
+        for url in (outside_url + "/tab", control_url + "/health"):
+            with pytest.raises(Exception, match="ERR_BLOCKED_BY_CLIENT"):
+                await tab.goto(url)
+        assert [e for e in outside_rec.events if e != "tcp connect, no bytes"] + control_rec.events == []
+        ok = await ctx.new_page()  # (the blocked tab is still committing its error page)
+        assert (await ok.goto(env.server.url + "/_shared/static/parked.html")).status == 200
+    finally:
+        await ctx.close()
