@@ -102,7 +102,8 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
         wid = verified_world(app, value)
         if wid is None:
             why = "carries no world" if value is None else "carries a world binding this app did not sign"
-            return _refuse(403, f"This browser {why}. Worlds are opened by the gym (its control API's reset).")
+            return _refuse(403, f"This browser {why}. Worlds are opened by the gym (its control API's reset); "
+                                "to look around by hand, serve the app with --browse.")
         if not store().world_path(wid).exists():
             return _refuse(410, f"The world {wid!r} does not exist any more (it was dropped, or never reset).")
         g.uigym_world = wid
