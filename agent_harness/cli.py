@@ -102,8 +102,9 @@ def eval_cmd(
     retry_errors: bool = typer.Option(False, help="rerun episodes that ended in an error in an earlier run"),
     no_screenshots: bool = typer.Option(False, help="do not save screenshots"),
     report: bool = typer.Option(True, help="write OUT/report/index.html when done"),
-    app_url: Optional[list[str]] = typer.Option(None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` "
-                                    "prints both ports; its token in UIGYM_GYM_TOKEN); repeatable"),
+    app_url: Optional[list[str]] = typer.Option(
+        None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
+                   "ports; its token in UIGYM_GYM_TOKEN); repeatable"),
     app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module: serve that module under the "
                                                               "app's name (test and third-party clones); repeatable"),
     # model agents (--agent openai)

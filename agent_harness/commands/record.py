@@ -28,8 +28,9 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", help="address to serve the page on (0.0.0.0 exposes it to the "
                                                   "network: anyone who reaches it can drive the env)"),
         port: int = typer.Option(8765, help="port of the page (0: a free one)"),
-        app_url: Optional[list[str]] = typer.Option(None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` "
-                                    "prints both ports; its token in UIGYM_GYM_TOKEN); repeatable"),
+        app_url: Optional[list[str]] = typer.Option(
+            None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
+                       "ports; its token in UIGYM_GYM_TOKEN); repeatable"),
         app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module: serve that module under "
                                                                   "the app's name; repeatable"),
     ):

@@ -117,8 +117,9 @@ def grpo_cmd(
     report_to: str = typer.Option("none", help="none, tensorboard, wandb, trackio ..."),
     log_completions: bool = typer.Option(False),
     seed: int = typer.Option(0),
-    app_url: Optional[list[str]] = typer.Option(None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` "
-                                    "prints both ports; its token in UIGYM_GYM_TOKEN); repeatable"),
+    app_url: Optional[list[str]] = typer.Option(
+        None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
+                   "ports; its token in UIGYM_GYM_TOKEN); repeatable"),
     app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module served under the app's name"),
     trl_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE for TRL's GRPOConfig (JSON values); repeatable"),
     dry_run: bool = typer.Option(False, "--dry-run", help="check the config and the token budget, print them, stop"),
