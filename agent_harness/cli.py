@@ -55,6 +55,19 @@ def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
     return out
 
 
+def _app_urls(values: list[str] | None) -> dict[str, str]:
+    """--app-url APP=PAGE_URL,CONTROL_URL (a clone served by hand has two ports: `python -m apps.serve`)."""
+    from gym_core.server import split_app_url
+
+    out = _pairs(values, "--app-url")
+    for app, v in out.items():
+        try:
+            split_app_url(v)
+        except ValueError as e:
+            fail(f"--app-url {app}={e}")
+    return out
+
+
 def _json_pairs(values: list[str] | None, what: str) -> dict:
     """NAME=VALUE options whose values are JSON where they parse (3, true, [1,2]) and strings otherwise."""
     out = {}
@@ -89,8 +102,9 @@ def eval_cmd(
     retry_errors: bool = typer.Option(False, help="rerun episodes that ended in an error in an earlier run"),
     no_screenshots: bool = typer.Option(False, help="do not save screenshots"),
     report: bool = typer.Option(True, help="write OUT/report/index.html when done"),
-    app_url: Optional[list[str]] = typer.Option(None, help="APP=URL of an already running clone (its token in "
-                                                           "UIGYM_GYM_TOKEN); repeatable"),
+    app_url: Optional[list[str]] = typer.Option(
+        None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
+                   "ports; its token in UIGYM_GYM_TOKEN); repeatable"),
     app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module: serve that module under the "
                                                               "app's name (test and third-party clones); repeatable"),
     # model agents (--agent openai)
@@ -144,7 +158,7 @@ def eval_cmd(
     cfg = EvalConfig(agent=agent, tasks=chosen, out=out, workers=workers, samples=samples, agent_kwargs=agent_kwargs,
                      env_config=EnvConfig(max_steps=max_steps), save_screenshots=not no_screenshots,
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
-                     ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_pairs(app_url, "--app-url"),
+                     ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),
                      app_modules=_pairs(app_module, "--app-module"), retry_errors=retry_errors)
     where = f"ray={ray} actors" if ray else (f"procs={procs}" if procs > 1 else "in-process")
     console.print(f"[bold]uigym eval[/bold]: agent={label} tasks={len(chosen)} samples={samples} "

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from pathlib import Path
+from typing import Callable
+from urllib.parse import urlsplit
 
 # Flags for a closed, deterministic, headless box. The host-resolver rule makes every host but
 # loopback unresolvable, so a page can never reach another origin even if a route slipped.
@@ -78,3 +81,38 @@ async def launch_chromium(playwright, headless: bool = True, allow_hosts: tuple[
         default = None
     exe = chromium_executable(default)
     return await playwright.chromium.launch(headless=headless, executable_path=exe, args=chromium_args(allow_hosts))
+
+
+def origin(url: str) -> tuple | None:
+    """(scheme, host, port) of an http(s) URL; None for anything else, or for a URL with credentials."""
+    try:
+        u = urlsplit(url)
+        port = u.port or {"http": 80, "https": 443}.get(u.scheme)
+    except ValueError:
+        return None
+    if u.scheme not in ("http", "https") or u.username is not None or u.password is not None:
+        return None
+    return (u.scheme, (u.hostname or "").lower(), port)
+
+
+async def guard_documents(browser, allowed: Callable[[], set]) -> None:
+    """A browser-wide lock on documents: every page load of every tab, a popup's first one included, is
+    paused until it is seen to go to one of the `allowed()` origins (the app servers' pages), and failed
+    otherwise. The env's per-tab guard (gym_core/env.py) sees every request of its own tab, but a new tab
+    runs its first request before anyone can attach to it; the apps' CSP already keeps their pages from
+    opening one (no allow-popups), this is the browser's own answer. Documents only: a second pause on
+    every image and fetch would cost a round trip each, and the per-tab guard has those."""
+    cdp = await browser.new_browser_cdp_session()
+
+    async def decide(ev: dict) -> None:
+        ok = origin(ev["request"]["url"]) in allowed()
+        try:
+            if ok:
+                await cdp.send("Fetch.continueRequest", {"requestId": ev["requestId"]})
+            else:
+                await cdp.send("Fetch.failRequest", {"requestId": ev["requestId"], "errorReason": "BlockedByClient"})
+        except Exception:  # noqa: BLE001 - the tab or the browser went away meanwhile
+            pass
+
+    cdp.on("Fetch.requestPaused", lambda ev: asyncio.ensure_future(decide(ev)))
+    await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]})

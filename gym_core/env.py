@@ -14,7 +14,6 @@ import asyncio
 import base64
 import datetime as dt
 import io
-import re
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -35,13 +34,13 @@ from gym_core.actions import (
     Action, ActionError, Click, Done, DoubleClick, Drag, KeyPress, Move, Screenshot, Scroll, Type, Wait,
     action_to_dict, parse_action,
 )
+from gym_core.browser import origin
 from gym_core.keys import normalize_keys
 from gym_core.runtime import Runtime
 from gym_core.server import AppServer, ServerError
 from tasks import Task, load_task
 from verifiers import verify
 
-WORLD_COOKIE = "uigym_world"
 
 # Injected before any page script: no motion, no caret blink, so the same world gives the same pixels.
 FREEZE_CSS = (
@@ -58,6 +57,14 @@ INIT_SCRIPT = f"""
   if (document.documentElement) add(); else document.addEventListener('DOMContentLoaded', add);
   document.addEventListener('DOMContentLoaded', add);
 }})();
+// No WebRTC: its STUN/TURN traffic goes to any host and port straight from the network service, past the
+// page's CSP and the env's request guard (measured: STUN and TURN packets reached another loopback port).
+// No clone uses it. This runs in every frame before its scripts, including a new iframe's about:blank,
+// so a page cannot fetch a pristine constructor from a child frame either.
+for (const k of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCRtpSender',
+                 'RTCRtpReceiver', 'RTCIceCandidate', 'RTCSessionDescription']) {{
+  try {{ delete window[k]; }} catch (e) {{}}
+}}
 """
 
 # Before a wheel: can anything under the mouse (or the page) scroll that way? If so, a promise that
@@ -170,6 +177,7 @@ class AsyncUIEnv:
         self._last_url = ""
         self._cdp = None
         self._ctx_origin = ""
+        self._binding: dict = {}  # the world's cookie {name, value}, signed by the app (the control API's reset)
 
     @property
     def runtime(self) -> Runtime:
@@ -208,6 +216,7 @@ class AsyncUIEnv:
         parked = await self._park_tab()
         control = self.runtime.control(self.server)
         reset_info = await control.reset(self.world_id, world_seed, now, fixtures)
+        self._binding = reset_info.pop("cookie")  # never in `info`: it is the key to the world
         self.world_now = dt.datetime.fromisoformat(reset_info["now"])
 
         key = [app, world_seed, reset_info["now"], fixtures]
@@ -274,6 +283,9 @@ class AsyncUIEnv:
             timezone_id=self.config.timezone,
             reduced_motion="reduce",
             service_workers="block",
+            # A download lands nowhere (no clone's task needs one, and the page cannot see one either way):
+            # nothing of an episode is left on disk, and nothing outlives a reset.
+            accept_downloads=False,
         )
         self._ctx_origin = self.server.url
         # The env shows one tab: a window the app opens is closed at once (no clone opens one).
@@ -300,16 +312,19 @@ class AsyncUIEnv:
         await self._guard_requests()
 
     async def _guard_requests(self) -> None:
-        """Only this app's origin is reachable, and never its control API.
+        """Only this app's pages' origin (scheme, host and port) is reachable. The control API listens
+        on another port, so it is out of reach like any other origin; the pages' own CSP is the other
+        lock (apps/_shared/sandbox.py), and it keeps the page from opening tabs this guard does not see; the
+        runtime's browser-wide document guard is the browser's own lock on those (gym_core/browser.py).
 
         Every request of the tab pauses in the browser until we allow it (Fetch domain). Playwright's
         own `context.route` would do the same but turns the HTTP cache off, which makes every page
         load re-fetch and re-parse the app's CSS and fonts (~40% of a reset)."""
-        allowed = re.compile(re.escape(self.server.url) + r"/(?!_gym(/|$|\?))")
+        origin_ = origin(self.server.url)
         cdp = self._cdp
 
         async def decide(ev: dict) -> None:
-            ok = allowed.match(ev["request"]["url"]) is not None
+            ok = origin(ev["request"]["url"]) == origin_
             try:
                 if ok:
                     await cdp.send("Fetch.continueRequest", {"requestId": ev["requestId"]})
@@ -333,7 +348,9 @@ class AsyncUIEnv:
             pass
 
     def _world_cookie(self) -> dict:
-        return {"name": WORLD_COOKIE, "value": self.world_id, "url": self.server.url}
+        """The world binding: HttpOnly, so page JS can neither read nor replace it; SameSite=Strict."""
+        return {"name": self._binding["name"], "value": self._binding["value"], "url": self.server.url,
+                "httpOnly": True, "sameSite": "Strict"}
 
     async def _try_wipe_tab(self) -> bool:
         try:  # a page that hangs (a script in a loop) cannot be wiped: it gets a new context

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import httpx
 from playwright.async_api import Browser, async_playwright
 
-from gym_core.browser import launch_chromium
+from gym_core.browser import guard_documents, launch_chromium, origin
 from gym_core.server import AppServer, ControlClient, ServerPool
 
 _default_pool: ServerPool | None = None
@@ -53,8 +53,10 @@ class Runtime:
             if self._browser is None or not self._browser.is_connected():
                 if self._pw is None:
                     self._pw = await async_playwright().start()
-                hosts = [urlsplit(u).hostname for u in self.servers.urls.values()]
+                hosts = [urlsplit(page).hostname for page, _control in self.servers.urls.values()]
                 self._browser = await launch_chromium(self._pw, headless=self.headless, allow_hosts=hosts)
+                # Read at each request: a restarted app server comes back on new ports.
+                await guard_documents(self._browser, lambda: {origin(u) for u in self.servers.page_urls()})
                 self.browser_launches += 1
             return self._browser
 

@@ -1,5 +1,5 @@
-"""App servers: start a clone as a subprocess on a free port (or point at a running one by URL)
-and talk to its /_gym/ control API."""
+"""App servers: start a clone as a subprocess on free ports (or point at a running one by URL)
+and talk to its control API, which listens on a port of its own (apps/_shared/control.py)."""
 
 from __future__ import annotations
 
@@ -16,24 +16,40 @@ import httpx
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # holds apps/ (a checkout, or site-packages)
 
-READY_PREFIX = "UIGYM_READY port="
+READY_PREFIX = "UIGYM_READY "
 
 
 class ServerError(RuntimeError):
     pass
 
 
-class AppServer:
-    """One running clone. `url` is its origin, `token` opens its control API."""
+def split_app_url(value: str) -> tuple[str, str]:
+    """`PAGE_URL,CONTROL_URL` (what `--app-url APP=...` takes) -> the two origins.
 
-    def __init__(self, app: str, *, url: str | None = None, token: str | None = None, home: str | None = None,
-                 module: str | None = None):
+    A clone served by hand (`python -m apps.serve mail --port 5001 --control-port 5002`) has two: the
+    pages', which the browser opens, and the control API's, which only the gym calls."""
+    parts = [p.strip().rstrip("/") for p in value.split(",")]
+    if len(parts) != 2 or not all(p.startswith(("http://", "https://")) for p in parts):
+        raise ValueError(f"{value!r}: give the pages' URL and the control API's URL, comma-separated, e.g. "
+                         "http://127.0.0.1:5001,http://127.0.0.1:5002 (apps.serve prints both ports)")
+    return parts[0], parts[1]
+
+
+class AppServer:
+    """One running clone. `url` is its pages' origin, `control_url` its control API's, `token` opens the
+    control API."""
+
+    def __init__(self, app: str, *, url: str | None = None, control_url: str | None = None,
+                 token: str | None = None, home: str | None = None, module: str | None = None):
+        if (url is None) != (control_url is None):
+            raise ValueError("a running clone needs both its pages' URL and its control API's URL")
         self.app = app
         self.module = module  # serve this module (dotted path) under the app's name, e.g. a test fixture app
         self.home = home or os.environ.get("UIGYM_HOME")
         self.token = token or os.environ.get("UIGYM_GYM_TOKEN") or secrets.token_hex(16)
         self.external = url is not None
         self.url = url.rstrip("/") if url else ""
+        self.control_url = control_url.rstrip("/") if control_url else ""
         self.proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
         self._log_path: Path | None = None
@@ -51,13 +67,14 @@ class AppServer:
             # sys.path, so a script there named like a stdlib module (html.py) would be imported by Flask.
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
                                          cwd=PACKAGE_ROOT)
-            port = self._wait_ready(timeout)
-            self.url = f"http://127.0.0.1:{port}"
+            ports = self._wait_ready(timeout)
+            self.url = f"http://127.0.0.1:{ports['port']}"
+            self.control_url = f"http://127.0.0.1:{ports['control_port']}"
             # Keep draining stderr so the child never blocks on a full pipe; keep the tail for errors.
             threading.Thread(target=self._drain, daemon=True).start()
             return self
 
-    def _wait_ready(self, timeout: float) -> int:
+    def _wait_ready(self, timeout: float) -> dict[str, int]:
         assert self.proc and self.proc.stdout
         deadline = time.monotonic() + timeout
         result: list[str] = []
@@ -76,7 +93,7 @@ class AppServer:
                 err = self.proc.stderr.read()[-2000:]
             self.stop()
             raise ServerError(f"the {self.app} app server did not start{': ' + err if err else ''}")
-        return int(line[len(READY_PREFIX):].strip())
+        return {k: int(v) for k, v in (kv.split("=", 1) for kv in line[len(READY_PREFIX):].split())}
 
     def _drain(self) -> None:
         proc = self.proc
@@ -118,8 +135,9 @@ class ServerPool:
 
     def __init__(self, home: str | None = None, urls: dict[str, str] | None = None, token: str | None = None,
                  modules: dict[str, str] | None = None):
+        """`urls`: app -> "PAGE_URL,CONTROL_URL" of a clone already running (see `split_app_url`)."""
         self.home = home
-        self.urls = urls or {}
+        self.urls = {app: split_app_url(v) for app, v in (urls or {}).items()}
         self.modules = modules or {}
         self.token = token
         self._servers: dict[str, AppServer] = {}
@@ -130,11 +148,22 @@ class ServerPool:
         with self._lock:
             srv = self._servers.get(app)
             if srv is None:
-                srv = AppServer(app, url=self.urls.get(app), token=self.token, home=self.home,
+                page, control = self.urls.get(app, (None, None))
+                srv = AppServer(app, url=page, control_url=control, token=self.token, home=self.home,
                                 module=self.modules.get(app))
                 self._servers[app] = srv
         srv.start()
         return srv
+
+    def add(self, server: AppServer) -> None:
+        """Use `server`, already running (e.g. in the caller's own process), for its app."""
+        with self._lock:
+            self._servers[server.app] = server
+
+    def page_urls(self) -> list[str]:
+        """The pages' origins of the servers in use (what the browser may load)."""
+        with self._lock:
+            return [s.url for s in self._servers.values() if s.url]
 
     def stop_all(self) -> None:
         with self._lock:
@@ -151,7 +180,7 @@ class ControlClient:
         self.client = client
 
     async def _call(self, method: str, path: str, **kw) -> dict:
-        url = f"{self.server.url}/_gym{path}"
+        url = f"{self.server.control_url}{path}"
         r = await self.client.request(method, url, headers=self.server.headers, timeout=300.0, **kw)
         if r.status_code != 200:
             try:

@@ -28,7 +28,9 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", help="address to serve the page on (0.0.0.0 exposes it to the "
                                                   "network: anyone who reaches it can drive the env)"),
         port: int = typer.Option(8765, help="port of the page (0: a free one)"),
-        app_url: Optional[list[str]] = typer.Option(None, help="APP=URL of an already running clone; repeatable"),
+        app_url: Optional[list[str]] = typer.Option(
+            None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
+                       "ports; its token in UIGYM_GYM_TOKEN); repeatable"),
         app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module: serve that module under "
                                                                   "the app's name; repeatable"),
     ):
@@ -39,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
         from rich.console import Console
 
-        from agent_harness.cli import _pairs, fail
+        from agent_harness.cli import _app_urls, _pairs, fail
         from agent_harness.record import RecordConfig, Recorder, RecordServer
         from gym_core.env import EnvConfig
         from tasks import TaskLoadError, load_task, load_tasks, select_tasks
@@ -60,7 +62,7 @@ def register(app: typer.Typer) -> None:
         if not chosen:
             fail(f"no task matches {task or tasks!r}" + (f" in {tasks_dir}" if tasks_dir else ""))
         cfg = RecordConfig(tasks=chosen, out=out, annotator=annotator, queue=tasks is not None, redo=redo,
-                           env_config=EnvConfig(max_steps=max_steps), app_urls=_pairs(app_url, "--app-url"),
+                           env_config=EnvConfig(max_steps=max_steps), app_urls=_app_urls(app_url),
                            app_modules=_pairs(app_module, "--app-module"))
         recorder = Recorder(cfg)
         if cfg.queue:

@@ -117,7 +117,9 @@ def grpo_cmd(
     report_to: str = typer.Option("none", help="none, tensorboard, wandb, trackio ..."),
     log_completions: bool = typer.Option(False),
     seed: int = typer.Option(0),
-    app_url: Optional[list[str]] = typer.Option(None, help="APP=URL of a running clone; repeatable"),
+    app_url: Optional[list[str]] = typer.Option(
+        None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
+                   "ports; its token in UIGYM_GYM_TOKEN); repeatable"),
     app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module served under the app's name"),
     trl_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE for TRL's GRPOConfig (JSON values); repeatable"),
     dry_run: bool = typer.Option(False, "--dry-run", help="check the config and the token budget, print them, stop"),
@@ -125,7 +127,7 @@ def grpo_cmd(
     """GRPO on uigym tasks: rollouts in real browsers, rewards from the verifiers (TRL GRPOTrainer)."""
     from rich.console import Console
 
-    from agent_harness.cli import _pairs, fail
+    from agent_harness.cli import _app_urls, _pairs, fail
 
     _needs_train_extra()
     from agent_harness.train import CurriculumConfig, GRPORunConfig, TokenBudgetError
@@ -147,7 +149,7 @@ def grpo_cmd(
         report_to=report_to, log_completions=log_completions, eval_every=eval_every, eval_tasks=eval_tasks,
         eval_split=eval_split, eval_server=eval_server, eval_device=eval_device,
         curriculum=CurriculumConfig(enabled=not no_curriculum, drop_after=drop_after),
-        app_urls=_pairs(app_url, "--app-url"), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg))
+        app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg))
     console = Console()
     try:
         if dry_run:

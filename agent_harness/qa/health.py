@@ -11,7 +11,6 @@ import uuid
 
 from agent_harness.qa.lint import known_text, lint_goal, task_known
 from agent_harness.qa.report import Defect
-from gym_core.env import WORLD_COOKIE
 from gym_core.runtime import Runtime
 from gym_core.server import AppServer
 
@@ -34,11 +33,13 @@ async def lint_tasks(app: str, tasks: list, terms: list[str], runtime: Runtime |
     out: dict[str, list[str]] = {}
     worlds: dict[str, tuple[str, dt.datetime]] = {}  # many tasks share a world: read and fold each once
     pages: dict[tuple[str, str], str] = {}
+    cookie: dict = {}  # the world's signed binding, from a reset (the same for every reset of `world`)
     try:
         for t in tasks:
             wkey = json.dumps([t.seed, t.now.isoformat() if t.now else None, t.fixtures], sort_keys=True, default=str)
             if wkey not in worlds:
                 info = await control.reset(world, t.seed, t.now.isoformat() if t.now else None, t.fixtures)
+                cookie = info["cookie"]
                 worlds = {wkey: (known_text(await control.state(world)), dt.datetime.fromisoformat(info["now"]))} | (
                     worlds if len(worlds) < 4 else {})
                 pages = {k: v for k, v in pages.items() if k[0] in worlds}
@@ -46,7 +47,7 @@ async def lint_tasks(app: str, tasks: list, terms: list[str], runtime: Runtime |
                 info = await control.reset(world, t.seed, t.now.isoformat() if t.now else None, t.fixtures)
             state_text, now = worlds[wkey]
             if (wkey, t.start_path) not in pages:
-                r = await runtime.http.get(server.url + t.start_path, headers={"Cookie": f"{WORLD_COOKIE}={world}"},
+                r = await runtime.http.get(server.url + t.start_path, headers={"Cookie": f"{cookie['name']}={cookie['value']}"},
                                            timeout=30.0)
                 pages[(wkey, t.start_path)] = page_text(r.text)
             known = task_known(t, state_text, pages[(wkey, t.start_path)], terms)

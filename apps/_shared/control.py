@@ -1,72 +1,124 @@
-"""The control API under /_gym/, for the gym only: reset a world, read its state, health.
+"""The control API, for the gym only: reset a world, read its state, drop it, health.
 
-Every request must carry the header X-Gym-Token with the app's GYM_TOKEN. The agent's browser
-cannot reach these routes anyway (the env aborts them), the token is the second lock.
+It is its own WSGI app, served on its own listener (`python -m apps.serve` opens a second port for it), so
+no page of the app can address it: on the page port `/_gym/...` is just a 404, whatever its spelling.
+Every request must also carry the header X-Gym-Token with the app's GYM_TOKEN (the second lock: in
+containers the control port is reachable by whoever can reach the app's host).
+
+Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
+    GET    /health
+    POST   /worlds/<id>/reset    {"seed": int, "now": ISO date-time, "fixtures": [...]}  -> {..., "cookie"}
+    GET    /worlds/<id>/state
+    DELETE /worlds/<id>
+
+`cookie` in the reset's answer, {name, value}, is the signed binding of a browser to the world: the gym sets
+it HttpOnly in its browser (apps/_shared/session.py).
 """
 
 from __future__ import annotations
 
 import hmac
+import json
+from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Flask, abort, jsonify, request
+from werkzeug.exceptions import HTTPException
 
 from apps._shared.fixtures import FixtureError
+from apps._shared.session import WORLD_COOKIE, sign_world
 from apps._shared.worlds import WorldError
 
-bp = Blueprint("gym_control", __name__, url_prefix="/_gym")
+MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest bundled task's fixtures are a few kB
+MAX_JSON_DEPTH = 32  # fixtures are rows of scalars (a JSON column holds a small object): deeper is a mistake
 
 
-@bp.before_request
-def _require_token():
-    expected = current_app.config.get("GYM_TOKEN") or ""
-    given = request.headers.get("X-Gym-Token", "")
-    if not expected or not hmac.compare_digest(given, expected):
-        abort(403, description="the control API needs the X-Gym-Token header")
+def _depth_ok(value: Any, limit: int) -> bool:
+    """Iterative, so a hostile depth cannot exhaust the stack here either."""
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if d > limit:
+            return False
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v)
+    return True
 
 
-def _store():
-    return current_app.extensions["uigym_worlds"]
-
-
-@bp.errorhandler(403)
-def _forbidden(e):
-    return jsonify(error=str(e.description)), 403
-
-
-@bp.errorhandler(WorldError)
-@bp.errorhandler(FixtureError)
-def _bad_request(e):
-    return jsonify(error=str(e)), 400
-
-
-@bp.get("/health")
-def health():
-    spec = _store().spec
-    return jsonify(ok=True, app=spec.name, start_path=spec.start_path, default_now=spec.default_now.isoformat())
-
-
-@bp.post("/worlds/<world_id>/reset")
-def reset(world_id: str):
-    body = request.get_json(silent=True)
-    if body is None:
-        body = {}
+def _json_body() -> dict:
+    """The request's JSON object; an empty body is {}. Anything else is a 400 saying what is wrong."""
+    raw = request.get_data(cache=False)
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except RecursionError:
+        raise WorldError(f"the JSON body is nested too deeply (at most {MAX_JSON_DEPTH} levels)") from None
+    except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
+        raise WorldError(f"the body is not valid JSON: {e}") from None
     if not isinstance(body, dict):
-        raise WorldError("reset body must be a JSON object {seed, now, fixtures}")
-    fixtures = body.get("fixtures") or []
-    if not isinstance(fixtures, list):
-        raise WorldError("'fixtures' must be a list")
-    seed = body.get("seed", current_app.config.get("DEFAULT_SEED", 0))
-    return jsonify(_store().reset(world_id, seed, body.get("now"), fixtures))
+        raise WorldError("the body must be a JSON object {seed, now, fixtures}")
+    if not _depth_ok(body, MAX_JSON_DEPTH):
+        raise WorldError(f"the JSON body is nested too deeply (at most {MAX_JSON_DEPTH} levels)")
+    return body
 
 
-@bp.get("/worlds/<world_id>/state")
-def state(world_id: str):
-    store = _store()
-    if not store.world_path(world_id).exists():
-        raise WorldError(f"world {world_id!r} does not exist; reset it first")
-    return jsonify(store.state(world_id))
+def create_control_app(page_app: Flask) -> Flask:
+    """The control API of `page_app`, sharing its worlds and its token."""
+    ctl = Flask(f"{page_app.import_name}.control")
+    ctl.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
+    ctl.json.sort_keys = False
+    store = page_app.extensions["uigym_worlds"]
+    spec = page_app.extensions["uigym_spec"]
 
+    @ctl.before_request
+    def _require_token():
+        expected = page_app.config.get("GYM_TOKEN") or ""
+        given = request.headers.get("X-Gym-Token", "")
+        if not expected or not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode()):
+            abort(403, description="the control API needs the X-Gym-Token header")
 
-@bp.delete("/worlds/<world_id>")
-def drop(world_id: str):
-    return jsonify(dropped=_store().drop(world_id))
+    @ctl.errorhandler(HTTPException)
+    def _http_error(e: HTTPException):
+        # Werkzeug's own answers (404, 405, 413, 400) as JSON, like ours.
+        return jsonify(error=str(e.description or e.name)), e.code
+
+    @ctl.errorhandler(WorldError)
+    @ctl.errorhandler(FixtureError)
+    def _bad_request(e):
+        return jsonify(error=str(e)), 400
+
+    @ctl.get("/health")
+    def health():
+        return jsonify(ok=True, app=spec.name, start_path=spec.start_path, default_now=spec.default_now.isoformat())
+
+    @ctl.post("/worlds/<world_id>/reset")
+    def reset(world_id: str):
+        store.check_id(world_id)
+        body = _json_body()
+        unknown = set(body) - {"seed", "now", "fixtures"}
+        if unknown:
+            raise WorldError(f"unknown keys {sorted(unknown)}: the body is {{seed, now, fixtures}}")
+        fixtures = body.get("fixtures")
+        if fixtures is None:
+            fixtures = []
+        if not isinstance(fixtures, list):
+            raise WorldError("'fixtures' must be a list")
+        seed = body.get("seed")
+        if seed is None:
+            seed = page_app.config.get("DEFAULT_SEED", 0)
+        info = store.reset(world_id, seed, body.get("now"), fixtures)
+        return jsonify({**info, "cookie": {"name": WORLD_COOKIE, "value": sign_world(page_app, world_id)}})
+
+    @ctl.get("/worlds/<world_id>/state")
+    def state(world_id: str):
+        if not store.world_path(world_id).exists():
+            raise WorldError(f"world {world_id!r} does not exist; reset it first")
+        return jsonify(store.state(world_id))
+
+    @ctl.delete("/worlds/<world_id>")
+    def drop(world_id: str):
+        return jsonify(dropped=store.drop(world_id))
+
+    return ctl

@@ -1,11 +1,10 @@
-"""The database session of the current request, bound to the world its cookie selects."""
+"""The database session of the current request, bound to the world its signed cookie selects."""
 
 from __future__ import annotations
 
 from flask import current_app, g
 from sqlalchemy.orm import Session
 
-WORLD_COOKIE = "uigym_world"
 DEFAULT_WORLD = "default"
 
 

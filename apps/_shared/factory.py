@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from flask import Blueprint, Flask, g, jsonify, render_template, request
+from flask import Blueprint, Flask, g, render_template, request
 from sqlalchemy.orm import DeclarativeBase
 
-from apps._shared import control
 from apps._shared.caching import init_caching
-from apps._shared.db import DEFAULT_WORLD, WORLD_COOKIE, close_db, store
-from apps._shared.worlds import WorldError, WorldStore
+from apps._shared.control import create_control_app
+from apps._shared.db import DEFAULT_WORLD, close_db, store
+from apps._shared.sandbox import init_sandbox
+from apps._shared.session import WORLD_COOKIE, verified_world
+from apps._shared.worlds import WorldStore
 
 SHARED_DIR = Path(__file__).parent
 
@@ -42,6 +44,9 @@ class AppSpec:
     vocab_dir: Path | None = None
     # Fields that change by merely looking (e.g. "recently viewed"): ignored by unchanged_except.
     volatile: dict[str, list[str]] = field(default_factory=dict)
+    # Let the app's pages run inline scripts and on* handlers (test fixture apps written that way). The
+    # clones do not: their one inline script carries the request's CSP nonce (apps/_shared/sandbox.py).
+    inline_scripts: bool = False
 
 
 def _views(spec: AppSpec):
@@ -53,11 +58,14 @@ def default_home() -> Path:
 
 
 def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
+    """The app's pages. Its control API is another WSGI app, `app.extensions["uigym_control"]`, served on
+    its own port (apps/serve.py), so no page can address it."""
     app = Flask(spec.import_name, template_folder="templates", static_folder="static")
     app.config.update(
         UIGYM_HOME=str(default_home()),
         GYM_TOKEN=os.environ.get("UIGYM_GYM_TOKEN") or secrets.token_hex(16),
         DEFAULT_SEED=0,
+        OPEN_DEFAULT_WORLD=False,  # see apps/_shared/session.py
         SEND_FILE_MAX_AGE_DEFAULT=86400,  # fonts and icons cached by the browser context
         JSON_SORT_KEYS=False,
     )
@@ -75,25 +83,38 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
         static_url_path="/static",
     )
     app.register_blueprint(shared)
-    app.register_blueprint(control.bp)
     views = _views(spec)
     for bp in views.blueprints():
         app.register_blueprint(bp)
 
     @app.before_request
     def _select_world():
-        if request.path.startswith(("/_gym/", "/_shared/static/", "/static/")):
+        """The world of this request, from its signed binding (apps/_shared/session.py); a request
+        without a valid binding to an existing world is refused, and never creates one."""
+        if request.path.startswith(("/_shared/static/", "/static/")):
             return None
-        wid = request.cookies.get(WORLD_COOKIE) or DEFAULT_WORLD
-        try:
-            store().check_id(wid)
-        except WorldError as e:
-            return jsonify(error=str(e)), 400
+        if request.routing_exception is not None:
+            return None  # no such page (e.g. any /_gym/... spelling): its 404 or 405, world or not
+        value = request.cookies.get(WORLD_COOKIE)
+        if value is None and app.config["OPEN_DEFAULT_WORLD"]:
+            g.uigym_world = DEFAULT_WORLD
+            return None
+        wid = verified_world(app, value)
+        if wid is None:
+            why = "carries no world" if value is None else "carries a world binding this app did not sign"
+            return _refuse(403, f"This browser {why}. Worlds are opened by the gym (its control API's reset); "
+                                "to look around by hand, serve the app with --browse.")
+        if not store().world_path(wid).exists():
+            return _refuse(410, f"The world {wid!r} does not exist any more (it was dropped, or never reset).")
         g.uigym_world = wid
         return None
 
+    def _refuse(code: int, message: str):
+        return render_template("_shared/error.html", code=code, message=message), code
+
     app.teardown_appcontext(close_db)
     init_caching(app)
+    init_sandbox(app, inline_scripts=spec.inline_scripts)
 
     @app.context_processor
     def _shared_context():
@@ -105,4 +126,5 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
 
     if hasattr(views, "init_app"):
         views.init_app(app)
+    app.extensions["uigym_control"] = create_control_app(app)
     return app

@@ -21,7 +21,7 @@ class FixtureError(ValueError):
 
 
 def _coerce(table: Table, col: str, value: Any, where: str) -> Any:
-    if col not in table.c:
+    if not isinstance(col, str) or col not in table.c:
         raise FixtureError(f"{where}: table {table.name!r} has no column {col!r}")
     typ = table.c[col].type
     if value is None:
@@ -41,7 +41,14 @@ def _coerce(table: Table, col: str, value: Any, where: str) -> Any:
 def _where(table: Table, where: dict[str, Any], ctx: str):
     if not isinstance(where, dict) or not where:
         raise FixtureError(f"{ctx}: 'where' must be a non-empty object of column: value")
-    return and_(*[table.c[k] == _coerce(table, k, v, ctx) for k, v in where.items()])
+    values = {k: _coerce(table, k, v, ctx) for k, v in where.items()}  # checks the columns first
+    return and_(*[table.c[k] == v for k, v in values.items()])
+
+
+def _row(table: Table, row: Any, ctx: str) -> dict[str, Any]:
+    if not isinstance(row, dict):
+        raise FixtureError(f"{ctx}: a row must be an object of column: value, got {type(row).__name__}")
+    return {k: _coerce(table, k, v, ctx) for k, v in row.items()}
 
 
 def apply_fixtures(conn: Connection, metadata: MetaData, fixtures: list[dict]) -> None:
@@ -50,16 +57,16 @@ def apply_fixtures(conn: Connection, metadata: MetaData, fixtures: list[dict]) -
         if not isinstance(fx, dict):
             raise FixtureError(f"{ctx}: must be an object, got {type(fx).__name__}")
         op, name = fx.get("op"), fx.get("table")
-        if name not in metadata.tables:
+        if not isinstance(name, str) or name not in metadata.tables:
             raise FixtureError(f"{ctx}: unknown table {name!r}")
         table = metadata.tables[name]
         if op == "insert":
             rows = fx.get("rows")
             if not isinstance(rows, list) or not rows:
                 raise FixtureError(f"{ctx}: insert needs a non-empty list 'rows'")
-            conn.execute(insert(table), [{k: _coerce(table, k, v, ctx) for k, v in r.items()} for r in rows])
+            conn.execute(insert(table), [_row(table, r, ctx) for r in rows])
         elif op == "update":
-            values = {k: _coerce(table, k, v, ctx) for k, v in (fx.get("set") or {}).items()}
+            values = _row(table, fx.get("set") or {}, ctx)
             if not values:
                 raise FixtureError(f"{ctx}: update needs a non-empty object 'set'")
             res = conn.execute(update(table).where(_where(table, fx.get("where"), ctx)).values(values))

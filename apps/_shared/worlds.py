@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import faker
 from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.sql import sqltypes
 from sqlalchemy.schema import CreateTable
 
@@ -51,18 +52,33 @@ class WorldError(ValueError):
     """A bad world request (bad id, bad seed or time): reported to the caller as a 400."""
 
 
+# The seeds draw dates years before and after `now`: near datetime's limits that arithmetic overflows.
+NOW_RANGE = (dt.datetime(1970, 1, 1), dt.datetime(2200, 1, 1))
+MAX_SEED = 2**63 - 1  # SQLite's integer; a seed also names a snapshot file
+
+
 def parse_now(value: Any, default: dt.datetime) -> dt.datetime:
     if value is None or value == "":
         return default
     if isinstance(value, dt.datetime):
-        return value.replace(tzinfo=None, microsecond=0)
-    try:
-        parsed = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError as e:
-        raise WorldError(f"'now' must be an ISO date-time like 2026-03-12T10:24:00, got {value!r}") from e
+        parsed = value
+    elif isinstance(value, str):
+        try:
+            parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError as e:
+            raise WorldError(f"'now' must be an ISO date-time like 2026-03-12T10:24:00, got {value!r}") from e
+    else:
+        raise WorldError(f"'now' must be an ISO date-time string like 2026-03-12T10:24:00, got {value!r}")
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(dt.timezone.utc).replace(tzinfo=None)
-    return parsed.replace(microsecond=0)
+        try:
+            parsed = parsed.astimezone(dt.timezone.utc)
+        except OverflowError:
+            raise WorldError(f"'now' {value!r} is out of range") from None
+        parsed = parsed.replace(tzinfo=None)
+    parsed = parsed.replace(microsecond=0)
+    if not NOW_RANGE[0] <= parsed < NOW_RANGE[1]:
+        raise WorldError(f"'now' must lie in [{NOW_RANGE[0].year}, {NOW_RANGE[1].year}), got {value!r}")
+    return parsed
 
 
 def _configure_sqlite(dbapi_conn, _record):
@@ -183,8 +199,8 @@ class WorldStore:
 
     def reset(self, world_id: str, seed: int, now: Any, fixtures: list[dict]) -> dict:
         t0 = time.perf_counter()
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise WorldError(f"'seed' must be an integer, got {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise WorldError(f"'seed' must be an integer in [0, 2**63), got {seed!r}")
         now_dt = parse_now(now, self.spec.default_now)
         snap = self.snapshot_path(seed, now_dt)
         path = self.world_path(world_id)
@@ -198,11 +214,17 @@ class WorldStore:
                 dst.close()
             if fixtures:
                 eng = self.engine(world_id)
-                with eng.begin() as conn:
-                    apply_fixtures(conn, self.spec.base.metadata, fixtures)
-                    # Another start than the bare snapshot's (see `start` in the module docstring).
-                    conn.execute(text(f"UPDATE {META_TABLE} SET value = :k WHERE key = 'start'"),
-                                 {"k": _short_hash(snap.stem + json.dumps(fixtures, sort_keys=True, default=str))})
+                try:
+                    with eng.begin() as conn:
+                        apply_fixtures(conn, self.spec.base.metadata, fixtures)
+                        # Another start than the bare snapshot's (see `start` in the module docstring).
+                        conn.execute(text(f"UPDATE {META_TABLE} SET value = :k WHERE key = 'start'"),
+                                     {"k": _short_hash(snap.stem + json.dumps(fixtures, sort_keys=True, default=str))})
+                except (SQLAlchemyError, TypeError, ValueError, OverflowError) as e:
+                    if isinstance(e, FixtureError):
+                        raise
+                    # A value the column cannot take (wrong type, a broken constraint): the caller's input.
+                    raise FixtureError(f"the fixtures cannot be applied: {str(e).splitlines()[0][:300]}") from None
         return {
             "world": world_id,
             "app": self.spec.name,

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     from apps.crm import SPEC, create_app
 
     home = tempfile.mkdtemp(prefix="stratus-shots-")
-    app = create_app({"UIGYM_HOME": home, "GYM_TOKEN": "shots"})
+    app = create_app({"UIGYM_HOME": home, "GYM_TOKEN": "shots", "OPEN_DEFAULT_WORLD": True})
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None) -> None:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
     c = app.test_client()
-    c.post("/_gym/worlds/shots/reset", json={"seed": 0}, headers={"X-Gym-Token": "shots"})
+    binding = app.extensions["uigym_control"].test_client().post(
+        "/worlds/shots/reset", json={"seed": 0}, headers={"X-Gym-Token": "shots"}).json["cookie"]
     args.out.mkdir(parents=True, exist_ok=True)
 
     import datetime as dt
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         browser = pw.chromium.launch(executable_path=_chromium(), headless=True)
         ctx = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=1, locale="en-US",
                                   timezone_id="UTC", reduced_motion="reduce")
-        ctx.add_cookies([{"name": "uigym_world", "value": "shots", "url": base}])
+        ctx.add_cookies([{"name": binding["name"], "value": binding["value"], "url": base, "httpOnly": True}])
         ctx.clock.set_fixed_time(SPEC.default_now.replace(tzinfo=dt.timezone.utc))
         page = ctx.new_page()
         page.add_init_script(f"document.addEventListener('DOMContentLoaded',()=>{{const s=document.createElement('style');s.textContent={FREEZE!r};document.head.appendChild(s)}})")
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
             page.evaluate("document.getElementById('item-dialog').scrollTop = 0")
         shot("item-dialog", f"/store/{pizza_id}?item={pep_id}", pick_large)
         # fill a cart through the UI's own API
-        c.set_cookie("uigym_world", "shots")
+        c.set_cookie(binding["name"], binding["value"])
         c.post("/api/cart/clear")
         c.post("/api/cart/add", json={"item_id": pep_id, "quantity": 1, "option_ids": pep_opts, "replace": True})
         for o in other_ids:

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     from apps.mail import create_app
 
     home = tempfile.mkdtemp(prefix="inkbox-shots-")
-    app = create_app({"UIGYM_HOME": home, "GYM_TOKEN": "shots", "DEFAULT_SEED": args.seed})
+    app = create_app({"UIGYM_HOME": home, "GYM_TOKEN": "shots", "OPEN_DEFAULT_WORLD": True, "DEFAULT_SEED": args.seed})
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.apps.world_fixtures import bind, control
 from tests.fixture_apps.toy import create_app
 
 TOKEN = "cache-test-token"
@@ -17,13 +18,14 @@ def client(tmp_path_factory):
     app = create_app({"TESTING": True, "GYM_TOKEN": TOKEN, "UIGYM_HOME": str(tmp_path_factory.mktemp("home"))})
     c = app.test_client()
     for wid, seed in (("a", 1), ("b", 2)):
-        r = c.post(f"/_gym/worlds/{wid}/reset", json={"seed": seed}, headers={"X-Gym-Token": TOKEN})
+        r = control(app).post(f"/worlds/{wid}/reset", json={"seed": seed}, headers={"X-Gym-Token": TOKEN})
         assert r.status_code == 200, r.json
+    c.bind = lambda wid: bind(c, app, wid)
     return c
 
 
 def test_pages_and_json_are_never_stored(client):
-    client.set_cookie("uigym_world", "a")
+    client.bind("a")
     assert client.get("/").headers["Cache-Control"] == "no-store"
     assert client.post("/notes/1/star").headers["Cache-Control"] == "no-store"
 
@@ -37,11 +39,11 @@ def test_static_files_are_cached(client):
 
 
 def test_world_images_are_revalidated_by_etag(client):
-    client.set_cookie("uigym_world", "a")
+    client.bind("a")
     a = client.get("/badge/1.png")
     assert a.headers["Cache-Control"] == "no-cache" and a.headers["ETag"]
     again = client.get("/badge/1.png", headers={"If-None-Match": a.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""
-    client.set_cookie("uigym_world", "b")  # same URL, another world: another picture, a full answer
+    client.bind("b")  # same URL, another world: another picture, a full answer
     b = client.get("/badge/1.png", headers={"If-None-Match": a.headers["ETag"]})
     assert b.status_code == 200 and b.headers["ETag"] != a.headers["ETag"] and b.data != a.data

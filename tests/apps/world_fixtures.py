@@ -9,6 +9,18 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.orm import Session
 
+from apps._shared.session import WORLD_COOKIE, sign_world
+
+
+def bind(client, app, world_id: str) -> None:
+    """Bind a test client to a world as the gym binds its browser: the app's signed world cookie."""
+    client.set_cookie(WORLD_COOKIE, sign_world(app, world_id))
+
+
+def control(app):
+    """A test client of the app's control API (its own WSGI app, served on its own port by apps.serve)."""
+    return app.extensions["uigym_control"].test_client()
+
 
 def world_fixtures(create_app, name: str):
     @pytest.fixture(scope="session")
@@ -30,7 +42,7 @@ def world_fixtures(create_app, name: str):
     @pytest.fixture
     def client(app):
         c = app.test_client()
-        c.set_cookie("uigym_world", app.config["TEST_WORLD"])
+        bind(c, app, app.config["TEST_WORLD"])
         return c
 
     @pytest.fixture

@@ -210,7 +210,8 @@ def blueprints():
 
 
 SPEC = AppSpec(name="qa_clean", title="Clean", import_name=__name__, base=Base, build_world=build,
-               views=__name__, default_now=dt.datetime(2026, 3, 12, 10, 24), fingerprint_modules=[__name__])
+               views=__name__, default_now=dt.datetime(2026, 3, 12, 10, 24), fingerprint_modules=[__name__],
+               inline_scripts=True)  # written with inline scripts and on* handlers
 
 QA = {
     "start_pages": ["/"],

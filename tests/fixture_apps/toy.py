@@ -39,17 +39,19 @@ body{font:16px sans-serif;margin:20px} li{height:40px} button{width:90px;height:
 <h1>Notes <span id="clock"></span></h1>
 <p>now: {{ now }}</p>
 <ul>{% for n in notes %}<li><img src="/badge/{{ n.id }}.png" alt="" width="40" height="20"> {{ n.title }}
- <button aria-label="{{ 'Unstar' if n.starred else 'Star' }} {{ n.title }}" data-id="{{ n.id }}" onclick="toggle(this)">{{ '★' if n.starred else '☆' }}</button></li>{% endfor %}</ul>
+ <button class="star" aria-label="{{ 'Unstar' if n.starred else 'Star' }} {{ n.title }}" data-id="{{ n.id }}">{{ '★' if n.starred else '☆' }}</button></li>{% endfor %}</ul>
 <a href="/second">Second page</a>
-<button onclick="setTimeout(() => { while (true) {} }, 0)">Freeze</button>
+<button id="freeze">Freeze</button>
 <form method="post" action="/notes"><input aria-label="Title" name="title"><button type="submit">Add</button></form>
-<script>
+<script nonce="{{ csp_nonce() }}">
 document.getElementById('clock').textContent = new Date().toISOString();
 async function toggle(b) {
   const r = await fetch('/notes/' + b.dataset.id + '/star', {method: 'POST'});
   const j = await r.json();
   b.textContent = j.starred ? '★' : '☆';
 }
+for (const b of document.querySelectorAll('button.star')) b.addEventListener('click', () => toggle(b));
+document.getElementById('freeze').addEventListener('click', () => setTimeout(() => { while (true) {} }, 0));
 </script></body></html>"""
 
 

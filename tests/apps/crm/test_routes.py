@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apps.crm.meta import OBJECTS
+from tests.apps.world_fixtures import control
 
 PAGES = [
     "/", "/lightning/page/home", "/lightning/search?q=health", "/lightning/search?q=Seattle&scope=Account",
@@ -63,9 +64,9 @@ def test_reports_and_dashboards(client, dbs):
         assert r.status_code == 200 and b"<svg" in r.data
 
 
-def test_control_api_needs_token(client):
-    assert client.get("/_gym/health").status_code == 403
-    assert client.get("/_gym/health", headers={"X-Gym-Token": "t"}).status_code == 200
+def test_control_api_needs_token(app):
+    assert control(app).get("/health").status_code == 403
+    assert control(app).get("/health", headers={"X-Gym-Token": "t"}).status_code == 200
 
 
 def test_state_and_volatile(app):

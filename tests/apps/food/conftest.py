@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from apps.food import SPEC, create_app
+from tests.apps.world_fixtures import bind, control
 
 TOKEN = "food-test-token"
 _ids = itertools.count()
@@ -22,7 +23,7 @@ def app():
 @pytest.fixture()
 def world(app):
     wid = f"t{next(_ids)}"
-    r = app.test_client().post(f"/_gym/worlds/{wid}/reset", json={"seed": 0}, headers={"X-Gym-Token": TOKEN})
+    r = control(app).post(f"/worlds/{wid}/reset", json={"seed": 0}, headers={"X-Gym-Token": TOKEN})
     assert r.status_code == 200, r.json
     return wid
 
@@ -30,7 +31,7 @@ def world(app):
 @pytest.fixture()
 def client(app, world):
     c = app.test_client()
-    c.set_cookie("uigym_world", world)
+    bind(c, app, world)
     return c
 
 

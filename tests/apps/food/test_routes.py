@@ -8,6 +8,7 @@ import time
 import pytest
 
 from tests.apps.food.conftest import TOKEN
+from tests.apps.world_fixtures import bind, control
 
 PAGES = ["/", "/?r45=1&fast=1&price=1,2&plus=1&deals=1&pickup=1&sort=rating", "/?sort=distance", "/?n=48",
          "/search?q=ramen", "/cuisine/pizza", "/cuisine/sushi", "/offers", "/store/1", "/store/1?item=1",
@@ -92,9 +93,9 @@ def test_pictures_are_cached_for_good_at_their_start_url(app, client):
 
     other = app.test_client()
     fx = [{"op": "update", "table": "stores", "where": {"id": 1}, "set": {"rating": 4.0}}]
-    r = other.post("/_gym/worlds/startfx/reset", json={"seed": 0, "fixtures": fx}, headers={"X-Gym-Token": TOKEN})
+    r = control(app).post("/worlds/startfx/reset", json={"seed": 0, "fixtures": fx}, headers={"X-Gym-Token": TOKEN})
     assert r.status_code == 200, r.json
-    other.set_cookie("uigym_world", "startfx")
+    bind(other, app, "startfx")
     html2 = other.get("/").data.decode()
     start2 = re.search(r'src="/img/[^"]+\?v=([0-9a-f]+)"', html2).group(1)
     assert start2 != start

@@ -9,6 +9,7 @@ import threading
 import pytest
 from sqlalchemy import select
 
+from apps._shared.session import WORLD_COOKIE, sign_world
 from apps.mail.models import Contact, Message, Thread
 from apps.mail.screenshots import CHROMIUM_ARGS, chromium_path
 
@@ -32,7 +33,8 @@ def browser_page(app):
             server.shutdown()
             pytest.skip(f"no Chromium: {e}")
         ctx = browser.new_context(viewport={"width": 1280, "height": 720})
-        ctx.add_cookies([{"name": "uigym_world", "value": app.config["TEST_WORLD"], "url": base}])
+        ctx.add_cookies([{"name": WORLD_COOKIE, "value": sign_world(app, app.config["TEST_WORLD"]), "url": base,
+                          "httpOnly": True}])
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -6,6 +6,7 @@ from sqlalchemy import func, select
 
 from apps.mail.models import Contact, Invite, Message, Thread
 from tests.apps.mail.conftest import NOW, inbox_thread_with, me
+from tests.apps.world_fixtures import control
 
 
 def post(client, url, body):
@@ -214,12 +215,12 @@ def test_contact_suggestions_rank_names_first(client, dbs):
 
 
 def test_state_json_reflects_actions(client, dbs, app):
-    """What graders see: GET /_gym/worlds/<id>/state with the token."""
+    """What graders see: GET /worlds/<id>/state on the control API, with the token."""
     tid = inbox_thread_with(dbs, is_starred=False)
     post(client, f"/api/threads/{tid}/star", {"starred": True})
     wid = app.config["TEST_WORLD"]
-    assert client.get(f"/_gym/worlds/{wid}/state").status_code == 403
-    state = client.get(f"/_gym/worlds/{wid}/state", headers={"X-Gym-Token": "t"}).json
+    assert control(app).get(f"/worlds/{wid}/state").status_code == 403
+    state = control(app).get(f"/worlds/{wid}/state", headers={"X-Gym-Token": "t"}).json
     starred = [m for m in state["messages"] if m["thread_id"] == tid and m["is_starred"]]
     assert len(starred) == 1 and isinstance(starred[0]["to"], list)
     assert set(state) >= {"account", "contacts", "threads", "messages", "labels", "message_labels", "attachments"}
