@@ -38,6 +38,10 @@ from gym_core.browser import origin
 from gym_core.keys import normalize_keys
 from gym_core.runtime import Runtime
 from gym_core.server import AppServer, ServerError
+from gym_core.spaces import (
+    A11Y_TREE_MAX_CHARS, ERROR_MAX_CHARS, GOAL_MAX_CHARS, MARK_TEXT_MAX_CHARS, MAX_MARKS, OBSERVATION_OPTIONS, URL_MAX_CHARS,
+    clip_text,
+)
 from tasks import Task, load_task
 from verifiers import verify
 
@@ -92,19 +96,27 @@ ARM_SCROLL_JS = """
 }
 """
 
+# Set-of-marks: the interactive elements with a visible part on screen, at most maxMarks. A box is the
+# visible part, in whole screenshot pixels (floor/ceil: it covers the element and stays on the screen);
+# role and name are cut by code points (a cut by UTF-16 units could split an emoji into a lone surrogate).
 MARKS_JS = """
-() => {
+([maxMarks, maxText]) => {
   const sel = 'a[href],button,input,textarea,select,[role=button],[role=link],[role=tab],[role=menuitem],'
     + '[role=checkbox],[role=option],[role=row][tabindex],[role=switch],[role=combobox],[contenteditable=true]';
+  const cut = s => Array.from(s).slice(0, maxText).join('');
+  const W = innerWidth, H = innerHeight;
   const out = [];
   for (const el of document.querySelectorAll(sel)) {
+    if (out.length >= maxMarks) break;
     const r = el.getBoundingClientRect();
-    if (r.width < 2 || r.height < 2 || r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth) continue;
+    const x0 = Math.floor(Math.max(0, r.left)), y0 = Math.floor(Math.max(0, r.top));
+    const x1 = Math.ceil(Math.min(W, r.right)), y1 = Math.ceil(Math.min(H, r.bottom));
+    if (x1 - x0 < 2 || y1 - y0 < 2) continue;
     const st = getComputedStyle(el);
     if (st.visibility === 'hidden' || st.display === 'none') continue;
-    const name = (el.getAttribute('aria-label') || el.innerText || el.value || el.placeholder || el.title || '').trim().slice(0, 80);
-    out.push({id: out.length, role: el.getAttribute('role') || el.tagName.toLowerCase(), name,
-              box: [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]});
+    const name = (el.getAttribute('aria-label') || el.innerText || el.value || el.placeholder || el.title || '').trim();
+    out.push({id: out.length, role: cut(el.getAttribute('role') || el.tagName.toLowerCase()), name: cut(name),
+              box: [x0, y0, x1 - x0, y1 - y0]});
   }
   return out;
 }
@@ -200,6 +212,8 @@ class AsyncUIEnv:
             task = load_task(task)
         elif isinstance(task, dict):
             task = Task.model_validate(task)
+        if task is not None and len(task.goal) > GOAL_MAX_CHARS:  # the observation space's bound; not cut
+            raise ValueError(f"task {task.id}: the goal is longer than {GOAL_MAX_CHARS} characters")
         app = task.app if task else self.app
         if app is None:
             raise ValueError("reset needs a task, or an env made for one app (AsyncUIEnv('mail'))")
@@ -620,24 +634,35 @@ class AsyncUIEnv:
             await self._recover(PlaywrightError("the screenshot did not come back; the page hung"))
             png = await self.capture()
         self.last_png = png
+        # Every value within its bound in gym_core.spaces.observation_space(self.config).
         obs: dict[str, Any] = {
             "screenshot": _png_to_array(png),
-            "url": self._path(),
+            "url": clip_text(self._path(), URL_MAX_CHARS),
             "goal": self.goal,
             "step": self.steps,
-            "last_action_error": self.last_error,
+            "last_action_error": clip_text(self.last_error, ERROR_MAX_CHARS),
         }
-        if self.config.a11y_tree:
-            try:
-                obs["a11y_tree"] = await self.page.locator("body").aria_snapshot()
-            except PlaywrightError:
-                obs["a11y_tree"] = ""
-        if self.config.set_of_marks:
-            try:
-                obs["marks"] = await self.page.evaluate(MARKS_JS)
-            except PlaywrightError:
-                obs["marks"] = []
+        # The optional keys come only from the table the observation space is built from.
+        for flag, key in OBSERVATION_OPTIONS.items():
+            if getattr(self.config, flag):
+                obs[key] = await getattr(self, f"_observe_{key}")()
         return obs
+
+    async def _observe_a11y_tree(self) -> str:
+        try:
+            tree = await self.page.locator("body").aria_snapshot()
+        except PlaywrightError:
+            tree = ""
+        return clip_text(tree, A11Y_TREE_MAX_CHARS)
+
+    async def _observe_marks(self) -> tuple[dict, ...]:
+        """A tuple (gymnasium's Sequence holds tuples) of {id, role, name, box}, box an int64 array."""
+        try:
+            marks = await self.page.evaluate(MARKS_JS, [MAX_MARKS, MARK_TEXT_MAX_CHARS])
+        except PlaywrightError:
+            marks = []
+        return tuple({"id": m["id"], "role": m["role"], "name": m["name"], "box": np.array(m["box"], dtype=np.int64)}
+                     for m in marks)
 
     def _info(self, **extra) -> dict[str, Any]:
         return {

@@ -84,16 +84,20 @@ class Runtime:
             self._start_states.popitem(last=False)
 
     async def close(self) -> None:
-        if self._browser is not None:
-            try:
-                await self._browser.close()
-            except Exception:
-                pass
-            self._browser = None
-        if self._pw is not None:
-            await self._pw.stop()
-            self._pw = None
-        await self.http.aclose()
+        """Close the browser, stop Playwright's driver and close the HTTP client, each even if one
+        before it failed (a crashed browser must not leave the driver process or the client open)."""
+        try:
+            if self._browser is not None:
+                try:
+                    await self._browser.close()
+                except Exception:  # noqa: BLE001 - already gone (crashed): the driver's stop ends it
+                    pass
+                self._browser = None
+            if self._pw is not None:
+                pw, self._pw = self._pw, None
+                await pw.stop()
+        finally:
+            await self.http.aclose()
         for loop, rt in list(Runtime._by_loop.items()):
             if rt is self:
                 del Runtime._by_loop[loop]

@@ -51,6 +51,7 @@ class AppServer:
         self.url = url.rstrip("/") if url else ""
         self.control_url = control_url.rstrip("/") if control_url else ""
         self.proc: subprocess.Popen | None = None
+        self._drainer: threading.Thread | None = None
         self._lock = threading.Lock()
         self._log_path: Path | None = None
 
@@ -71,7 +72,8 @@ class AppServer:
             self.url = f"http://127.0.0.1:{ports['port']}"
             self.control_url = f"http://127.0.0.1:{ports['control_port']}"
             # Keep draining stderr so the child never blocks on a full pipe; keep the tail for errors.
-            threading.Thread(target=self._drain, daemon=True).start()
+            self._drainer = threading.Thread(target=self._drain, args=(self.proc,), daemon=True)
+            self._drainer.start()
             return self
 
     def _wait_ready(self, timeout: float) -> dict[str, int]:
@@ -95,11 +97,12 @@ class AppServer:
             raise ServerError(f"the {self.app} app server did not start{': ' + err if err else ''}")
         return {k: int(v) for k, v in (kv.split("=", 1) for kv in line[len(READY_PREFIX):].split())}
 
-    def _drain(self) -> None:
-        proc = self.proc
-        if proc is None or proc.stderr is None:
-            return
-        for _ in proc.stderr:
+    @staticmethod
+    def _drain(proc: subprocess.Popen) -> None:
+        try:
+            for _ in proc.stderr:
+                pass
+        except (ValueError, OSError):  # the pipe was closed under us (stop() gave up waiting)
             pass
 
     def alive(self) -> bool:
@@ -111,18 +114,29 @@ class AppServer:
         """Restart a crashed server (worlds live on disk, so they survive). True if it restarted."""
         if self.alive():
             return False
-        self.proc = None
+        self.stop()  # reap the dead one and close its pipes
         self.start()
         return True
 
     def stop(self) -> None:
+        """Stop the server and wait for it; its pipes are closed and its stderr reader joined (a
+        Popen's pipes left open are a ResourceWarning, a process not waited for a zombie)."""
         proc, self.proc = self.proc, None
-        if proc is not None and proc.poll() is None:
+        drainer, self._drainer = self._drainer, None
+        if proc is None:
+            return
+        if proc.poll() is None:
             proc.terminate()
             try:
                 proc.wait(5)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait()
+        if drainer is not None:
+            drainer.join(5)  # the pipe reaches EOF once the server is gone
+        for pipe in (proc.stdout, proc.stderr, proc.stdin):
+            if pipe is not None:
+                pipe.close()
 
     # -------------------------------------------------------------- control API
     @property
@@ -170,6 +184,11 @@ class ServerPool:
             servers, self._servers = list(self._servers.values()), {}
         for s in servers:
             s.stop()
+
+    def close(self) -> None:
+        """stop_all, and forget the exit hook (a pool closed before exit is not kept alive by it)."""
+        self.stop_all()
+        atexit.unregister(self.stop_all)
 
 
 class ControlClient:

@@ -1,7 +1,9 @@
 """UIEnv: the Gymnasium (synchronous) face of AsyncUIEnv.
 
-Every UIEnv of a process runs on one background event loop, so they share one Chromium, exactly
-as async envs do.
+Every UIEnv of a process runs on one background event loop and shares one Chromium and one set of app
+servers with the others, as async envs on one loop do. They live while any UIEnv is open: the first
+UIEnv starts the loop (the browser and servers start at its first reset), and the last close() shuts the
+browser, the app servers, the loop and its thread down, so nothing is left in the process.
 """
 
 from __future__ import annotations
@@ -15,11 +17,20 @@ import gymnasium as gym
 import numpy as np
 
 from gym_core.env import AsyncUIEnv, EnvConfig
+from gym_core.runtime import Runtime
+from gym_core.server import ServerPool
 from gym_core.spaces import ActionSpace, observation_space
 from tasks import Task, select_tasks
 
 
 class _LoopThread:
+    """uigym's background event loop in a daemon thread.
+
+    UIEnvs hold it with acquire()/release(): the first acquire starts it, with a Runtime (Chromium) and a
+    ServerPool (app servers) of its own for the UIEnvs; the last release closes them, then stops and
+    closes the loop and joins the thread. get() (agent_harness.train, which runs its own runtimes on this
+    loop) keeps the loop for the life of the process; shutdown() at exit closes whatever is left."""
+
     _instance: "_LoopThread | None" = None
     _lock = threading.Lock()
 
@@ -27,28 +38,130 @@ class _LoopThread:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="uigym-loop", daemon=True)
         self.thread.start()
+        self.users = 0  # open UIEnvs
+        self.pinned = False  # get() was called: the loop lives until exit
+        self.runtime: Runtime | None = None  # the UIEnvs' browser and app servers
+        self.closed = False
         atexit.register(self.shutdown)
+
+    @classmethod
+    def _current(cls) -> "_LoopThread":
+        if cls._instance is None:
+            cls._instance = _LoopThread()
+        return cls._instance
 
     @classmethod
     def get(cls) -> "_LoopThread":
         with cls._lock:
-            if cls._instance is None:
-                cls._instance = _LoopThread()
-            return cls._instance
+            lt = cls._current()
+            lt.pinned = True
+            return lt
+
+    @classmethod
+    def acquire(cls) -> "_LoopThread":
+        with cls._lock:
+            lt = cls._current()
+            if lt.runtime is None:
+                lt.runtime = lt.run(_make_runtime())
+            lt.users += 1
+            return lt
+
+    def release(self) -> None:
+        # Under the class lock: an acquire() waits for the teardown, then starts a new loop.
+        with _LoopThread._lock:
+            self.users -= 1
+            if self.users > 0:
+                return
+            if self.pinned:
+                self._close_runtime()
+                return
+            if _LoopThread._instance is self:
+                _LoopThread._instance = None
+            self.shutdown()
 
     def run(self, coro, timeout: float | None = None):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+        """Run `coro` on the loop and wait for it. If the caller stops waiting (KeyboardInterrupt, the
+        timeout), the coroutine is cancelled and has unwound before this raises: a step must not go on
+        in the background under a close() or reset() that comes next."""
+        box: dict[str, asyncio.Task] = {}
+
+        async def runner():
+            box["task"] = asyncio.current_task()
+            return await coro
+
+        fut = asyncio.run_coroutine_threadsafe(runner(), self.loop)
+        try:
+            return fut.result(timeout)
+        except BaseException:
+            if not fut.done():
+                fut.cancel()
+                self._wait_cancelled(box, coro)
+            raise
+
+    def _wait_cancelled(self, box: dict, coro, grace: float = 10.0) -> None:
+        async def settle():
+            task = box.get("task")
+            if task is None:  # cancelled before it started: `coro` never ran
+                coro.close()
+            elif not task.done():
+                await asyncio.wait([task], timeout=grace)
+
+        try:
+            asyncio.run_coroutine_threadsafe(settle(), self.loop).result(grace + 5)
+        except BaseException:  # noqa: BLE001 - the caller's own exception is the one to raise
+            pass
+
+    def _close_runtime(self) -> None:
+        rt, self.runtime = self.runtime, None
+        if rt is None:
+            return
+        try:
+            self.run(rt.close(), timeout=30)
+        except Exception:  # noqa: BLE001 - a browser already gone (crashed) is nothing left to close
+            pass
+        rt.servers.close()
 
     def shutdown(self) -> None:
-        from gym_core.runtime import Runtime
+        """Close the runtimes on this loop (browsers, Playwright, HTTP clients) and the UIEnvs' app
+        servers, cancel what is left on the loop, stop and close it. Idempotent; also runs at exit."""
+        if self.closed:
+            return
+        self.closed = True
+        atexit.unregister(self.shutdown)
+        if self.loop.is_running():
+            self._close_runtime()
+            rt = Runtime._by_loop.get(self.loop)  # agent_harness.train's, if it made one here
+            if rt is not None:
+                try:
+                    self.run(rt.close(), timeout=20)
+                except Exception:  # noqa: BLE001
+                    pass
+            for step in (_cancel_all_tasks, lambda: self.loop.shutdown_asyncgens(),
+                         lambda: self.loop.shutdown_default_executor()):
+                try:
+                    self.run(step(), timeout=20)
+                except Exception:  # noqa: BLE001
+                    pass
+            self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        if not self.thread.is_alive():
+            self.loop.close()
 
-        rt = Runtime._by_loop.get(self.loop)
-        if rt is not None and self.loop.is_running():
-            try:
-                self.run(rt.close(), timeout=20)
-            except Exception:
-                pass
-        self.loop.call_soon_threadsafe(self.loop.stop)
+
+async def _make_runtime() -> Runtime:
+    # App servers of its own (not the process-wide default pool, which async envs on other loops may
+    # be using), so the last UIEnv can stop them.
+    return Runtime(servers=ServerPool())
+
+
+async def _cancel_all_tasks() -> None:
+    """What asyncio.run does before closing a loop: cancel the tasks still pending (a late request
+    handler, a popup being closed) and let them unwind, so none is destroyed pending."""
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for t in tasks:
+        t.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=10)
 
 
 class UIEnv(gym.Env):
@@ -70,11 +183,12 @@ class UIEnv(gym.Env):
         self.tasks = list(tasks) if tasks else []
         self.fixed_task = task
         w, h = self.config.viewport
-        max_steps = self.config.max_steps or 500
-        self.observation_space = observation_space(w, h, max_steps)
+        # Built from the config that builds the observation, so every option's key is declared.
+        self.observation_space = observation_space(self.config)
         self.action_space = ActionSpace(w, h)
-        self._loop = _LoopThread.get()
-        self._env = AsyncUIEnv(app, self.config)
+        self._closed = False
+        self._loop = _LoopThread.acquire()  # last: released by close()
+        self._env = AsyncUIEnv(app, self.config, runtime=self._loop.runtime)
         self._last_obs: dict | None = None
 
     @property
@@ -82,6 +196,7 @@ class UIEnv(gym.Env):
         return self._env
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        self._check_open()
         super().reset(seed=seed)
         options = options or {}
         task = options.get("task", self.fixed_task)
@@ -92,6 +207,7 @@ class UIEnv(gym.Env):
         return obs, info
 
     def step(self, action: Any):
+        self._check_open()
         obs, reward, terminated, truncated, info = self._loop.run(self._env.step(action))
         self._last_obs = obs
         return obs, float(reward), terminated, truncated, info
@@ -99,10 +215,20 @@ class UIEnv(gym.Env):
     def render(self) -> np.ndarray | None:
         return None if self._last_obs is None else self._last_obs["screenshot"]
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("this env is closed; make a new one")
+
     def close(self) -> None:
-        if self._env is not None:
-            try:
-                self._loop.run(self._env.close(), timeout=30)
-            except Exception:
-                pass
+        """Close this env's browser context and world; the last open UIEnv's close also stops the shared
+        browser, app servers and loop. Calling it again does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._loop.run(self._env.close(), timeout=30)
+        except Exception:  # noqa: BLE001 - a context that will not close goes with the browser below
+            pass
+        finally:
+            self._loop.release()
         super().close()

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from agent_harness.agents.base import Agent
+from gym_core.actions import ACTION_TYPES
 from gym_core.spaces import ActionSpace
+
+NOT_DONE = np.array([t != "done" for t in ACTION_TYPES], dtype=np.int8)
 
 
 class RandomAgent(Agent):
@@ -25,4 +30,4 @@ class RandomAgent(Agent):
         self.n += 1
         if self.n > self.steps:
             return {"type": "done"}
-        return self.space.sample()
+        return self.space.sample(mask=NOT_DONE)  # it says done itself, after `steps` actions
