@@ -300,3 +300,45 @@ def extra(steps: list[dict], harm: list[dict], why: str, answer: str | None = No
 
 def adversarial(kind: str, steps: list[dict], why: str) -> dict[str, Any]:
     return {"kind": kind, "steps": steps, "why": why}
+
+
+# The env counts actions, not semantic steps: a fill is three (click, select all, type), a click one (plus a
+# scroll when the target is off screen). A played adversarial must reach its `done` inside max_steps, or it
+# is graded on the state where it was cut off and proves nothing about the verifier.
+_ENV_COST = {"fill": 3}
+_SCROLL_MARGIN = 3
+
+
+def env_steps(steps: list[dict]) -> int:
+    """How many env actions the oracle plays for `steps` (without scrolls)."""
+    return sum(_ENV_COST.get(next(iter(k for k in s if k in _KINDS)), 1) for s in steps)
+
+
+_KINDS = ("click", "double_click", "hover", "fill", "type", "press", "scroll", "drag", "wait", "done")
+
+
+def fit_steps(inst: dict[str, Any], max_steps: int) -> dict[str, Any]:
+    """Give an instance the step budget its longest played adversarial needs (gold + harm + done), when the
+    template's own budget is tighter: the harm must happen for the verifier to be shown catching it."""
+    need = max((env_steps(a["steps"]) for a in inst.get("adversarial", []) if a["kind"] in ("extra", "dump", "wrong_record")),
+               default=0)
+    if need + _SCROLL_MARGIN > max_steps:
+        inst = {**inst, "max_steps": need + _SCROLL_MARGIN}
+    return inst
+
+
+def template(app: str, name: str, *, max_steps: int = 30, **kw):
+    """`tasks.templates.template`, with each instance's step budget fitted to its adversarials (fit_steps)."""
+    import functools
+
+    from tasks.templates import template as register
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def fitted(w: World, rng):
+            for inst in fn(w, rng):
+                yield fit_steps(inst, max_steps)
+
+        return register(app, name, max_steps=max_steps, **kw)(fitted)
+
+    return wrap

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 import re
 
-from tasks.templates import World, template
-from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, competing, done, extra, graded,
+from tasks.templates import World
+from tasks.templates.mail._common import (template, COMPOSE, Mailbox, adversarial, bystander, competing, done, extra, graded,
                                           on_messages, open_row, phrase, search, star_elsewhere, text_bound,
                                           toolbar_button)
 
@@ -179,7 +179,8 @@ def send_new_email(w: World, rng: random.Random):
             "solution": compose(c["email"]),
             "near_misses": [compose(wrong["email"]), compose(c["email"], subj="Hello")],
             "adversarial": [
-                extra(compose(c["email"]), compose(wrong["email"])[:-1], "sends the same email to a second person"),
+                extra(compose(c["email"]), compose(wrong["email"])[:4] + compose(wrong["email"])[5:-1],
+                      "sends the same subject to a second person"),
                 adversarial("dump", compose(c["email"])[:3] + [
                     {"fill": {"role": "textbox", "name": "Subject", "within": COMPOSE}, "text": subject},
                     {"fill": {"role": "textbox", "name": "Message Body", "within": COMPOSE}, "text": others},
@@ -302,8 +303,8 @@ def invoice_amount(w: World, rng: random.Random):
                                "name": "the amount due"}]),
             "solution": path + [done(latest["amount"])],
             "distractors": [x["amount"] for v in inv.values() for x in v if x["amount"] != latest["amount"]],
-            "adversarial": [extra(path + [done(latest["amount"])], [toolbar_button("Archive")],
-                                  "the right amount, after archiving the invoice (a question changes nothing)")],
+            "adversarial": [extra(path + [done(latest["amount"])], [toolbar_button("Delete")],
+                                  "the right amount, after deleting the invoice (a question changes nothing)")],
             "near_misses": [path + [done(wrong)]],
         }
 
@@ -364,9 +365,11 @@ def forward_body(mb: Mailbox, tid: int, amount: str, inv: dict[str, list[dict]],
             "$len": text_bound(note, slack=longest + 500, extra=mb.me["signature"])}
 
 
-def every_amount(inv: dict[str, list[dict]]) -> str:
-    """A dumped note: every invoice amount of the mailbox."""
-    return "Please pay: " + ", ".join(dict.fromkeys(x["amount"] for v in inv.values() for x in v))
+def every_amount(inv: dict[str, list[dict]], amount: str, n: int = 24) -> str:
+    """A dumped note: the invoice amounts of the mailbox (the right one among them). A couple of dozen stand
+    for all of them: typing hundreds of characters more only slows the episode down."""
+    others = [a for a in dict.fromkeys(x["amount"] for v in inv.values() for x in v) if a != amount][:n - 1]
+    return "Please pay one of: " + ", ".join(others[: n // 2] + [amount] + others[n // 2:])
 
 
 @template("mail", "forward-invoice-amount", difficulty="hard", max_steps=24, count=3, test_every=3)
@@ -410,7 +413,7 @@ def forward_invoice_amount(w: World, rng: random.Random):
             "near_misses": [forward(wrong_to["email"], note), forward(to["email"], "Please pay this one."),
                             forward(to["email"], note, archive=False)],
             "adversarial": [
-                adversarial("dump", forward(to["email"], every_amount(inv)), "every invoice amount in the note"),
+                adversarial("dump", forward(to["email"], every_amount(inv, amount)), "the invoice amounts of the mailbox in the note"),
                 extra(forward(to["email"], note), forward_steps(open_steps, wrong_to["email"], note),
                       "forwards the invoice to a second person too"),
             ],

@@ -6,8 +6,8 @@ import datetime as dt
 import random
 
 from apps.mail.formatting import schedule_options
-from tasks.templates import World, template
-from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, click, competing, date_regex, done, extra,
+from tasks.templates import World
+from tasks.templates.mail._common import (template, COMPOSE, Mailbox, adversarial, click, competing, date_regex, done, extra,
                                           graded, iso, long_date, more_then, on_messages, open_row, other_dates, phrase,
                                           rail, search, text_bound, toolbar_button)
 
@@ -93,7 +93,7 @@ def save_draft(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"is_draft": True, "is_sent": False}, "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": base + [save, done()],
-            "adversarial": [extra(base + [save, done()], compose_steps(second["email"], subject, body) + [save],
+            "adversarial": [extra(base + [save, done()], compose_steps(second["email"], subject, body)[:3] + [save],
                                   "leaves a second draft to someone else")],
             "near_misses": [base + [click("button", "Send", exact=True, within=COMPOSE), done()],
                             base + [click("button", "Discard draft", exact=True, within=COMPOSE), done()]],
@@ -225,7 +225,8 @@ def reply_with_date(w: World, rng: random.Random):
                                               {"fill": {"role": "textbox", "name": "Message Body"}, "text": t},
                                               click("button", "Send", exact=True), done()]
 
-        calendar = ", ".join(long_date(mb.now.date() + dt.timedelta(days=k)) for k in range(0, 92))
+        # Three weeks around the date stand for the calendar (a longer text only takes longer to type).
+        calendar = ", ".join(f"{d:%b} {d.day}" for d in (when + dt.timedelta(days=k) for k in range(-10, 11)))
 
         yield {
             "goal": f"{q['from_name']} asked you a question in \u201c{subject}\u201d. Reply to them with the date "
@@ -243,7 +244,7 @@ def reply_with_date(w: World, rng: random.Random):
             "solution": reply(text),
             "near_misses": [reply(f"It's on {long_date(wrong)}.")],
             "adversarial": [
-                adversarial("dump", reply(f"It's on one of these: {calendar}."), "every date of the next three months"),
+                adversarial("dump", reply(f"It's on one of these: {calendar}."), "every date of three weeks around it"),
                 extra(reply(text), reply(f"It's on {long_date(wrong)}.")[3:-1], "a second reply with another date"),
             ],
         }

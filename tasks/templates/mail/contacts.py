@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from tasks.templates import World, template
-from tasks.templates.mail._common import Mailbox, click, done, extra, graded
+from tasks.templates import World
+from tasks.templates.mail._common import template, Mailbox, click, done, extra, graded
 
 NEW_PEOPLE = [
     ("Priya", "Raman", "priya.raman@northwindlegal.com", "Northwind Legal", "(555) 201-4410"),
@@ -39,9 +39,6 @@ def add_contact(w: World, rng: random.Random):
         typo = email.replace("@", "s@", 1)
         o_first, o_last, o_email, o_company, _ = people[(i + 1) % len(people)]
         another = [click("link", "Create contact", exact=True),
-                   {"fill": {"role": "textbox", "name": "First name", "exact": True}, "text": o_first},
-                   {"fill": {"role": "textbox", "name": "Last name", "exact": True}, "text": o_last},
-                   {"fill": {"role": "textbox", "name": "Company", "exact": True}, "text": o_company},
                    {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": o_email},
                    click("button", "Save", exact=True)]
         yield {
@@ -53,9 +50,7 @@ def add_contact(w: World, rng: random.Random):
                   "name": "the new contact"}],
                 [{"table": "contacts", "ops": ["create"], "max": 1}]),
             "solution": steps(email),
-            "adversarial": [extra(steps(email), [click("button", "Inkbox apps", exact=True),
-                                                 click("menuitem", "Contacts", exact=True)] + another,
-                                  "adds a second, made-up contact")],
+            "adversarial": [extra(steps(email), another, "adds a second contact")],
             "near_misses": [steps(typo)],
         }
 
@@ -98,7 +93,7 @@ def edit_contact(w: World, rng: random.Random):
                   "name": f"{field} updated"}],
                 [{"table": "contacts", "where": {"id": c["id"]}, "fields": [field]}]),
             "solution": steps(c),
-            "adversarial": [extra(steps(c), steps(other)[:-1], f"writes the same {field} on another contact too")],
+            "adversarial": [extra(steps(c), steps(other)[2:-1], f"writes the same {field} on another contact too")],
             "near_misses": [steps(other)],
         }
 

@@ -6,8 +6,8 @@ import datetime as dt
 import random
 import re
 
-from tasks.templates import World, template
-from tasks.templates.mail._common import (TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
+from tasks.templates import World
+from tasks.templates.mail._common import (template, TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
                                           extra, graded, in_row, long_date, on_messages, open_row, other_dates, phrase,
                                           search, text_bound, toolbar_button)
 from tasks.templates.mail.basics import every_amount, forward_body, forward_steps, invoices
@@ -77,13 +77,15 @@ def vendor_contract_invoice(w: World, rng: random.Random):
                   "name": "archived"}],
                 [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
                  on_messages({"thread_id": tid}, ["in_inbox"]),
-                 {"table": "message_labels", "ops": ["create"], "where": {"label_id": finance, "message_id": {"$in": mids}},
-                  "max": len(mids)}]),
+                 # "Labels" applies to every message of the conversation, the forward just sent included.
+                 {"table": "message_labels", "ops": ["create"], "max": len(mids) + 1,
+                  "where": {"label_id": finance, "$or": [{"message_id": {"$in": mids}}, {"message_id": {"$ref": {
+                      "table": "messages", "in": "created", "where": {"thread_id": tid}, "field": "id"}}}]}}]),
             "solution": run(latest, note),
             "near_misses": [run(other, f"Please pay this invoice: {other['amount']} is due."),
                             run(latest, "Please pay this invoice."), run(latest, note, archive=False)],
             "adversarial": [
-                adversarial("dump", run(latest, every_amount(inv)), "every invoice amount of the mailbox in the note"),
+                adversarial("dump", run(latest, every_amount(inv, amount)), "the invoice amounts of the mailbox in the note"),
                 extra(run(latest, note), run(other, f"Please pay this invoice: {other['amount']} is due.")[:-1],
                       "does the same for another vendor's invoice too"),
             ],
@@ -162,8 +164,10 @@ def trip_question(w: World, rng: random.Random):
         text = f"I fly out on {long_date(day)} on flight {flight}."
         wrong = f"I fly out on {long_date(day)} on flight {flight[:-1]}{(int(flight[-1]) + 1) % 10}."
         conf_subject = mb.threads[m["thread_id"]]["subject"]
-        dump = (f"I fly out on one of {', '.join(long_date(mb.now.date() + dt.timedelta(days=k)) for k in range(60))}, "
-                f"on one of the flights {', '.join(all_flights)}.")
+        near = [mb.now.date() + dt.timedelta(days=k) for k in range((day - mb.now.date()).days - 6,
+                                                                    (day - mb.now.date()).days + 7)]
+        dump = (f"I fly on one of {', '.join(f'{MONTHS[d.month - 1][:3]} {d.day}' for d in near)}, "
+                f"flight {' or '.join(([f for f in all_flights if f != flight][:6] + [flight])[::-1])}.")
 
         def steps(body: str):
             return search(f'"{city}" flight confirmation') + [open_row(conf_subject)] + search(phrase(t["subject"])) + [
