@@ -189,3 +189,156 @@ def digits_regex(phone: str) -> str:
 
 def clock(t: dt.datetime) -> str:
     return f"{(t.hour % 12) or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+
+# ------------------------------------------------------------------------- reward integrity
+# Read state is not volatile (apps/mail/__init__.py): opening a conversation marks it read, which is
+# looking, but "Mark all as read" over a hundred conversations is a change. Every mail task allows a
+# bounded amount of reading instead: at most READ_BUDGET messages may go from unread to read.
+# The seed world has one unread message per unread conversation (152 of 1,446), so the budget is about
+# as many unread conversations opened: an honest solution opens one to three (the question and the
+# email that answers it), and the longest tasks (max_steps <= 26, two steps to open and leave a
+# conversation) leave room for a few wrong ones while searching. Ten covers that; it does not cover
+# marking a tab, a label or the inbox read. Marking mail unread is never looking: only tasks about it
+# allow it, on their own rows.
+READ_BUDGET = 10
+
+
+def reading(n: int = READ_BUDGET) -> dict[str, Any]:
+    """The allowance for reading: at most `n` messages may change, and only their `is_read`."""
+    return {"table": "messages", "where": {"is_read": True}, "fields": ["is_read"], "max": n}
+
+
+def no_unread(tids: list[int] | tuple = ()) -> dict[str, Any]:
+    """A check: no message went from read to unread (except in the conversations `tids`)."""
+    where: dict[str, Any] = {"_before.is_read": True, "is_read": False}
+    if tids:
+        where["thread_id"] = {"$nin": list(tids)}
+    return {"table": "messages", "in": "changed", "where": where, "count": 0,
+            "name": "no other mail marked unread" if tids else "no mail marked unread"}
+
+
+def graded(checks: list[dict], allow: list[dict] | tuple = (), *, read: int = READ_BUDGET,
+           unread_ok: list[int] | tuple = ()) -> dict[str, Any]:
+    """A mail verify spec: the task's checks and allowances, plus the reading rule shared by every task
+    (a bounded reading allowance, no mail marked unread outside `unread_ok`). `read=0` gives no reading
+    allowance (tasks about read state allow exactly their own rows)."""
+    allowances = list(allow) + ([reading(read)] if read else [])
+    return {"checks": list(checks) + [no_unread(unread_ok)], "unchanged_except": allowances}
+
+
+def on_messages(where: dict[str, Any], fields: list[str], max: int | None = None) -> dict[str, Any]:
+    """An update allowance on the task's own messages; `is_read` always rides along, since the
+    solution opens them (a change of [in_inbox, is_read] must fit one allowance)."""
+    a: dict[str, Any] = {"table": "messages", "where": where, "fields": list(dict.fromkeys([*fields, "is_read"]))}
+    if max is not None:
+        a["max"] = max
+    return a
+
+
+def competing(values, gold_text: str) -> list[str]:
+    """The world's competing facts for an `$excludes`: distinct, non-empty, and none that the gold
+    text itself mentions (a forward quotes its original; another instance's fact may be in it)."""
+    from verifiers.matchers import match
+
+    out: list[str] = []
+    for v in values:
+        v = str(v).strip()
+        if v and v not in out and match(gold_text, {"$excludes": [v]}):
+            out.append(v)
+    return out
+
+
+def date_forms(d: dt.date) -> list[str]:
+    """The ways a date is written that an `$excludes` should catch: 'March 24', 'Mar 24', '3/24', ISO."""
+    mon = MONTHS[d.month - 1]
+    return list(dict.fromkeys([f"{mon} {d.day}", f"{mon[:3]} {d.day}", f"{d.month}/{d.day}", d.isoformat()]))
+
+
+def other_dates(now: dt.datetime, keep: list[dt.date], before: int = 31, after: int = 150) -> list[str]:
+    """Every other date around `now` (a month back, five months ahead), in its written forms: what a reply
+    dumping the calendar would contain, and must not."""
+    start = now.date() - dt.timedelta(days=before)
+    out: list[str] = []
+    for k in range(before + after + 1):
+        d = start + dt.timedelta(days=k)
+        if d not in keep:
+            out += date_forms(d)
+    return out
+
+
+def text_bound(gold: str, slack: int = 150, extra: str = "") -> dict[str, int]:
+    """A `$len` upper bound relative to the gold text: its length, the signature the compose box may
+    keep (`extra`), and room for a greeting; a text listing every candidate is longer."""
+    return {"$lte": len(gold) + len(extra) + slack}
+
+
+def star_elsewhere(subject: str) -> list[dict[str, Any]]:
+    """An app-wide collateral edit for `extra` adversarials: find another conversation and star it."""
+    return search(phrase(subject)) + [{"click": {"role": "button", "name": "Star", "exact": True,
+                                                 "within": {"role": "row", "name": subject}}}]
+
+
+def bystander(mb: "Mailbox", avoid) -> int:
+    """A calm inbox conversation none of the task's rows touch, not starred: the victim of a collateral edit."""
+    avoid = set(avoid)
+    for tid in sorted(mb.threads):
+        if tid in avoid or not mb.in_inbox(tid) or not mb.plain(tid) or mb.threads[tid]["category"] != "primary":
+            continue
+        if any(m["is_starred"] for m in mb.in_thread[tid]):
+            continue
+        return tid
+    raise ValueError("no bystander conversation")
+
+
+def extra(steps: list[dict], harm: list[dict], why: str, answer: str | None = None) -> dict[str, Any]:
+    """The gold solution (without its `done`) plus a harmful extra, then `done` (with the gold answer)."""
+    last = steps[-1]
+    ans = answer if answer is not None else last.get("answer")
+    return {"kind": "extra", "steps": list(steps[:-1]) + list(harm) + [done(ans)], "why": why}
+
+
+def adversarial(kind: str, steps: list[dict], why: str) -> dict[str, Any]:
+    return {"kind": kind, "steps": steps, "why": why}
+
+
+# The env counts actions, not semantic steps: a fill is three (click, select all, type), a click one (plus a
+# scroll when the target is off screen). A played adversarial must reach its `done` inside max_steps, or it
+# is graded on the state where it was cut off and proves nothing about the verifier.
+_ENV_COST = {"fill": 3}
+_SCROLL_MARGIN = 3
+
+
+def env_steps(steps: list[dict]) -> int:
+    """How many env actions the oracle plays for `steps` (without scrolls)."""
+    return sum(_ENV_COST.get(next(iter(k for k in s if k in _KINDS)), 1) for s in steps)
+
+
+_KINDS = ("click", "double_click", "hover", "fill", "type", "press", "scroll", "drag", "wait", "done")
+
+
+def fit_steps(inst: dict[str, Any], max_steps: int) -> dict[str, Any]:
+    """Give an instance the step budget its longest played adversarial needs (gold + harm + done), when the
+    template's own budget is tighter: the harm must happen for the verifier to be shown catching it."""
+    need = max((env_steps(a["steps"]) for a in inst.get("adversarial", []) if a["kind"] in ("extra", "dump", "wrong_record")),
+               default=0)
+    if need + _SCROLL_MARGIN > max_steps:
+        inst = {**inst, "max_steps": need + _SCROLL_MARGIN}
+    return inst
+
+
+def template(app: str, name: str, *, max_steps: int = 30, **kw):
+    """`tasks.templates.template`, with each instance's step budget fitted to its adversarials (fit_steps)."""
+    import functools
+
+    from tasks.templates import template as register
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def fitted(w: World, rng):
+            for inst in fn(w, rng):
+                yield fit_steps(inst, max_steps)
+
+        return register(app, name, max_steps=max_steps, **kw)(fitted)
+
+    return wrap

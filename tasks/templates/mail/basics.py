@@ -9,8 +9,10 @@ from __future__ import annotations
 import random
 import re
 
-from tasks.templates import World, template
-from tasks.templates.mail._common import COMPOSE, Mailbox, done, open_row, phrase, search, toolbar_button
+from tasks.templates import World
+from tasks.templates.mail._common import (template, COMPOSE, Mailbox, adversarial, bystander, competing, done, extra, graded,
+                                          on_messages, open_row, phrase, search, star_elsewhere, text_bound,
+                                          toolbar_button)
 
 PHRASES = [
     "Thanks, I'll take a look this afternoon.",
@@ -34,6 +36,16 @@ SUBJECTS = [
 
 def _inbox_threads(mb: Mailbox, kind_ok=lambda t: True) -> list[int]:
     return [tid for tid in sorted(mb.threads) if mb.in_inbox(tid) and mb.plain(tid) and kind_ok(mb.threads[tid])]
+
+
+def _open(mb: Mailbox, tid: int) -> list[dict]:
+    subject = mb.threads[tid]["subject"]
+    return search(phrase(subject)) + [open_row(subject)]
+
+
+def sent_message(**expect) -> dict:
+    """The shape of a message the agent sends: an allowance's `where` for its one create."""
+    return {"is_sent": True, "is_draft": False, **expect}
 
 
 @template("mail", "star-latest-from", difficulty="easy", max_steps=10, count=5, test_every=5)
@@ -70,13 +82,14 @@ def star_latest_from(w: World, rng: random.Random):
         yield {
             "goal": f"Star the most recent email from {c['name']}.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": latest["id"]}, "expect": {"is_starred": True},
-                            "name": "their latest email is starred"}],
-                "unchanged_except": [{"table": "messages", "where": {"id": latest["id"]}, "fields": ["is_starred"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": latest["id"]}, "expect": {"is_starred": True},
+                  "name": "their latest email is starred"}],
+                [on_messages({"id": latest["id"]}, ["is_starred"])]),
             "solution": search(f"from:{c['email']}") + [star(subject), done()],
             "near_misses": [search(f"from:{c['email']}") + [star(other_subject), done()]],
+            "adversarial": [extra(search(f"from:{c['email']}") + [star(subject), done()], [star(other_subject)],
+                                  "stars their older email too: every candidate starred")],
         }
 
 
@@ -88,18 +101,21 @@ def archive_conversation(w: World, rng: random.Random):
     for tid in rng.sample(tids, len(tids)):
         subject = mb.threads[tid]["subject"]
         sender = mb.first(tid)["from_name"]
+        other = bystander(mb, [tid])
         path = search(phrase(subject)) + [open_row(subject)]
         yield {
             "goal": f"Archive the conversation \u201c{subject}\u201d.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"thread_id": tid},
-                            "expect": {"in_inbox": False, "is_trashed": False, "is_spam": False},
-                            "name": f"conversation {tid} archived, not deleted"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"thread_id": tid},
+                  "expect": {"in_inbox": False, "is_trashed": False, "is_spam": False},
+                  "name": f"conversation {tid} archived, not deleted"}],
+                [on_messages({"thread_id": tid}, ["in_inbox"])]),
             "solution": path + [toolbar_button("Archive"), done()],
             "near_misses": [path + [toolbar_button("Delete"), done()]],
+            "adversarial": [extra(path + [toolbar_button("Archive"), done()],
+                                  _open(mb, other) + [toolbar_button("Archive")],
+                                  "archives another inbox conversation too")],
             "tags": [f"sender:{sender}"],
         }
 
@@ -109,20 +125,22 @@ def delete_conversation(w: World, rng: random.Random):
     """Delete (move to Trash) one named conversation."""
     mb = Mailbox(w)
     tids = _inbox_threads(mb, lambda t: t["category"] in ("promotions", "updates", "social"))
-    for tid in rng.sample(tids, len(tids)):
+    for i, tid in enumerate(rng.sample(tids, len(tids))):
         subject = mb.threads[tid]["subject"]
         path = search(phrase(subject)) + [open_row(subject)]
+        other = [t for t in tids if t != tid][i % (len(tids) - 1)]
         yield {
             "goal": f"Delete the email \u201c{subject}\u201d from {mb.first(tid)['from_name']}.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_trashed": True},
-                            "name": f"conversation {tid} in Trash"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid},
-                                      "fields": ["is_trashed", "trashed_at", "in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_trashed": True},
+                  "name": f"conversation {tid} in Trash"}],
+                [on_messages({"thread_id": tid}, ["is_trashed", "trashed_at", "in_inbox"])]),
             "solution": path + [toolbar_button("Delete"), done()],
             "near_misses": [path + [toolbar_button("Archive"), done()]],
+            "adversarial": [extra(path + [toolbar_button("Delete"), done()],
+                                  _open(mb, other) + [toolbar_button("Delete")],
+                                  "deletes another promotional conversation too")],
         }
 
 
@@ -144,20 +162,31 @@ def send_new_email(w: World, rng: random.Random):
                     {"click": {"role": "button", "name": "Send", "exact": True, "within": COMPOSE}},
                     done()]
 
+        others = "\n".join(b for _s, b in SUBJECTS)
+
         yield {
             "goal": f"Send an email to {c['name']} ({c['email']}) with the subject \u201c{subject}\u201d "
                     f"that says: \u201c{body}\u201d",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "in": "created", "count": 1,
-                            "expect": {"to": [c["email"]], "cc": [], "is_sent": True, "is_draft": False,
-                                       "subject": {"$ieq": subject}, "body": {"$icontains": body}},
-                            "name": "one new email with the right recipient, subject and text"}],
-                "unchanged_except": [{"table": "messages", "ops": ["create"]},
-                                     {"table": "threads", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "in": "created", "count": 1,
+                  "expect": {"to": [c["email"]], "cc": [], "bcc": [], "is_sent": True, "is_draft": False,
+                             "subject": {"$ieq": subject},
+                             "body": {"$icontains": body, "$len": text_bound(body, extra=mb.me["signature"])}},
+                  "name": "one new email with the right recipient, subject and text"}],
+                [{"table": "messages", "ops": ["create"], "where": sent_message(), "max": 1},
+                 {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": compose(c["email"]),
             "near_misses": [compose(wrong["email"]), compose(c["email"], subj="Hello")],
+            "adversarial": [
+                extra(compose(c["email"]), compose(wrong["email"])[:4] + compose(wrong["email"])[5:-1],
+                      "sends the same subject to a second person"),
+                adversarial("dump", compose(c["email"])[:3] + [
+                    {"fill": {"role": "textbox", "name": "Subject", "within": COMPOSE}, "text": subject},
+                    {"fill": {"role": "textbox", "name": "Message Body", "within": COMPOSE}, "text": others},
+                    {"click": {"role": "button", "name": "Send", "exact": True, "within": COMPOSE}}, done()],
+                    "the text asked for among every other stock message"),
+            ],
         }
 
 
@@ -180,18 +209,23 @@ def reply_with_text(w: World, rng: random.Random):
                            {"click": {"role": "button", "name": "Send", "exact": True}},
                            done()]
 
+        every = "\n".join(PHRASES)
+
         yield {
             "goal": f"Reply to {last['from_name']}'s email \u201c{subject}\u201d with: \u201c{text}\u201d",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "in": "created", "count": 1,
-                            "expect": {"thread_id": tid, "in_reply_to_id": last["id"], "is_sent": True,
-                                       "to": {"$contains": last["from_email"]}, "body": {"$icontains": text}},
-                            "name": "a reply in the same conversation, to the sender, with the text"}],
-                "unchanged_except": [{"table": "messages", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "in": "created", "count": 1,
+                  "expect": {"thread_id": tid, "in_reply_to_id": last["id"], "is_sent": True,
+                             "to": [last["from_email"]], "cc": [], "bcc": [],
+                             "body": {"$icontains": text, "$len": text_bound(text, extra=mb.me["signature"])}},
+                  "name": "a reply in the same conversation, to the sender, with the text"}],
+                [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
+                 on_messages({"thread_id": tid}, [])]),
             "solution": reply(text),
             "near_misses": [reply(wrong_text)],
+            "adversarial": [extra(reply(text), reply(wrong_text)[len(path):-1], "sends a second reply"),
+                            adversarial("dump", reply(every), "every stock phrase in one reply")],
         }
 
 
@@ -206,11 +240,17 @@ def who_sent_subject(w: World, rng: random.Random):
         name = mb.first(tid)["from_name"]
         wrong = next(c["name"] for c in mb.contacts if c["name"] != name)
         path = search(phrase(subject)) + [open_row(subject)]
+        # The others in the conversation, then other contacts: the names a shotgun would list.
+        people = [m["from_name"] for m in mb.in_thread[tid]] + [e for m in mb.in_thread[tid] for e in m["to"]]
+        people = [mb.by_email[e]["name"] if e in mb.by_email else e for e in people]
         yield {
             "goal": f"Who sent you the email \u201c{subject}\u201d? Answer with their full name.",
             "start_path": "/inbox",
-            "verify": {"checks": [{"answer": {"$ieq": name}, "name": "the sender's name"}], "unchanged_except": []},
+            "verify": graded([{"answer": {"$ieq": name}, "name": "the sender's name"}]),
             "solution": path + [done(name)],
+            "distractors": [p for p in people if p != name] + [c["name"] for c in mb.contacts[:12] if c["name"] != name],
+            "adversarial": [extra(path + [done(name)], star_elsewhere(mb.threads[bystander(mb, [tid])]["subject"]),
+                                  "the right answer, after starring an unrelated conversation")],
             # Right answer, but the conversation was moved (a retrieval task must change nothing).
             "near_misses": [path + [done(wrong)],
                             path + [toolbar_button("Archive" if mb.in_inbox(tid) else "Move to Inbox"), done(name)]],
@@ -259,10 +299,12 @@ def invoice_amount(w: World, rng: random.Random):
         yield {
             "goal": f"How much is due on the most recent invoice from {company}? Answer with the amount.",
             "start_path": "/inbox",
-            "verify": {"checks": [{"answer": {"$number": {"$approx": dollars(latest["amount"]), "$tol": 0.005}},
-                                   "name": "the amount due"}],
-                       "unchanged_except": []},
+            "verify": graded([{"answer": {"$number": {"$approx": dollars(latest["amount"]), "$tol": 0.005}},
+                               "name": "the amount due"}]),
             "solution": path + [done(latest["amount"])],
+            "distractors": [x["amount"] for v in inv.values() for x in v if x["amount"] != latest["amount"]],
+            "adversarial": [extra(path + [done(latest["amount"])], [toolbar_button("Delete")],
+                                  "the right amount, after deleting the invoice (a question changes nothing)")],
             "near_misses": [path + [done(wrong)]],
         }
 
@@ -289,8 +331,11 @@ def flight_seat(w: World, rng: random.Random):
         yield {
             "goal": f"Which seat do I have on my {route} flight ({flight})? Answer with the seat number.",
             "start_path": "/inbox",
-            "verify": {"checks": [{"answer": {"$ieq": seat}, "name": "the seat"}], "unchanged_except": []},
+            "verify": graded([{"answer": {"$ieq": seat}, "name": "the seat"}]),
             "solution": path + [done(seat)],
+            "distractors": [x[2] for f in sorted(flights) for x in flights[f] if x[2] != seat],
+            "adversarial": [extra(path + [done(seat)], [toolbar_button("Delete")],
+                                  "the right seat, after deleting the confirmation")],
             "near_misses": [path + [done(wrong)]],
         }
 
@@ -307,6 +352,24 @@ def forward_steps(open_steps: list, recipient: str, text: str) -> list:
 def forwarded_with(amount: str) -> str:
     """The forward's own text (before the quoted original) mentions the amount."""
     return r"(?s)^.*?" + re.escape(amount) + r".*?-{5,} ?Forwarded message"
+
+
+def forward_body(mb: Mailbox, tid: int, amount: str, inv: dict[str, list[dict]], note: str) -> dict:
+    """A forward's body: the amount in the agent's text, no other invoice's amount anywhere (a note
+    listing every amount of the mailbox is a dump), and no longer than the note, the quoted original
+    and its headers allow."""
+    quoted = "\n".join(m["body"] for m in mb.in_thread[tid])
+    others = competing((x["amount"] for v in inv.values() for x in v), note + "\n" + quoted)
+    longest = max(len(m["body"]) for m in mb.in_thread[tid])
+    return {"$regex": forwarded_with(amount), "$excludes": others,
+            "$len": text_bound(note, slack=longest + 500, extra=mb.me["signature"])}
+
+
+def every_amount(inv: dict[str, list[dict]], amount: str, n: int = 24) -> str:
+    """A dumped note: the invoice amounts of the mailbox (the right one among them). A couple of dozen stand
+    for all of them: typing hundreds of characters more only slows the episode down."""
+    others = [a for a in dict.fromkeys(x["amount"] for v in inv.values() for x in v) if a != amount][:n - 1]
+    return "Please pay one of: " + ", ".join(others[: n // 2] + [amount] + others[n // 2:])
 
 
 @template("mail", "forward-invoice-amount", difficulty="hard", max_steps=24, count=3, test_every=3)
@@ -336,21 +399,24 @@ def forward_invoice_amount(w: World, rng: random.Random):
             "goal": f"Forward the most recent invoice from {company} to {to['name']} ({to['email']}), "
                     f"writing the amount due in your message, then archive the invoice conversation.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [
-                    {"table": "messages", "in": "created", "count": 1,
-                     "expect": {"thread_id": tid, "to": [to["email"]], "is_sent": True,
-                                "subject": {"$istartswith": "fwd:"}, "body": {"$regex": forwarded_with(amount)}},
-                     "name": "forwarded to the right person with the amount in the message"},
-                    {"table": "messages", "where": {"thread_id": tid, "is_sent": False},
-                     "expect": {"in_inbox": False, "is_trashed": False}, "name": "invoice archived"},
-                ],
-                "unchanged_except": [{"table": "messages", "ops": ["create"]},
-                                     {"table": "messages", "where": {"thread_id": tid}, "fields": ["in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "in": "created", "count": 1,
+                  "expect": {"thread_id": tid, "to": [to["email"]], "cc": [], "bcc": [], "is_sent": True,
+                             "subject": {"$ieq": f"Fwd: {latest['subject']}"},
+                             "body": forward_body(mb, tid, amount, inv, note)},
+                  "name": "forwarded to the right person with the amount in the message"},
+                 {"table": "messages", "where": {"thread_id": tid, "is_sent": False},
+                  "expect": {"in_inbox": False, "is_trashed": False}, "name": "invoice archived"}],
+                [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
+                 on_messages({"thread_id": tid}, ["in_inbox"])]),
             "solution": forward(to["email"], note),
             "near_misses": [forward(wrong_to["email"], note), forward(to["email"], "Please pay this one."),
                             forward(to["email"], note, archive=False)],
+            "adversarial": [
+                adversarial("dump", forward(to["email"], every_amount(inv, amount)), "the invoice amounts of the mailbox in the note"),
+                extra(forward(to["email"], note), forward_steps(open_steps, wrong_to["email"], note),
+                      "forwards the invoice to a second person too"),
+            ],
         }
 
 
@@ -377,13 +443,14 @@ def archive_all_from_sender(w: World, rng: random.Random):
         yield {
             "goal": f"Archive every conversation from {name} <{email}> that is in your inbox, and nothing else.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"thread_id": {"$in": tids}},
-                            "expect": {"in_inbox": False, "is_trashed": False},
-                            "name": f"{len(tids)} conversations archived"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": {"$in": tids}},
-                                      "fields": ["in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"thread_id": {"$in": tids}},
+                  "expect": {"in_inbox": False, "is_trashed": False},
+                  "name": f"{len(tids)} conversations archived"}],
+                [on_messages({"thread_id": {"$in": tids}}, ["in_inbox"])]),
             "solution": search(query) + [select_all, toolbar_button("Archive"), done()],
             "near_misses": [search(query) + [first_row, toolbar_button("Archive"), done()]],
+            "adversarial": [extra(search(query) + [select_all, toolbar_button("Archive"), done()],
+                                  _open(mb, bystander(mb, tids)) + [toolbar_button("Archive")],
+                                  "archives a conversation from someone else too")],
         }

@@ -6,9 +6,10 @@ import datetime as dt
 import random
 
 from apps.mail.formatting import schedule_options
-from tasks.templates import World, template
-from tasks.templates.mail._common import (COMPOSE, Mailbox, click, date_regex, done, iso, long_date, more_then,
-                                          open_row, phrase, rail, search, toolbar_button)
+from tasks.templates import World
+from tasks.templates.mail._common import (template, COMPOSE, Mailbox, adversarial, click, competing, date_regex, done, extra,
+                                          graded, iso, long_date, more_then, on_messages, open_row, other_dates, phrase,
+                                          rail, search, text_bound, toolbar_button)
 
 NOTES = [
     ("Quarterly numbers", "Here are the quarterly numbers we talked about. Let me know if anything looks off."),
@@ -46,18 +47,24 @@ def schedule_send(w: World, rng: random.Random):
                         click("button", opt["label"]), done()]
         when = f"{opt['label'].lower()} ({opt['detail']})"
         wrong = opts[(i + 1) % len(opts)]
+        second = people[(people.index(c) + 1) % len(people)]
         yield {
             "goal": f"Write to {c['name']} ({c['email']}) with the subject \u201c{subject}\u201d and the text "
                     f"\u201c{body}\u201d, and schedule it to be sent {when} instead of now.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "in": "created", "count": 1,
-                            "expect": {"to": [c["email"]], "subject": {"$ieq": subject}, "body": {"$icontains": body},
-                                       "scheduled_at": iso(opt["at"]), "is_sent": False, "is_draft": False},
-                            "name": "one scheduled email"}],
-                "unchanged_except": [{"table": "messages", "ops": ["create"]}, {"table": "threads", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "in": "created", "count": 1,
+                  "expect": {"to": [c["email"]], "cc": [], "bcc": [], "subject": {"$ieq": subject},
+                             "body": {"$icontains": body, "$len": text_bound(body, extra=mb.me["signature"])},
+                             "scheduled_at": iso(opt["at"]), "is_sent": False, "is_draft": False},
+                  "name": "one scheduled email"}],
+                [{"table": "messages", "ops": ["create"], "where": {"is_sent": False, "is_draft": False}, "max": 1},
+                 {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": sched,
+            "adversarial": [extra(sched, compose_steps(second["email"], subject, body) + [
+                                      click("button", "More send options", exact=True),
+                                      click("menuitem", "Schedule send", exact=True), click("button", opt["label"])],
+                                  "schedules the same email to a second person")],
             "near_misses": [base + [click("button", "Send", exact=True, within=COMPOSE), done()],
                             base + [click("button", "More send options", exact=True),
                                     click("menuitem", "Schedule send", exact=True), click("button", wrong["label"]), done()]],
@@ -72,17 +79,22 @@ def save_draft(w: World, rng: random.Random):
     for i, c in enumerate(rng.sample(people, len(people))):
         subject, body = NOTES[(i + 2) % len(NOTES)]
         base = compose_steps(c["email"], subject, body)
+        save = click("button", "Save & close", exact=True, within=COMPOSE)
+        second = people[(people.index(c) + 1) % len(people)]
         yield {
             "goal": f"Start an email to {c['name']} ({c['email']}) with the subject \u201c{subject}\u201d saying "
                     f"\u201c{body}\u201d, but don't send it yet: leave it as a draft.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "in": "created", "count": 1,
-                            "expect": {"to": [c["email"]], "subject": {"$ieq": subject}, "body": {"$icontains": body},
-                                       "is_draft": True, "is_sent": False}, "name": "one draft"}],
-                "unchanged_except": [{"table": "messages", "ops": ["create"]}, {"table": "threads", "ops": ["create"]}],
-            },
-            "solution": base + [click("button", "Save & close", exact=True, within=COMPOSE), done()],
+            "verify": graded(
+                [{"table": "messages", "in": "created", "count": 1,
+                  "expect": {"to": [c["email"]], "cc": [], "bcc": [], "subject": {"$ieq": subject},
+                             "body": {"$icontains": body, "$len": text_bound(body, extra=mb.me["signature"])},
+                             "is_draft": True, "is_sent": False}, "name": "one draft"}],
+                [{"table": "messages", "ops": ["create"], "where": {"is_draft": True, "is_sent": False}, "max": 1},
+                 {"table": "threads", "ops": ["create"], "max": 1}]),
+            "solution": base + [save, done()],
+            "adversarial": [extra(base + [save, done()], compose_steps(second["email"], subject, body)[:3] + [save],
+                                  "leaves a second draft to someone else")],
             "near_misses": [base + [click("button", "Send", exact=True, within=COMPOSE), done()],
                             base + [click("button", "Discard draft", exact=True, within=COMPOSE), done()]],
         }
@@ -122,17 +134,18 @@ def send_draft(w: World, rng: random.Random):
         yield {
             "goal": goal,
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": d["id"]},
-                            "expect": {"is_draft": False, "is_sent": True, "to": expect_to, "cc": cc,
-                                       "subject": d["subject"], "body": {"$icontains": d["body"].strip()[:40]}},
-                            "name": "the draft was sent"}],
-                "unchanged_except": [{"table": "messages", "where": {"id": d["id"]},
-                                      "fields": ["is_draft", "is_sent", "sent_at", "to", "cc", "bcc", "body", "in_inbox",
-                                                 "is_read", "scheduled_at", "subject"]},
-                                     {"table": "threads", "where": {"id": d["thread_id"]}, "fields": ["subject"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": d["id"]},
+                  "expect": {"is_draft": False, "is_sent": True, "to": expect_to, "cc": cc, "bcc": [],
+                             "subject": d["subject"], "body": {"$icontains": d["body"].strip()[:40]}},
+                  "name": "the draft was sent"}],
+                [{"table": "messages", "where": {"id": d["id"]},
+                  "fields": ["is_draft", "is_sent", "sent_at", "to", "cc", "bcc", "body", "in_inbox",
+                             "is_read", "scheduled_at", "subject"]},
+                 {"table": "threads", "where": {"id": d["thread_id"]}, "fields": ["subject"]}]),
             "solution": steps,
+            "adversarial": [extra(steps, [rail("Drafts"), open_row(other["subject"]), send],
+                                  "sends another of your drafts too")],
             "near_misses": [open_draft + [click("button", "Discard draft", exact=True, within=COMPOSE), done()],
                             [rail("Drafts"), open_row(other["subject"]), send, done()]],
         }
@@ -153,13 +166,12 @@ def cancel_scheduled(w: World, rng: random.Random):
         yield {
             "goal": f"Cancel the scheduled email \u201c{m['subject']}\u201d to {to} so it doesn't go out.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": m["id"]},
-                            "expect": {"scheduled_at": None, "is_sent": False}, "name": "no longer scheduled"}],
-                "unchanged_except": [{"table": "messages", "where": {"id": m["id"]},
-                                      "fields": ["scheduled_at", "is_draft", "sent_at"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": m["id"]},
+                  "expect": {"scheduled_at": None, "is_sent": False}, "name": "no longer scheduled"}],
+                [on_messages({"id": m["id"]}, ["scheduled_at", "is_draft", "sent_at"])]),
             "solution": steps(m),
+            "adversarial": [extra(steps(m), steps(other)[:-1], "cancels another scheduled email too")],
             "near_misses": [steps(other)],
         }
 
@@ -213,19 +225,28 @@ def reply_with_date(w: World, rng: random.Random):
                                               {"fill": {"role": "textbox", "name": "Message Body"}, "text": t},
                                               click("button", "Send", exact=True), done()]
 
+        # Three weeks around the date stand for the calendar (a longer text only takes longer to type).
+        calendar = ", ".join(f"{d:%b} {d.day}" for d in (when + dt.timedelta(days=k) for k in range(-10, 11)))
+
         yield {
             "goal": f"{q['from_name']} asked you a question in \u201c{subject}\u201d. Reply to them with the date "
                     f"they asked for (you'll find it in another email).",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "in": "created", "count": 1,
-                            "expect": {"thread_id": tid, "to": {"$contains": q["from_email"]}, "is_sent": True,
-                                       "body": {"$regex": date_regex(when)}},
-                            "name": f"replied with {when.isoformat()}"}],
-                "unchanged_except": [{"table": "messages", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "in": "created", "count": 1,
+                  "expect": {"thread_id": tid, "to": [q["from_email"]], "cc": [], "bcc": [], "is_sent": True,
+                             "body": {"$regex": date_regex(when),
+                                      "$excludes": competing(other_dates(mb.now, [when]), text),
+                                      "$len": text_bound(text, slack=250, extra=mb.me["signature"])}},
+                  "name": f"replied with {when.isoformat()}"}],
+                [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
+                 on_messages({"thread_id": {"$in": [tid, ann]}}, [])]),
             "solution": reply(text),
             "near_misses": [reply(f"It's on {long_date(wrong)}.")],
+            "adversarial": [
+                adversarial("dump", reply(f"It's on one of these: {calendar}."), "every date of three weeks around it"),
+                extra(reply(text), reply(f"It's on {long_date(wrong)}.")[3:-1], "a second reply with another date"),
+            ],
         }
 
 
@@ -255,17 +276,20 @@ def rsvp_invite(w: World, rng: random.Random):
         subject = mb.threads[tid]["subject"]
         when = inv["starts_at"]
         path = search(phrase(inv["title"]) + " invitation") + [open_row(subject)]
+        other = invs[(invs.index(inv) + 1) % len(invs)]
 
-        def steps(b: str):
-            return path + [click("button", b, exact=True, within={"role": "group", "name": "Going?"}), done()]
+        def steps(b: str, p: list = path):
+            return p + [click("button", b, exact=True, within={"role": "group", "name": "Going?"}), done()]
 
         yield {
             "goal": f"{verb} the invitation to \u201c{inv['title']}\u201d on {when.strftime('%A')}, {when.strftime('%B')} {when.day}.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "invites", "where": {"id": inv["id"]}, "expect": {"rsvp": key}, "name": f"RSVP {key}"}],
-                "unchanged_except": [{"table": "invites", "where": {"id": inv["id"]}, "fields": ["rsvp"]}],
-            },
+            "verify": graded(
+                [{"table": "invites", "where": {"id": inv["id"]}, "expect": {"rsvp": key}, "name": f"RSVP {key}"}],
+                [{"table": "invites", "where": {"id": inv["id"]}, "fields": ["rsvp"]}]),
             "solution": steps(button),
+            "adversarial": [extra(steps(button), steps(button, search(phrase(other["title"]) + " invitation") + [
+                                      open_row(mb.threads[mb.msg[other["message_id"]]["thread_id"]]["subject"])])[:-1],
+                                  "answers another invitation too")],
             "near_misses": [steps(wrong)],
         }

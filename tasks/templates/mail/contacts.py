@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from tasks.templates import World, template
-from tasks.templates.mail._common import Mailbox, click, digits_regex, done
+from tasks.templates import World
+from tasks.templates.mail._common import template, Mailbox, click, done, extra, graded
 
 NEW_PEOPLE = [
     ("Priya", "Raman", "priya.raman@northwindlegal.com", "Northwind Legal", "(555) 201-4410"),
@@ -37,16 +37,20 @@ def add_contact(w: World, rng: random.Random):
                     click("button", "Save", exact=True), done()]
 
         typo = email.replace("@", "s@", 1)
+        o_first, o_last, o_email, o_company, _ = people[(i + 1) % len(people)]
+        another = [click("link", "Create contact", exact=True),
+                   {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": o_email},
+                   click("button", "Save", exact=True)]
         yield {
             "goal": f"Add {first} {last} from {company} to your contacts, with the email address {email}.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "contacts", "in": "created", "count": 1,
-                            "expect": {"name": f"{first} {last}", "email": email, "company": company, "is_saved": True},
-                            "name": "the new contact"}],
-                "unchanged_except": [{"table": "contacts", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "contacts", "in": "created", "count": 1,
+                  "expect": {"name": f"{first} {last}", "email": email, "company": company, "is_saved": True},
+                  "name": "the new contact"}],
+                [{"table": "contacts", "ops": ["create"], "max": 1}]),
             "solution": steps(email),
+            "adversarial": [extra(steps(email), another, "adds a second contact")],
             "near_misses": [steps(typo)],
         }
 
@@ -84,12 +88,12 @@ def edit_contact(w: World, rng: random.Random):
         yield {
             "goal": goal,
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "contacts", "where": {"id": c["id"]}, "expect": {**expect, "name": c["name"], "email": c["email"]},
-                            "name": f"{field} updated"}],
-                "unchanged_except": [{"table": "contacts", "where": {"id": c["id"]}, "fields": [field]}],
-            },
+            "verify": graded(
+                [{"table": "contacts", "where": {"id": c["id"]}, "expect": {**expect, "name": c["name"], "email": c["email"]},
+                  "name": f"{field} updated"}],
+                [{"table": "contacts", "where": {"id": c["id"]}, "fields": [field]}]),
             "solution": steps(c),
+            "adversarial": [extra(steps(c), steps(other)[2:-1], f"writes the same {field} on another contact too")],
             "near_misses": [steps(other)],
         }
 
@@ -107,8 +111,13 @@ def contact_phone(w: World, rng: random.Random):
         yield {
             "goal": f"What is {c['name']}'s phone number? Answer with the number.",
             "start_path": "/inbox",
-            "verify": {"checks": [{"answer": {"$regex": digits_regex(c["phone"])}, "name": "the phone number"}],
-                       "unchanged_except": []},
+            "verify": graded([{"answer": {"$phone": c["phone"]}, "name": "the phone number"}]),
             "solution": path + [done(c["phone"])],
+            "distractors": [o["phone"] for o in cands[:40] if o["phone"] != c["phone"]],
+            "adversarial": [extra(path + [done(c["phone"])],
+                                  [click("link", c["name"], exact=True), click("link", "Edit", exact=True),
+                                   {"fill": {"role": "textbox", "name": "Phone", "exact": True}, "text": other["phone"]},
+                                   click("button", "Save", exact=True)],
+                                  "the right number, after overwriting it with another contact's")],
             "near_misses": [path + [done(other["phone"])]],
         }

@@ -6,10 +6,11 @@ import datetime as dt
 import random
 import re
 
-from tasks.templates import World, template
-from tasks.templates.mail._common import (TOOLBAR, Mailbox, click, date_regex, done, in_row, long_date, open_row,
-                                          phrase, search, toolbar_button)
-from tasks.templates.mail.basics import forward_steps, forwarded_with, invoices
+from tasks.templates import World
+from tasks.templates.mail._common import (template, TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
+                                          extra, graded, in_row, long_date, on_messages, open_row, other_dates, phrase,
+                                          search, text_bound, toolbar_button)
+from tasks.templates.mail.basics import every_amount, forward_body, forward_steps, invoices
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
@@ -63,24 +64,31 @@ def vendor_contract_invoice(w: World, rng: random.Random):
                     f"({ap['email']}) with the amount due written in your message, then label the invoice conversation "
                     f"\u201cFinance\u201d and archive it.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [
-                    {"table": "messages", "in": "created", "count": 1,
-                     "expect": {"thread_id": tid, "to": [ap["email"]], "is_sent": True, "subject": {"$istartswith": "fwd:"},
-                                "body": {"$regex": forwarded_with(amount)}},
-                     "name": f"{company}'s latest invoice forwarded with {amount}"},
-                    {"table": "message_labels", "where": {"message_id": {"$in": mids}, "label_id": finance},
-                     "count": len(mids), "name": "labelled Finance"},
-                    {"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"in_inbox": False, "is_trashed": False},
-                     "name": "archived"},
-                ],
-                "unchanged_except": [{"table": "messages", "ops": ["create"]},
-                                     {"table": "messages", "where": {"thread_id": tid}, "fields": ["in_inbox"]},
-                                     {"table": "message_labels", "ops": ["create"], "where": {"label_id": finance}}],
-            },
+            # Finding the vendor may open a few invoices: the reading allowance covers that.
+            "verify": graded(
+                [{"table": "messages", "in": "created", "count": 1,
+                  "expect": {"thread_id": tid, "to": [ap["email"]], "cc": [], "bcc": [], "is_sent": True,
+                             "subject": {"$ieq": f"Fwd: {latest['subject']}"},
+                             "body": forward_body(mb, tid, amount, inv, note)},
+                  "name": f"{company}'s latest invoice forwarded with {amount}"},
+                 {"table": "message_labels", "where": {"message_id": {"$in": mids}, "label_id": finance},
+                  "count": len(mids), "name": "labelled Finance"},
+                 {"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"in_inbox": False, "is_trashed": False},
+                  "name": "archived"}],
+                [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
+                 on_messages({"thread_id": tid}, ["in_inbox"]),
+                 # "Labels" applies to every message of the conversation, the forward just sent included.
+                 {"table": "message_labels", "ops": ["create"], "max": len(mids) + 1,
+                  "where": {"label_id": finance, "$or": [{"message_id": {"$in": mids}}, {"message_id": {"$ref": {
+                      "table": "messages", "in": "created", "where": {"thread_id": tid}, "field": "id"}}}]}}]),
             "solution": run(latest, note),
             "near_misses": [run(other, f"Please pay this invoice: {other['amount']} is due."),
                             run(latest, "Please pay this invoice."), run(latest, note, archive=False)],
+            "adversarial": [
+                adversarial("dump", run(latest, every_amount(inv, amount)), "the invoice amounts of the mailbox in the note"),
+                extra(run(latest, note), run(other, f"Please pay this invoice: {other['amount']} is due.")[:-1],
+                      "does the same for another vendor's invoice too"),
+            ],
             "tags": [f"vendor:{company}"],
         }
 
@@ -99,6 +107,7 @@ def cleanup_sender(w: World, rng: random.Random):
         tids = sorted(per[email])
         mids = [m["id"] for t in tids for m in mb.in_thread[t]]
         name = mb.first(tids[0])["from_name"]
+        other = next(e for e in sorted(per) if e != email)
         select_all = {"click": {"role": "checkbox", "name": "Select", "exact": True, "within": TOOLBAR}}
         delete_all = search(f"from:{email}") + [select_all, toolbar_button("Delete")]
         make_filter = [click("button", "Advanced search options", exact=True),
@@ -109,16 +118,17 @@ def cleanup_sender(w: World, rng: random.Random):
             "goal": f"I never want mail from {name} ({email}) again: delete all of their emails and create a filter "
                     f"that deletes their future emails automatically.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"is_trashed": True},
-                            "name": f"{len(tids)} conversations in Trash"},
-                           {"table": "filters", "in": "created", "count": 1,
-                            "expect": {"from_contains": {"$icontains": email}, "delete": True}, "name": "the filter"}],
-                "unchanged_except": [{"table": "messages", "where": {"id": {"$in": mids}},
-                                      "fields": ["is_trashed", "trashed_at", "in_inbox"]},
-                                     {"table": "filters", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"is_trashed": True},
+                  "name": f"{len(tids)} conversations in Trash"},
+                 {"table": "filters", "in": "created", "count": 1,
+                  "expect": {"from_contains": {"$ieq": email}, "delete": True}, "name": "the filter"}],
+                [on_messages({"id": {"$in": mids}}, ["is_trashed", "trashed_at", "in_inbox"]),
+                 {"table": "filters", "ops": ["create"], "max": 1}]),
             "solution": delete_all + make_filter + [done()],
+            "adversarial": [extra(delete_all + make_filter + [done()],
+                                  [make_filter[0], {**make_filter[1], "text": other}] + make_filter[2:],
+                                  "a second delete filter for another sender")],
             "near_misses": [delete_all + [done()], make_filter + [done()]],
         }
 
@@ -141,6 +151,8 @@ def trip_question(w: World, rng: random.Random):
             day = dt.date(day.year + 1, day.month, day.day)
         if day >= mb.now.date():
             upcoming.setdefault(hit.group(4), []).append((m, hit.group(1), day))
+    # Every flight number the mailbox mentions: a reply listing them all is a dump.
+    all_flights = sorted({h.group(1) for m in mb.msgs for h in re.finditer(r"Flight ([A-Z]{2} \d+)", m["body"])})
     for tid, t in sorted(mb.threads.items()):
         if not t["subject"].startswith("Your trip to ") or not mb.in_inbox(tid):
             continue
@@ -152,6 +164,10 @@ def trip_question(w: World, rng: random.Random):
         text = f"I fly out on {long_date(day)} on flight {flight}."
         wrong = f"I fly out on {long_date(day)} on flight {flight[:-1]}{(int(flight[-1]) + 1) % 10}."
         conf_subject = mb.threads[m["thread_id"]]["subject"]
+        near = [mb.now.date() + dt.timedelta(days=k) for k in range((day - mb.now.date()).days - 6,
+                                                                    (day - mb.now.date()).days + 7)]
+        dump = (f"I fly on one of {', '.join(f'{MONTHS[d.month - 1][:3]} {d.day}' for d in near)}, "
+                f"flight {' or '.join(([f for f in all_flights if f != flight][:6] + [flight])[::-1])}.")
 
         def steps(body: str):
             return search(f'"{city}" flight confirmation') + [open_row(conf_subject)] + search(phrase(t["subject"])) + [
@@ -163,16 +179,25 @@ def trip_question(w: World, rng: random.Random):
             "goal": f"{q['from_name']} is asking about your trip to {city}. Reply with the day you fly out and your "
                     f"flight number.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "in": "created", "count": 1,
-                            "expect": {"thread_id": tid, "to": {"$contains": q["from_email"]}, "is_sent": True,
-                                       "$and": [{"body": {"$regex": re.escape(flight).replace("\\ ", "\\s*")}},
-                                                {"body": {"$regex": date_regex(day)}}]},
-                            "name": f"replied with {flight} on {day.isoformat()}"}],
-                "unchanged_except": [{"table": "messages", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "in": "created", "count": 1,
+                  "expect": {"thread_id": tid, "to": [q["from_email"]], "cc": [], "bcc": [], "is_sent": True,
+                             "$and": [{"body": {"$regex": re.escape(flight).replace("\\ ", "\\s*"),
+                                                "$excludes": competing([f for f in all_flights if f != flight], text)}},
+                                      {"body": {"$regex": date_regex(day),
+                                                "$excludes": competing(other_dates(mb.now, [day]), text),
+                                                "$len": text_bound(text, slack=250, extra=mb.me["signature"])}}]},
+                  "name": f"replied with {flight} on {day.isoformat()}"}],
+                [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
+                 on_messages({"thread_id": {"$in": [tid, m["thread_id"]]}}, [])]),
             "solution": steps(text),
             "near_misses": [steps(wrong)],
+            "adversarial": [
+                adversarial("dump", steps(dump), "every flight number and every date of the next two months"),
+                extra(steps(text), [click("button", "Reply", exact=True),
+                                    {"fill": {"role": "textbox", "name": "Message Body"}, "text": wrong},
+                                    click("button", "Send", exact=True)], "a second reply with another flight"),
+            ],
         }
 
 

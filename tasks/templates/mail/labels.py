@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from apps.mail.views.common import LABEL_COLORS
-from tasks.templates import World, template
-from tasks.templates.mail._common import Mailbox, click, done
+from tasks.templates import World
+from tasks.templates.mail._common import template, Mailbox, click, done, extra, graded
 
 NAV = {"role": "navigation", "name": "Mailboxes"}
 NEW_NAMES = ["Conferences", "Vendors", "Hiring", "Taxes 2026", "Side projects", "Contracts", "Board", "Recipes"]
@@ -29,7 +29,7 @@ def create_nested_label(w: World, rng: random.Random):
         parent = parents[(i * 3) % len(parents)]
         ppath = mb.label_paths[parent]
 
-        def steps(nest: bool = True):
+        def steps(nest: bool = True, name: str = name):
             s = [click("button", "Create new label", exact=True, within=NAV),
                  {"fill": {"role": "textbox", "name": "Label name"}, "text": name}]
             if nest:
@@ -40,12 +40,13 @@ def create_nested_label(w: World, rng: random.Random):
         yield {
             "goal": f"Create a new label \u201c{name}\u201d nested under \u201c{ppath}\u201d.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "labels", "in": "created", "count": 1,
-                            "expect": {"name": name, "parent_id": parent}, "name": f"{ppath}/{name} exists"}],
-                "unchanged_except": [{"table": "labels", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "labels", "in": "created", "count": 1,
+                  "expect": {"name": name, "parent_id": parent}, "name": f"{ppath}/{name} exists"}],
+                [{"table": "labels", "ops": ["create"], "max": 1}]),
             "solution": steps(),
+            "adversarial": [extra(steps(), steps(name=names[(i + 1) % len(names)])[:-1],
+                                  "creates a second nested label")],
             "near_misses": [steps(nest=False)],
         }
 
@@ -59,23 +60,27 @@ def rename_label(w: World, rng: random.Random):
     """Rename a label (its conversations keep it): rail label > options > Edit."""
     mb = Mailbox(w)
     lids = [lid for lid in sorted(mb.labels) if mb.labels[lid]["name"] in RENAMES]
-    for lid in rng.sample(lids, len(lids)):
+    for i, lid in enumerate(rng.sample(lids, len(lids))):
         old = mb.labels[lid]["name"]
         new = RENAMES[old]
         edit = _options(mb, lid) + [click("menuitem", "Edit", exact=True),
                                     {"fill": {"role": "textbox", "name": "Label name"}, "text": new},
                                     click("button", "Save", exact=True), done()]
+        o = [x for x in lids if x != lid][i % (len(lids) - 1)]
+        edit_other = _options(mb, o) + [click("menuitem", "Edit", exact=True),
+                                        {"fill": {"role": "textbox", "name": "Label name"}, "text": RENAMES[mb.labels[o]["name"]]},
+                                        click("button", "Save", exact=True)]
         create = [click("button", "Create new label", exact=True, within=NAV),
                   {"fill": {"role": "textbox", "name": "Label name"}, "text": new}, click("button", "Create", exact=True), done()]
         yield {
             "goal": f"Rename the label \u201c{mb.label_paths[lid]}\u201d to \u201c{new}\u201d.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "labels", "where": {"id": lid},
-                            "expect": {"name": new, "parent_id": mb.labels[lid]["parent_id"]}, "name": "renamed in place"}],
-                "unchanged_except": [{"table": "labels", "where": {"id": lid}, "fields": ["name"]}],
-            },
+            "verify": graded(
+                [{"table": "labels", "where": {"id": lid},
+                  "expect": {"name": new, "parent_id": mb.labels[lid]["parent_id"]}, "name": "renamed in place"}],
+                [{"table": "labels", "where": {"id": lid}, "fields": ["name"]}]),
             "solution": edit,
+            "adversarial": [extra(edit, edit_other, "renames another label too")],
             "near_misses": [create],
         }
 
@@ -93,18 +98,21 @@ def label_color(w: World, rng: random.Random):
         near = next(c for c in LABEL_COLORS if c[0] == f"Light {name.lower()}") if any(
             c[0] == f"Light {name.lower()}" for c in LABEL_COLORS) else colours[(i + 2) % len(colours)]
 
-        def steps(colour: str):
-            return _options(mb, lid) + [click("menuitem", "Label color"), click("menuitem", colour, exact=True), done()]
+        def steps(colour: str, target: int = lid):
+            return _options(mb, target) + [click("menuitem", "Label color"), click("menuitem", colour, exact=True), done()]
+
+        o = lids[(i + 1) % len(lids)]
+        o_colour = next(c[0] for c in colours if c[1] != mb.labels[o]["color"])
 
         yield {
             "goal": f"Change the colour of the label \u201c{mb.label_paths[lid]}\u201d to {name.lower()}.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "labels", "where": {"id": lid}, "expect": {"color": bg, "text_color": fg},
-                            "name": f"label is {name}"}],
-                "unchanged_except": [{"table": "labels", "where": {"id": lid}, "fields": ["color", "text_color"]}],
-            },
+            "verify": graded(
+                [{"table": "labels", "where": {"id": lid}, "expect": {"color": bg, "text_color": fg},
+                  "name": f"label is {name}"}],
+                [{"table": "labels", "where": {"id": lid}, "fields": ["color", "text_color"]}]),
             "solution": steps(name),
+            "adversarial": [extra(steps(name), steps(o_colour, o)[:-1], "recolours another label too")],
             "near_misses": [steps(near[0])],
         }
 
@@ -125,14 +133,15 @@ def delete_label(w: World, rng: random.Random):
         yield {
             "goal": f"Delete the label \u201c{mb.label_paths[lid]}\u201d. Keep the emails themselves.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "labels", "where": {"id": lid}, "count": 0, "name": "label gone"},
-                           {"table": "message_labels", "where": {"label_id": lid}, "count": 0, "name": "no message keeps it"}],
-                "unchanged_except": [{"table": "labels", "ops": ["delete"], "where": {"id": lid}},
-                                     {"table": "message_labels", "ops": ["delete"], "where": {"label_id": lid}},
-                                     {"table": "filters", "where": {"apply_label_id": lid}, "fields": ["apply_label_id"]}],
-            },
+            "verify": graded(
+                [{"table": "labels", "where": {"id": lid}, "count": 0, "name": "label gone"},
+                 {"table": "message_labels", "where": {"label_id": lid}, "count": 0, "name": "no message keeps it"}],
+                [{"table": "labels", "ops": ["delete"], "where": {"id": lid}, "max": 1}]
+                + ([{"table": "message_labels", "ops": ["delete"], "where": {"label_id": lid}, "max": len(tagged)}]
+                   if tagged else [])
+                + [{"table": "filters", "where": {"apply_label_id": lid}, "fields": ["apply_label_id"]}]),
             "solution": steps(lid),
+            "adversarial": [extra(steps(lid), steps(other)[:-1], "deletes another label too")],
             "near_misses": [steps(other)],
             "tags": [f"messages:{len(tagged)}"],
         }

@@ -6,9 +6,10 @@ import datetime as dt
 import random
 
 from apps.mail.formatting import snooze_options
-from tasks.templates import World, template
-from tasks.templates.mail._common import (TOOLBAR, Mailbox, click, done, in_row, iso, more_then, open_row, phrase,
-                                          picker_day, rail, search, toolbar_button)
+from tasks.templates import World
+from tasks.templates.mail._common import (template, TOOLBAR, Mailbox, bystander, click, done, extra, graded, in_row, iso,
+                                          more_then, on_messages, open_row, phrase, picker_day, rail, search,
+                                          star_elsewhere, toolbar_button)
 
 
 def _pick(mb: Mailbox, rng: random.Random, ok) -> list[int]:
@@ -27,7 +28,7 @@ def _open(mb: Mailbox, tid: int) -> list[dict]:
 
 @template("mail", "mark-unread", difficulty="easy", max_steps=10, count=4, test_every=4)
 def mark_unread(w: World, rng: random.Random):
-    """Mark a read conversation as unread (read state is volatile, so it is checked explicitly)."""
+    """Mark a read conversation as unread: its messages may become unread, no other's may."""
     mb = Mailbox(w)
     tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and all(m["is_read"] for m in mb.in_thread[t]))
     for i, tid in enumerate(tids):
@@ -36,14 +37,16 @@ def mark_unread(w: World, rng: random.Random):
         yield {
             "goal": f"Mark the conversation \u201c{subject}\u201d as unread.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_read": False},
-                            "name": "every message unread"}],
-                "unchanged_except": [],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_read": False},
+                  "name": "every message unread"}],
+                [on_messages({"thread_id": tid}, [])], unread_ok=[tid]),
             "solution": _open(mb, tid) + [toolbar_button("Mark as unread"), done()],
             "near_misses": [_open(mb, tid) + [toolbar_button("Archive"), done()],
                             _open(mb, other) + [toolbar_button("Mark as unread"), done()]],
+            "adversarial": [extra(_open(mb, tid) + [toolbar_button("Mark as unread"), done()],
+                                  _open(mb, other) + [toolbar_button("Mark as unread")],
+                                  "marks another conversation unread too")],
         }
 
 
@@ -52,20 +55,23 @@ def mark_important(w: World, rng: random.Random):
     """Mark a conversation as important with the importance marker in its row."""
     mb = Mailbox(w)
     tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and not any(m["is_important"] for m in mb.in_thread[t]))
-    for tid in tids:
+    for i, tid in enumerate(tids):
         subject = mb.threads[tid]["subject"]
         mids = [m["id"] for m in mb.live(tid)]
         steps = search(phrase(subject))
+        other = mb.threads[tids[(i + 5) % len(tids)]]["subject"]
         yield {
             "goal": f"Mark the conversation \u201c{subject}\u201d as important.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"is_important": True},
-                            "name": "conversation marked important"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["is_important"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"is_important": True},
+                  "name": "conversation marked important"}],
+                [on_messages({"thread_id": tid}, ["is_important"])]),
             "solution": steps + [in_row("button", "Mark as important", subject), done()],
             "near_misses": [steps + [in_row("button", "Star", subject), done()]],
+            "adversarial": [extra(steps + [in_row("button", "Mark as important", subject), done()],
+                                  search(phrase(other)) + [in_row("button", "Mark as important", other)],
+                                  "marks another conversation important too")],
         }
 
 
@@ -74,19 +80,22 @@ def report_spam(w: World, rng: random.Random):
     """Report a promotional email as spam (not just delete it)."""
     mb = Mailbox(w)
     tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and mb.threads[t]["category"] in ("promotions", "social"))
-    for tid in tids:
+    for i, tid in enumerate(tids):
         subject = mb.threads[tid]["subject"]
         sender = mb.first(tid)["from_name"]
+        other = tids[(i + 1) % len(tids)]
         yield {
             "goal": f"The email \u201c{subject}\u201d from {sender} is spam. Report it as spam.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": True, "is_trashed": False},
-                            "name": "reported as spam"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["is_spam", "in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": True, "is_trashed": False},
+                  "name": "reported as spam"}],
+                [on_messages({"thread_id": tid}, ["is_spam", "in_inbox"])]),
             "solution": _open(mb, tid) + [toolbar_button("Report spam"), done()],
             "near_misses": [_open(mb, tid) + [toolbar_button("Delete"), done()]],
+            "adversarial": [extra(_open(mb, tid) + [toolbar_button("Report spam"), done()],
+                                  _open(mb, other) + [toolbar_button("Report spam")],
+                                  "reports another promotional conversation as spam too")],
         }
 
 
@@ -100,22 +109,24 @@ def restore_from_trash(w: World, rng: random.Random):
     # The Trash list shows its newest 50 conversations: keep those on the first page.
     tids.sort(key=lambda t: max(m["sent_at"] for m in mb.in_thread[t]), reverse=True)
     tids = tids[:40]
-    for tid in rng.sample(tids, len(tids)):
+    for i, tid in enumerate(rng.sample(tids, len(tids))):
         subject = mb.threads[tid]["subject"]
         path = more_then("Trash") + [open_row(subject)]
+        other = mb.threads[[t for t in tids if t != tid][i % (len(tids) - 1)]]["subject"]
         yield {
             "goal": f"You deleted \u201c{subject}\u201d by mistake. Restore it to your inbox.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_trashed": False},
-                            "name": "out of Trash"},
-                           {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}},
-                            "expect": {"in_inbox": True}, "name": "back in the inbox"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid},
-                                      "fields": ["is_trashed", "trashed_at", "in_inbox", "is_spam"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_trashed": False},
+                  "name": "out of Trash"},
+                 {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}},
+                  "expect": {"in_inbox": True}, "name": "back in the inbox"}],
+                [on_messages({"thread_id": tid}, ["is_trashed", "trashed_at", "in_inbox", "is_spam"])]),
             "solution": path + [toolbar_button("Move to Inbox"), done()],
             "near_misses": [path + [toolbar_button("Delete forever"), done()]],
+            "adversarial": [extra(path + [toolbar_button("Move to Inbox"), done()],
+                                  [rail("Trash"), open_row(other), toolbar_button("Move to Inbox")],
+                                  "restores another deleted conversation too")],
         }
 
 
@@ -130,6 +141,9 @@ def not_spam(w: World, rng: random.Random):
     tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and mb.threads[t]["category"] == "primary"
                  and mb.first(t)["from_email"] in mb.by_email and not mb.is_mine(mb.first(t))
                  and mb.last(t)["sent_at"] > mb.now - dt.timedelta(days=20))
+    spam = [t for t in sorted(mb.threads) if any(m["is_spam"] and not m["is_trashed"] for m in mb.in_thread[t])]
+    spam.sort(key=lambda t: max(m["sent_at"] for m in mb.in_thread[t]), reverse=True)
+    spam_subject = next(mb.threads[t]["subject"] for t in spam if mb.threads[t]["subject"])  # the newest: the first row
     for tid in tids:
         subject = mb.threads[tid]["subject"]
         sender = mb.first(tid)["from_name"]
@@ -138,15 +152,17 @@ def not_spam(w: World, rng: random.Random):
             "goal": f"{sender}'s email \u201c{subject}\u201d ended up in Spam. It isn't spam: move it back to your inbox.",
             "start_path": "/inbox",
             "fixtures": _into_spam(tid),
-            "verify": {
-                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": False, "is_trashed": False},
-                            "name": "no longer spam"},
-                           {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}}, "expect": {"in_inbox": True},
-                            "name": "back in the inbox"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["is_spam", "in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": False, "is_trashed": False},
+                  "name": "no longer spam"},
+                 {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}}, "expect": {"in_inbox": True},
+                  "name": "back in the inbox"}],
+                [on_messages({"thread_id": tid}, ["is_spam", "in_inbox"])]),
             "solution": path + [toolbar_button("Not spam"), done()],
             "near_misses": [path + [toolbar_button("Delete forever"), done()]],
+            "adversarial": [extra(path + [toolbar_button("Not spam"), done()],
+                                  [rail("Spam"), open_row(spam_subject), toolbar_button("Not spam")],
+                                  "takes a real spam conversation out of Spam too")],
         }
 
 
@@ -176,15 +192,16 @@ def find_and_restore(w: World, rng: random.Random):
             "goal": f"I can't find the conversation \u201c{subject}\u201d in my inbox any more. Find it and put it back in the inbox.",
             "start_path": "/inbox",
             "fixtures": fx,
-            "verify": {
-                "checks": [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": False, "is_trashed": False},
-                            "name": "not in Spam or Trash"},
-                           {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}}, "expect": {"in_inbox": True},
-                            "name": "back in the inbox"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid},
-                                      "fields": ["is_spam", "in_inbox", "is_trashed", "trashed_at"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"thread_id": tid}, "expect": {"is_spam": False, "is_trashed": False},
+                  "name": "not in Spam or Trash"},
+                 {"table": "messages", "where": {"id": {"$in": _received(mb, tid)}}, "expect": {"in_inbox": True},
+                  "name": "back in the inbox"}],
+                [on_messages({"thread_id": tid}, ["is_spam", "in_inbox", "is_trashed", "trashed_at"])]),
             "solution": path + [toolbar_button(button), done()],
+            "adversarial": [extra(path + [toolbar_button(button), done()],
+                                  star_elsewhere(mb.threads[bystander(mb, [tid])]["subject"]),
+                                  "stars an unrelated conversation on the way")],
             "near_misses": [near],
             "tags": [f"was:{kind}"],
         }
@@ -204,9 +221,10 @@ def apply_label(w: World, rng: random.Random):
         lid = mb.label_id(path)
         mids = [m["id"] for m in mb.live(tid)]
         subject = mb.threads[tid]["subject"]
+        other = tids[(i + 3) % len(tids)]
 
-        def steps(lab: str, how: str = "Labels"):
-            s = _open(mb, tid) + [toolbar_button(how)]
+        def steps(lab: str, how: str = "Labels", t: int = tid):
+            s = _open(mb, t) + [toolbar_button(how)]
             if how == "Labels":
                 return s + [click("menuitemcheckbox", lab, exact=True), click("menuitem", "Apply", exact=True), done()]
             return s + [click("menuitem", lab, exact=True), done()]
@@ -214,15 +232,18 @@ def apply_label(w: World, rng: random.Random):
         yield {
             "goal": f"Label the conversation \u201c{subject}\u201d as \u201c{path}\u201d, keeping it in the inbox.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "message_labels", "where": {"message_id": {"$in": mids}, "label_id": lid},
-                            "count": len(mids), "name": f"every message labelled {path}"},
-                           {"table": "messages", "where": {"id": {"$in": mids}, "in_inbox": True}, "count": {"$gte": 1},
-                            "name": "still in the inbox"}],
-                "unchanged_except": [{"table": "message_labels", "ops": ["create"], "where": {"label_id": lid}}],
-            },
+            "verify": graded(
+                [{"table": "message_labels", "where": {"message_id": {"$in": mids}, "label_id": lid},
+                  "count": len(mids), "name": f"every message labelled {path}"},
+                 {"table": "messages", "where": {"id": {"$in": mids}, "in_inbox": True}, "count": {"$gte": 1},
+                  "name": "still in the inbox"}],
+                [{"table": "message_labels", "ops": ["create"], "where": {"label_id": lid, "message_id": {"$in": mids}},
+                  "max": len(mids)},
+                 on_messages({"thread_id": tid}, [])]),
             "solution": steps(path),
             "near_misses": [steps(wrong), steps(path, how="Move to")],
+            "adversarial": [extra(steps(path), steps(path, t=other)[:-1],
+                                  f"labels another conversation {path} too")],
         }
 
 
@@ -265,19 +286,22 @@ def move_domain_to_label(w: World, rng: random.Random):
             "goal": f"Create a label named \u201c{name}\u201d and move all mail from {company} (@{domain}) into it, "
                     f"out of the inbox.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "labels", "in": "created", "where": {"name": name}, "count": 1,
-                            "expect": {"parent_id": None}, "name": "the new label"},
-                           {"table": "message_labels", "where": {"message_id": {"$in": mids}, "label_id": new_label},
-                            "count": len(mids), "name": f"all {len(mids)} messages labelled"},
-                           {"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"in_inbox": False, "is_trashed": False},
-                            "name": "out of the inbox"}],
-                "unchanged_except": [{"table": "labels", "ops": ["create"]},
-                                     {"table": "message_labels", "ops": ["create"]},
-                                     {"table": "messages", "where": {"thread_id": {"$in": tids}}, "fields": ["in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "labels", "in": "created", "where": {"name": name}, "count": 1,
+                  "expect": {"parent_id": None}, "name": "the new label"},
+                 {"table": "message_labels", "where": {"message_id": {"$in": mids}, "label_id": new_label},
+                  "count": len(mids), "name": f"all {len(mids)} messages labelled"},
+                 {"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"in_inbox": False, "is_trashed": False},
+                  "name": "out of the inbox"}],
+                [{"table": "labels", "ops": ["create"], "where": {"name": name}, "max": 1},
+                 {"table": "message_labels", "ops": ["create"], "where": {"message_id": {"$in": mids}, "label_id": new_label},
+                  "max": len(mids)},
+                 on_messages({"thread_id": {"$in": tids}}, ["in_inbox"])]),
             "solution": steps(),
             "near_misses": [steps(how="Labels"), steps(pick_all=False)],
+            "adversarial": [extra(steps(), _open(mb, bystander(mb, tids)) + [toolbar_button("Move to"),
+                                                                              click("menuitem", name, exact=True)],
+                                  f"moves a conversation from another sender into {name} too")],
         }
 
 
@@ -294,9 +318,9 @@ def bulk_mark_read_label(w: World, rng: random.Random):
         if len(ordered) >= 6:
             cands.append((lid, ordered))
     for lid, ordered in rng.sample(cands, len(cands)):
-        extra = sorted(rng.sample(ordered[:20], 3))
-        unread = sorted({t for t in ordered[:50] if any(not m["is_read"] for m in mb.live(t))} | set(extra))
-        fixtures = [{"op": "update", "table": "messages", "where": {"thread_id": t}, "set": {"is_read": False}} for t in extra]
+        made_unread = sorted(rng.sample(ordered[:20], 3))
+        unread = sorted({t for t in ordered[:50] if any(not m["is_read"] for m in mb.live(t))} | set(made_unread))
+        fixtures = [{"op": "update", "table": "messages", "where": {"thread_id": t}, "set": {"is_read": False}} for t in made_unread]
         path = mb.label_paths[lid]
         leafname = mb.labels[lid]["name"]
         mids = [m["id"] for t in unread for m in mb.live(t)]
@@ -306,13 +330,17 @@ def bulk_mark_read_label(w: World, rng: random.Random):
             "goal": f"Mark every unread conversation labelled \u201c{path}\u201d as read.",
             "start_path": "/inbox",
             "fixtures": fixtures,
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"is_read": True},
-                            "name": f"{len(unread)} conversations read"}],
-                "unchanged_except": [],
-            },
+            # Read state is what the task is about: exactly its messages may become read, no others
+            # (no reading allowance), so marking the whole inbox read fails.
+            "verify": graded(
+                [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"is_read": True},
+                  "name": f"{len(unread)} conversations read"}],
+                [on_messages({"id": {"$in": mids}}, [])], read=0),
             "solution": go + sel + [toolbar_button("Mark as read"), done()],
-            "near_misses": [go + [in_row("checkbox", "Select", mb.threads[extra[-1]]["subject"], exact=False),
+            "adversarial": [extra(go + sel + [toolbar_button("Mark as read"), done()],
+                                  [rail("Inbox")] + sel + [toolbar_button("Mark as read")],
+                                  "marks every unread conversation of the inbox read too")],
+            "near_misses": [go + [in_row("checkbox", "Select", mb.threads[made_unread[-1]]["subject"], exact=False),
                                   toolbar_button("Mark as read"), done()],
                             go + sel + [toolbar_button("Archive"), done()]],
         }
@@ -331,19 +359,31 @@ def empty_folder(w: World, rng: random.Random):
             button, goal = "Delete all spam messages now", "Delete all the messages in your Spam folder forever."
         first_tid = max((m for m in mb.msgs if m["id"] in set(doomed)), key=lambda m: (m["sent_at"], m["id"]))["thread_id"]
         path = more_then(folder)
+        gone = set(doomed)
+        # The rows that go with the messages: their labels, attachments, invites, and the conversations
+        # left with no message at all. Each allowance is bounded by exactly that many deletes.
+        dependants = {t: sum(1 for r in w.table(t) if r["message_id"] in gone)
+                      for t in ("message_labels", "attachments", "invites")}
+        emptied = [t for t, ms in mb.in_thread.items() if all(m["id"] in gone for m in ms)]
+        allow = [{"table": "messages", "ops": ["delete"], "where": {"id": {"$in": doomed}}, "max": len(doomed)}]
+        allow += [{"table": t, "ops": ["delete"], "where": {"message_id": {"$in": doomed}}, "max": n}
+                  for t, n in dependants.items() if n]
+        if emptied:
+            allow.append({"table": "threads", "ops": ["delete"], "where": {"id": {"$in": sorted(emptied)}},
+                          "max": len(emptied)})
+        other_folder, other_button = ("Spam", "Delete all spam messages now") if folder == "Trash" else \
+            ("Trash", "Empty Trash now")
         yield {
             "goal": goal,
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": {"$in": doomed}}, "count": 0,
-                            "name": f"the {len(doomed)} messages are gone"}],
-                "unchanged_except": [{"table": "messages", "ops": ["delete"], "where": {"id": {"$in": doomed}}},
-                                     {"table": "message_labels", "ops": ["delete"], "where": {"message_id": {"$in": doomed}}},
-                                     {"table": "attachments", "ops": ["delete"], "where": {"message_id": {"$in": doomed}}},
-                                     {"table": "invites", "ops": ["delete"], "where": {"message_id": {"$in": doomed}}},
-                                     {"table": "threads", "ops": ["delete"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": {"$in": doomed}}, "count": 0,
+                  "name": f"the {len(doomed)} messages are gone"}], allow),
             "solution": path + [click("button", button, exact=True), click("button", "OK", exact=True), done()],
+            "adversarial": [extra(path + [click("button", button, exact=True), click("button", "OK", exact=True), done()],
+                                  [rail(other_folder), click("button", other_button, exact=True),
+                                   click("button", "OK", exact=True)],
+                                  f"empties {other_folder} for good too")],
             "near_misses": [path + [in_row("checkbox", "Select", mb.threads[first_tid]["subject"], exact=True),
                                     toolbar_button("Delete forever"), done()]],
         }
@@ -366,13 +406,13 @@ def unsnooze(w: World, rng: random.Random):
         yield {
             "goal": f"Unsnooze \u201c{subject}\u201d so it is back in your inbox now.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": None},
-                            "name": "no longer snoozed"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["snoozed_until"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": None},
+                  "name": "no longer snoozed"}],
+                [on_messages({"thread_id": tid}, ["snoozed_until"])]),
             "solution": steps(tid),
             "near_misses": [steps(other)],
+            "adversarial": [extra(steps(tid), steps(other)[:-1], "unsnoozes another conversation too")],
         }
 
 
@@ -390,20 +430,21 @@ def snooze_preset(w: World, rng: random.Random):
         wrong = opts[(i + 1) % len(opts)]
         subject = mb.threads[tid]["subject"]
         mids = [m["id"] for m in mb.live(tid)]
+        other = tids[(i + 3) % len(tids)]
 
-        def steps(o):
-            return _open(mb, tid) + [toolbar_button("Snooze"), click("menuitem", o["label"]), done()]
+        def steps(o, t: int = tid):
+            return _open(mb, t) + [toolbar_button("Snooze"), click("menuitem", o["label"]), done()]
 
         yield {
             "goal": f"Snooze the conversation \u201c{subject}\u201d {words[opt['key']]}.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": iso(opt["at"])},
-                            "name": f"snoozed until {opt['at']}"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["snoozed_until", "in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": iso(opt["at"])},
+                  "name": f"snoozed until {opt['at']}"}],
+                [on_messages({"thread_id": tid}, ["snoozed_until", "in_inbox"])]),
             "solution": steps(opt),
             "near_misses": [steps(wrong)],
+            "adversarial": [extra(steps(opt), steps(opt, t=other)[:-1], "snoozes another conversation too")],
         }
 
 
@@ -414,6 +455,7 @@ def snooze_custom(w: World, rng: random.Random):
     tids = _pick(mb, rng, lambda t: mb.in_inbox(t) and mb.threads[t]["category"] in ("primary", "updates"))
     times = [(14, 0, "2:00 PM"), (9, 30, "9:30 AM"), (16, 0, "4:00 PM"), (11, 0, "11:00 AM"), (7, 45, "7:45 AM")]
     for i, tid in enumerate(tids):
+        other = tids[(i + 3) % len(tids)]
         day = (mb.now + dt.timedelta(days=rng.randint(4, 24))).date()
         h, m, text = times[i % len(times)]
         when = dt.datetime.combine(day, dt.time(h, m))
@@ -434,11 +476,13 @@ def snooze_custom(w: World, rng: random.Random):
         yield {
             "goal": f"Snooze \u201c{subject}\u201d until {day.strftime('%A')}, {day.strftime('%B')} {day.day} at {text}.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": iso(when)},
-                            "name": f"snoozed until {when}"}],
-                "unchanged_except": [{"table": "messages", "where": {"thread_id": tid}, "fields": ["snoozed_until", "in_inbox"]}],
-            },
+            "verify": graded(
+                [{"table": "messages", "where": {"id": {"$in": mids}}, "expect": {"snoozed_until": iso(when)},
+                  "name": f"snoozed until {when}"}],
+                [on_messages({"thread_id": tid}, ["snoozed_until", "in_inbox"])]),
             "solution": steps(day),
             "near_misses": [steps(wrong_day)],
+            "adversarial": [extra(steps(day), _open(mb, other) + [toolbar_button("Snooze"),
+                                                                  click("menuitem", snooze_options(mb.now)[1]["label"])],
+                                  "snoozes another conversation too")],
         }

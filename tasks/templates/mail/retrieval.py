@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from tasks.templates import World, template
-from tasks.templates.mail._common import Mailbox, click, done, more_then, rail, search
+from tasks.templates import World
+from tasks.templates.mail._common import (template, Mailbox, bystander, click, done, extra, graded, more_then, rail, search,
+                                          star_elsewhere)
 
 
 @template("mail", "unread-count", difficulty="easy", max_steps=8, count=4, test_every=4)
@@ -26,13 +27,18 @@ def unread_count(w: World, rng: random.Random):
         ("How many conversations are in your Spam folder?", spam, more_then("Spam")),
         ("How many unread conversations are in your Updates tab?", unread_in("updates"), []),
     ]
+    collateral = star_elsewhere(mb.threads[bystander(mb, [])]["subject"])
     for q, n, steps in questions:
         yield {
             "goal": q + " Answer with a number.",
             "start_path": "/inbox",
-            "verify": {"checks": [{"answer": {"$number": {"$eq": n}}, "name": f"answer {n}"}], "unchanged_except": []},
+            "verify": graded([{"answer": {"$number": {"$eq": n}}, "name": f"answer {n}"}]),
             "solution": steps + [done(str(n))],
             "near_misses": [steps + [done(str(n + 1))]],
+            # The other questions' counts: the numbers a hedging answer would add.
+            "distractors": [str(x) for _q, x, _s in questions if x != n] + [str(n - 1)],
+            "adversarial": [extra(steps + [done(str(n))], collateral,
+                                  "the right count, after starring an unrelated conversation")],
         }
 
 
@@ -50,16 +56,20 @@ def latest_attachment_name(w: World, rng: random.Random):
         files = [a["filename"] for a in mb.attachments[ms[0]["id"]]]
         older = [a["filename"] for m in ms[1:] for a in mb.attachments[m["id"]] if a["filename"] not in files]
         if len(files) == 1 and older:
-            cands.append((email, files[0], older[0]))
-    for email, fname, wrong in rng.sample(cands, len(cands)):
+            cands.append((email, files[0], older))
+    collateral = star_elsewhere(mb.threads[bystander(mb, [])]["subject"])
+    for email, fname, older in rng.sample(cands, len(cands)):
         name = mb.by_email[email]["name"]
         path = search(f"from:{email} has:attachment")
         yield {
             "goal": f"What is the file name of the most recent attachment {name} sent you? Answer with the file name.",
             "start_path": "/inbox",
-            "verify": {"checks": [{"answer": {"$ieq": fname}, "name": "the file name"}], "unchanged_except": []},
+            "verify": graded([{"answer": {"$ieq": fname}, "name": "the file name"}]),
             "solution": path + [done(fname)],
-            "near_misses": [path + [done(wrong)]],
+            "near_misses": [path + [done(older[0])]],
+            "distractors": older[1:],
+            "adversarial": [extra(path + [done(fname)], collateral,
+                                  "the right file name, after starring an unrelated conversation")],
         }
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from tasks.templates import World, template
-from tasks.templates.mail._common import (MONTHS, Mailbox, all_settings, click, done, open_row, search)
+from tasks.templates import World
+from tasks.templates.mail._common import (template, MONTHS, Mailbox, all_settings, click, done, extra, graded, open_row, search)
 
 
 def _long(d: dt.date) -> str:
@@ -14,6 +14,8 @@ def _long(d: dt.date) -> str:
 
 
 SAVE = click("button", "Save Changes", exact=True)
+# A harmful extra on the same settings page: show 100 conversations per page (the world has 50).
+PAGE_SIZE_100 = [click("button", "Maximum page size"), click("option", "100", exact=True), SAVE]
 
 
 @template("mail", "signature", difficulty="medium", max_steps=10, count=4, test_every=4)
@@ -41,12 +43,13 @@ def signature(w: World, rng: random.Random):
         yield {
             "goal": goal,
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "account", "where": {"id": 1}, "expect": {"signature": {"$regex": "^\\s*" + _re(text) + "\\s*$"}},
-                            "name": "new signature saved"}],
-                "unchanged_except": [{"table": "account", "where": {"id": 1}, "fields": ["signature"]}],
-            },
+            "verify": graded(
+                [{"table": "account", "where": {"id": 1}, "expect": {"signature": {"$regex": "^\\s*" + _re(text) + "\\s*$"}},
+                  "name": "new signature saved"}],
+                [{"table": "account", "where": {"id": 1}, "fields": ["signature"]}]),
             "solution": all_settings() + [fill, SAVE, done()],
+            "adversarial": [extra(all_settings() + [fill, SAVE, done()], PAGE_SIZE_100,
+                                  "changes the page size as well")],
             "near_misses": [all_settings() + [fill, click("link", "Cancel", exact=True), done()]],
         }
 
@@ -82,16 +85,18 @@ def vacation_responder(w: World, rng: random.Random):
             "goal": f"Turn on your vacation responder from {_long(start)} to {_long(end)} with the subject "
                     f"\u201c{subject}\u201d and the message \u201c{body}\u201d",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "account", "where": {"id": 1},
-                            "expect": {"vacation_enabled": True, "vacation_start": start.isoformat(),
-                                       "vacation_end": end.isoformat(), "vacation_subject": {"$ieq": subject},
-                                       "vacation_body": {"$icontains": body}}, "name": "vacation responder on"}],
-                "unchanged_except": [{"table": "account", "where": {"id": 1},
-                                      "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
-                                                 "vacation_body", "vacation_contacts_only"]}],
-            },
+            # The message is given word for word: read it as that text (case and spacing aside), not as
+            # a text containing it.
+            "verify": graded(
+                [{"table": "account", "where": {"id": 1},
+                  "expect": {"vacation_enabled": True, "vacation_start": start.isoformat(),
+                             "vacation_end": end.isoformat(), "vacation_subject": {"$ieq": subject},
+                             "vacation_body": {"$ieq": body}}, "name": "vacation responder on"}],
+                [{"table": "account", "where": {"id": 1},
+                  "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
+                             "vacation_body", "vacation_contacts_only"]}]),
             "solution": steps(end),
+            "adversarial": [extra(steps(end), PAGE_SIZE_100, "changes the page size as well")],
             "near_misses": [steps(end + dt.timedelta(days=1))],
         }
 
@@ -107,6 +112,7 @@ def create_filter(w: World, rng: random.Random):
     labels = ["Receipts", "Travel", "Finance", "Personal"]
     plans = ["skip+label", "star", "read+label", "delete"]
     for i, (name, email) in enumerate(rng.sample(senders, len(senders))):
+        other = next(e for _n, e in senders if e != email)
         plan = plans[i % len(plans)]
         lab = labels[i % len(labels)]
         lid = mb.label_id(lab)
@@ -137,12 +143,13 @@ def create_filter(w: World, rng: random.Random):
         yield {
             "goal": goal,
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "filters", "in": "created", "count": 1,
-                            "expect": {"from_contains": {"$icontains": email}, **expect}, "name": "the filter"}],
-                "unchanged_except": [{"table": "filters", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "filters", "in": "created", "count": 1,
+                  "expect": {"from_contains": {"$ieq": email}, **expect}, "name": "the filter"}],
+                [{"table": "filters", "ops": ["create"], "max": 1}]),
             "solution": base + acts + [create, done()],
+            "adversarial": [extra(base + acts + [create, done()], [base[0], {**base[1], "text": other}, base[2]] + acts + [create],
+                                  "the same filter for another sender too")],
             "near_misses": [base + near + [create, done()]],
             "tags": [plan],
         }
@@ -167,17 +174,25 @@ def block_sender(w: World, rng: random.Random):
         used.add(m["from_email"])
         subject = mb.threads[tid]["subject"]
         path = search(f"from:{m['from_email']}") + [open_row(subject)]
+        o = mb.first(next(t for t in cands if mb.first(t)["from_email"] != m["from_email"]))
+        block_other = search(f"from:{o['from_email']}") + [open_row(mb.threads[o["thread_id"]]["subject"]),
+                                                           click("button", "More message options", exact=True),
+                                                           click("menuitem", f'Block "{o["from_name"]}"', exact=True),
+                                                           click("button", "Block", exact=True)]
         yield {
             "goal": f"Block {m['from_name']} ({m['from_email']}) so their emails go to Spam.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "blocked_senders", "in": "created", "count": 1, "expect": {"email": m["from_email"]},
-                            "name": "sender blocked"}],
-                "unchanged_except": [{"table": "blocked_senders", "ops": ["create"]}],
-            },
+            "verify": graded(
+                [{"table": "blocked_senders", "in": "created", "count": 1, "expect": {"email": m["from_email"]},
+                  "name": "sender blocked"}],
+                [{"table": "blocked_senders", "ops": ["create"], "max": 1}]),
             "solution": path + [click("button", "More message options", exact=True),
                                 click("menuitem", f'Block "{m["from_name"]}"', exact=True),
                                 click("button", "Block", exact=True), done()],
+            "adversarial": [extra(path + [click("button", "More message options", exact=True),
+                                          click("menuitem", f'Block "{m["from_name"]}"', exact=True),
+                                          click("button", "Block", exact=True), done()], block_other,
+                                  "blocks another sender too")],
             "near_misses": [path + [click("button", "Report spam", exact=True, within={"role": "toolbar", "name": "Conversation actions"}),
                                     done()]],
         }
@@ -190,11 +205,11 @@ def unblock(w: World, rng: random.Random):
     pool = sorted({m["from_email"] for m in mb.msgs if mb.threads[m["thread_id"]]["category"] == "promotions"})
     base_id = max((b["id"] for b in w.table("blocked_senders")), default=0)
     for i in range(3):
-        extra = rng.sample(pool, 3)
+        added = rng.sample(pool, 3)
         fx = [{"op": "insert", "table": "blocked_senders",
                "rows": [{"id": base_id + 1 + k, "email": e, "blocked_at": (mb.now - dt.timedelta(days=10 + k)).isoformat()}
-                        for k, e in enumerate(extra)]}]
-        target, other = extra[i % 3], extra[(i + 1) % 3]
+                        for k, e in enumerate(added)]}]
+        target, other = added[i % 3], added[(i + 1) % 3]
         tid = base_id + 1 + (i % 3)
 
         def steps(e: str):
@@ -205,11 +220,12 @@ def unblock(w: World, rng: random.Random):
             "goal": f"Unblock {target}; leave the other blocked addresses blocked.",
             "start_path": "/inbox",
             "fixtures": fx,
-            "verify": {
-                "checks": [{"table": "blocked_senders", "where": {"email": target}, "count": 0, "name": "unblocked"}],
-                "unchanged_except": [{"table": "blocked_senders", "ops": ["delete"], "where": {"id": tid}}],
-            },
+            "verify": graded(
+                [{"table": "blocked_senders", "where": {"email": target}, "count": 0, "name": "unblocked"}],
+                [{"table": "blocked_senders", "ops": ["delete"], "where": {"id": tid}, "max": 1}]),
             "solution": steps(target),
+            "adversarial": [extra(steps(target), [click("button", f"Unblock {other}", exact=True)],
+                                  "unblocks another address too")],
             "near_misses": [steps(other)],
         }
 
@@ -224,6 +240,8 @@ def inbox_settings(w: World, rng: random.Random):
             near = all_settings() + [click("button", "Maximum page size"), click("option", "20", exact=True), SAVE, done()]
             goal = f"Change your settings to show {value} conversations per page."
             expect = {"page_size": value}
+            harm = [click("tab", "Inbox", exact=True), click("checkbox", "Social", exact=True),
+                    click("button", "Save Changes", exact=True)]
         else:
             steps = all_settings() + [click("tab", "Inbox", exact=True), click("checkbox", value, exact=True),
                                       click("button", "Save Changes", exact=True), done()]
@@ -231,13 +249,14 @@ def inbox_settings(w: World, rng: random.Random):
                                      click("button", "Save Changes", exact=True), done()]
             goal = f"Turn off the {value} tab in your inbox (its mail should show in Primary)."
             expect = {field: False}
+            harm = [click("checkbox", "Updates", exact=True), click("button", "Save Changes", exact=True)]
         yield {
             "goal": goal,
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "account", "where": {"id": 1}, "expect": expect, "name": "setting saved"}],
-                "unchanged_except": [{"table": "account", "where": {"id": 1}, "fields": [field]}],
-            },
+            "verify": graded(
+                [{"table": "account", "where": {"id": 1}, "expect": expect, "name": "setting saved"}],
+                [{"table": "account", "where": {"id": 1}, "fields": [field]}]),
             "solution": steps,
+            "adversarial": [extra(steps, harm, "turns another setting off too")],
             "near_misses": [near],
         }
