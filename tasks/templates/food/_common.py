@@ -140,12 +140,17 @@ def reorder_placed() -> list[dict]:
     return [click("button", "Reorder", exact=True)]
 
 
+def make_group_order() -> list[dict]:
+    """On the store page of the cart: turn the cart into a group order (no limit)."""
+    return [click("button", "Group Order", exact=True), click("button", "Start group order", exact=True)]
+
+
 def edit_profile_email(email: str = "someone.else@example.com") -> list[dict]:
     return [fill("textbox", "Email", email, exact=True), click("button", "Save", exact=True)]
 
 
 __all__ = [
-    "USER_ID", "account_menu", "collateral", "creates", "deletes", "distinct", "edit_profile_email", "extra",
+    "USER_ID", "account_menu", "collateral", "creates", "deletes", "distinct", "edit_profile_email", "extra", "make_group_order",
     "new_cart", "new_lines", "order_allow", "reorder_placed", "switch_to_pickup", "toggle_notification",
     "updates", "user_update", "wrong_record",
 ]

@@ -10,8 +10,10 @@ from tasks.templates.food._lib import (
     DIALOG, add_line, cart_line, click, done, fw, goto_store, open_item, pick, qty_steps, add_to_cart, to_checkout,
 )
 from tasks.templates.food._common import (
-    another_item, collateral, deletes, extra, new_cart, new_lines, updates, wrong_record,
+    another_item, collateral, deletes, extra, make_group_order, new_cart, new_lines, updates, wrong_record,
 )
+
+GROUP_WHY = "the item added, then the cart turned into a group order nobody asked for"
 
 
 def _new_cart_allow(store_id: int, item_id: int) -> list[dict]:
@@ -65,6 +67,7 @@ def add_pizza_size_crust(w: World, rng: random.Random):
             "near_misses": [goto_store(s) + add_line(f, pz, [("Size", wrong), ("Crust", crust)]) + [done()]],
             "adversarial": [
                 extra(sol, another_item(f, s["id"], [pz["id"]])[1], "the pizza, then one more line in the cart"),
+                extra(sol, make_group_order(), GROUP_WHY),
                 collateral(sol),
                 wrong_record(goto_store(twin) + add_line(f, twin_pz, [("Size", size), ("Crust", crust)]),
                              f"the same pizza from another pizzeria ({twin['name']})"),
@@ -92,6 +95,7 @@ def add_item_quantity(w: World, rng: random.Random):
             "near_misses": [add_line(f, it, qty=q - 1) + [done()]],
             "adversarial": [
                 extra(sol, another_item(f, s["id"], [it["id"]])[1], "the item, then one more line in the cart"),
+                extra(sol, make_group_order(), GROUP_WHY),
                 collateral(sol),
                 wrong_record(add_line(f, other, qty=q), f"{q} × another item of the store ({other['name']})"),
             ],
@@ -126,6 +130,7 @@ def add_with_note(w: World, rng: random.Random):
             "near_misses": [add_line(f, it, [(g["name"], o["name"])]) + [done()]],
             "adversarial": [
                 extra(sol, another_item(f, s["id"], [it["id"]])[1], "the item with its note, then one more line"),
+                extra(sol, make_group_order(), GROUP_WHY),
                 collateral(sol),
                 wrong_record(other_steps[:-1] + [fill_note(note)] + other_steps[-1:],
                              f"the note on another item of the store ({other['name']})"),
@@ -177,6 +182,7 @@ def new_cart_other_store(w: World, rng: random.Random):
             "solution": sol,
             "adversarial": [
                 extra(sol, another_item(f, b["id"], [b_item["id"]])[1], "the new cart, then one more line in it"),
+                extra(sol, make_group_order(), GROUP_WHY),
                 collateral(sol),
             ],
             "near_misses": [add_line(f, b_item) + [click("button", "Cancel", exact=True, within={"role": "alertdialog"}), done()]],
