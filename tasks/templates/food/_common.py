@@ -140,6 +140,12 @@ def reorder_placed() -> list[dict]:
     return [click("button", "Reorder", exact=True)]
 
 
+def cancel_placed() -> list[dict]:
+    """On the page of the order just placed: Cancel order, confirmed."""
+    return [click("button", "Cancel order", exact=True),
+            click("button", "Cancel order", exact=True, within={"role": "dialog", "name": "Cancel order"})]
+
+
 def make_group_order() -> list[dict]:
     """On the store page of the cart: turn the cart into a group order (no limit)."""
     return [click("button", "Group Order", exact=True), click("button", "Start group order", exact=True)]
@@ -150,7 +156,7 @@ def edit_profile_email(email: str = "someone.else@example.com") -> list[dict]:
 
 
 __all__ = [
-    "USER_ID", "account_menu", "collateral", "creates", "deletes", "distinct", "edit_profile_email", "extra", "make_group_order",
+    "USER_ID", "account_menu", "cancel_placed", "collateral", "creates", "deletes", "distinct", "edit_profile_email", "extra", "make_group_order",
     "new_cart", "new_lines", "order_allow", "reorder_placed", "switch_to_pickup", "toggle_notification",
     "updates", "user_update", "wrong_record",
 ]

@@ -8,7 +8,9 @@ import random
 from apps.food import logic
 from tasks.templates.base import World
 from tasks.templates.food._lib import template  # noqa: E402  (max_steps from the solution)
-from tasks.templates.food._common import collateral, extra, order_allow, reorder_placed, user_update
+from tasks.templates.food._common import (
+    cancel_placed, collateral, extra, order_allow, reorder_placed, user_update,
+)
 from tasks.templates.food._lib import (
     add_line, click, created_order, done, fill, fw, goto_store, iso, order_line, place, price,
     to_checkout,
@@ -21,6 +23,7 @@ def _adversarial(sol: list[dict]) -> list[dict]:
     """The order placed, then Reorder on its page: a second cart left behind (the one more create of the
     kind the order made); and the app-wide collateral."""
     return [extra(sol, reorder_placed(), "the order placed, then reordered at once: a new cart left behind"),
+            extra(sol, cancel_placed(), "the order placed, then cancelled at once: no order stands"),
             collateral(sol)]
 
 
@@ -57,7 +60,9 @@ def order_expect(f, s, subtotal, *, mode="delivery", option="standard", tip=15, 
     e = {"store_id": s["id"], "mode": mode, "delivery_option": option, "promo_id": promo["id"] if promo else None,
          "payment_method_id": payment, "subtotal_cents": subtotal, "tip_cents": t["tip_cents"],
          "discount_cents": t["discount_cents"], "total_cents": t["total_cents"],
-         "scheduled_for": iso(scheduled) if scheduled else None}
+         "scheduled_for": iso(scheduled) if scheduled else None,
+         # placed (or scheduled) and still standing: an order cancelled right after placing is no order
+         "status": "scheduled" if scheduled else "placed"}
     if mode == "delivery":
         e.update({"address_id": addr["id"], "tip_percent": tip, "dropoff": dropoff or addr["dropoff"],
                   "instructions": instructions if instructions is not None else addr["instructions"]})
