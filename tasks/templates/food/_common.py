@@ -124,10 +124,12 @@ def toggle_notification(label: str = "Promotions and offers: Text messages") -> 
 NOTIFY_COLLATERAL = ("Promotions and offers: Text messages", "Order updates: Email receipts")
 
 
-def collateral(solution: list[dict], *, avoid: str | None = None) -> dict:
-    """The gold solution plus a notification setting flipped: any task's grade must see it."""
+def collateral(solution: list[dict], *, avoid: str | None = None, close: list[dict] = ()) -> dict:
+    """The gold solution plus a notification setting flipped: any task's grade must see it. `close`:
+    the steps that close what the gold solution leaves open (a drawer or dialog makes the header inert)."""
     label = next(x for x in NOTIFY_COLLATERAL if x != avoid)
-    return extra(solution, toggle_notification(label), f"the gold solution, then the unasked-for switch '{label}' flipped")
+    return extra(solution, [*close, *toggle_notification(label)],
+                 f"the gold solution, then the unasked-for switch '{label}' flipped")
 
 
 def switch_to_pickup() -> list[dict]:

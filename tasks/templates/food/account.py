@@ -370,7 +370,7 @@ def group_order(w: World, rng: random.Random):
                 extra(sol, [click("button", "Done", exact=True, within={"role": "dialog", "name": "Group order"}),
                             *another_item(f, s["id"])[1]],
                       "the group order started, then an item added to it (nobody asked to shop)"),
-                collateral(sol),
+                collateral(sol, close=[click("button", "Done", exact=True, within={"role": "dialog", "name": "Group order"})]),
             ],
             "near_misses": [base + [click("radio", wrong_label, exact=True)] + tail],
         }

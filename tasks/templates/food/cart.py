@@ -217,7 +217,7 @@ def edit_cart(w: World, rng: random.Random):
             "adversarial": [
                 extra(steps, [click("link", "Checkout", exact=True), click("radio", "Tip 25%", exact=True)],
                       "the edits, then the cart's checkout choices changed too (a 25% tip nobody asked for)"),
-                collateral(steps),
+                collateral(steps, close=[click("button", "Close cart", exact=True)]),
             ],
         }
 
