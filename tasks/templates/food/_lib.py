@@ -11,13 +11,7 @@ from typing import Any
 from apps.food import logic
 from tasks.templates.base import World
 
-ORDER_TABLES_ALLOW = [
-    {"table": "orders", "ops": ["create"]},
-    {"table": "order_items", "ops": ["create"]},
-    {"table": "carts"},
-    {"table": "cart_items"},
-]
-CART_ALLOW = [{"table": "carts"}, {"table": "cart_items"}]
+# Allowances (unchanged_except) and adversarial trajectories: tasks/templates/food/_common.py.
 
 
 class FW:

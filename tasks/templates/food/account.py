@@ -8,6 +8,10 @@ import random
 from apps.food import logic
 from tasks.templates.base import World
 from tasks.templates.food._lib import click, done, fill, fw, goto_store, press, template
+from tasks.templates.food._common import (
+    another_item, collateral, creates, deletes, edit_profile_email, extra, new_cart, switch_to_pickup, user_update,
+    wrong_record,
+)
 
 
 def _acct(section_link: str) -> list[dict]:
@@ -23,13 +27,19 @@ def save_store(w: World, rng: random.Random):
     cands = [s for s in f.stores if s["id"] not in saved and f.names_count[s["name"]] == 1]
     for s in rng.sample(cands, 5):
         twin = next(x for x in cands if x["cuisine_id"] == s["cuisine_id"] and x["id"] != s["id"])
+        sol = goto_store(s) + [click("button", f"Save {s['name']}", exact=True), done()]
         yield {
             "goal": f"Save {s['name']} to your saved stores.",
             "start_path": "/",
             "verify": {"checks": [{"table": "saved_stores", "in": "created", "count": 1, "expect": {"store_id": s["id"]}}],
-                       "unchanged_except": [{"table": "saved_stores", "ops": ["create"]}]},
-            "solution": goto_store(s) + [click("button", f"Save {s['name']}", exact=True), done()],
+                       "unchanged_except": [creates("saved_stores", {"store_id": s["id"]})]},
+            "solution": sol,
             "near_misses": [goto_store(twin) + [click("button", f"Save {twin['name']}", exact=True), done()]],
+            "adversarial": [
+                extra(sol, goto_store(twin) + [click("button", f"Save {twin['name']}", exact=True)],
+                      f"the store saved, then another one too ({twin['name']})"),
+                collateral(sol),
+            ],
         }
 
 
@@ -41,13 +51,19 @@ def unsave_store(w: World, rng: random.Random):
     for r in rng.sample(rows, 5):
         s = f.store[r["store_id"]]
         other = f.store[next(x for x in rows if x["id"] != r["id"])["store_id"]]
+        sol = [click("button", "Account menu"), click("menuitem", "Saved stores", exact=True),
+               click("button", f"Unsave {s['name']}", exact=True), done()]
         yield {
             "goal": f"Remove {s['name']} from your saved stores, keeping the others.",
             "start_path": "/",
             "verify": {"checks": [{"table": "saved_stores", "in": "deleted", "count": 1, "expect": {"store_id": s["id"]}}],
-                       "unchanged_except": [{"table": "saved_stores", "ops": ["delete"]}]},
-            "solution": [click("button", "Account menu"), click("menuitem", "Saved stores", exact=True),
-                         click("button", f"Unsave {s['name']}", exact=True), done()],
+                       "unchanged_except": [deletes("saved_stores", {"store_id": s["id"]})]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, [click("button", f"Unsave {other['name']}", exact=True)],
+                      f"the store unsaved, then another one too ({other['name']})"),
+                collateral(sol),
+            ],
             "near_misses": [[click("button", "Account menu"), click("menuitem", "Saved stores", exact=True),
                              click("button", f"Unsave {other['name']}", exact=True), done()]],
         }
@@ -62,12 +78,17 @@ def switch_address(w: World, rng: random.Random):
     combos = [(a, start) for a in others for start in ("/", "/orders", "/offers")][:5]
     for a, start in combos:
         wrong = next(x for x in addrs if x["id"] not in (a["id"],))
+        sol = [click("button", "Delivery address:"), click("button", f"Deliver to {a['label']},"), done()]
         yield {
             "goal": f"Switch your delivery address to your {a['label']} address ({logic.address_line(a)}).",
             "start_path": start,
             "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"current_address_id": a["id"]}}],
-                       "unchanged_except": [{"table": "users", "fields": ["current_address_id"]}]},
-            "solution": [click("button", "Delivery address:"), click("button", f"Deliver to {a['label']},"), done()],
+                       "unchanged_except": [user_update("current_address_id")]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, switch_to_pickup(), "the address switched, then the user's mode flipped to pickup too"),
+                collateral(sol),
+            ],
             "near_misses": [[click("button", "Delivery address:"), click("button", f"Deliver to {wrong['label']},"), done()]],
         }
 
@@ -88,6 +109,7 @@ def add_address(w: World, rng: random.Random):
         tail = [fill("textbox", "Address label", label, exact=True), click("radio", "Hand it to me", exact=True),
                 click("button", "Save address", exact=True), done()]
         wrong_zip = next(n["zip"] for n in nbs if n["zip"] != nb["zip"])
+        sol = steps + [fill("textbox", "ZIP code", nb["zip"], exact=True)] + tail
         yield {
             "goal": f"Add a new delivery address: {street}{', ' + apt if apt else ''}, Bayview {nb['zip']}, labelled "
                     f"“{label}”, with drop-off “Hand it to me”, and make it your current address.",
@@ -97,10 +119,14 @@ def add_address(w: World, rng: random.Random):
                                               "dropoff": "hand", "neighborhood_id": nb["id"]}},
                                   {"table": "users", "where": {"id": 1},
                                    "expect": {"current_address_id": {"$ref": {"table": "addresses", "in": "created", "field": "id"}}}}],
-                       "unchanged_except": [{"table": "addresses", "ops": ["create"]},
-                                            {"table": "users", "fields": ["current_address_id"]}]},
-            "solution": steps + [fill("textbox", "ZIP code", nb["zip"], exact=True)] + tail,
+                       "unchanged_except": [creates("addresses", {"street": street, "label": label}),
+                                            user_update("current_address_id")]},
+            "solution": sol,
             "near_misses": [steps + [fill("textbox", "ZIP code", wrong_zip, exact=True)] + tail],
+            "adversarial": [
+                extra(sol, sol[:-1], "the address added, then added a second time"),
+                collateral(sol),
+            ],
         }
 
 
@@ -116,13 +142,19 @@ def notification_setting(w: World, rng: random.Random):
         other = next(k for k in NOTIFY if k[0] != key)
         verb = "Turn off" if on else "Turn on"
         name = f"{head}: {label}"
+        sol = _acct("Notifications") + [click("switch", name, exact=True), done()]
         yield {
             "goal": f"{verb} {label.lower()} for {head.lower()} in your notification settings, leaving the rest as is.",
             "start_path": "/",
             "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {key: not on}}],
-                       "unchanged_except": [{"table": "users", "fields": [key]}]},
-            "solution": _acct("Notifications") + [click("switch", name, exact=True), done()],
+                       "unchanged_except": [user_update(key)]},
+            "solution": sol,
             "near_misses": [_acct("Notifications") + [click("switch", f"{other[1]}: {other[2]}", exact=True), done()]],
+            "adversarial": [
+                extra(sol, [click("switch", f"{other[1]}: {other[2]}", exact=True)],
+                      f"the switch flipped, then another one too ({other[1]}: {other[2]})"),
+                extra(sol, switch_to_pickup(), "the switch flipped, then the user's mode flipped to pickup"),
+            ],
         }
 
 
@@ -134,13 +166,18 @@ def update_phone(w: World, rng: random.Random):
         typed = [f"({digits[:3]}) {digits[3:6]}-{digits[6:]}", digits, f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"][k % 3]
         want = f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
         bad = f"({digits[:3]}) {digits[3:6]}-{digits[6:9]}0" if digits[9] != "0" else f"({digits[:3]}) {digits[3:6]}-{digits[6:9]}1"
+        sol = _acct("Profile") + [fill("textbox", "Phone number", typed, exact=True),
+                                  click("button", "Save", exact=True), done()]
         yield {
             "goal": f"Change the phone number on your Forkful profile to {typed}.",
             "start_path": "/",
             "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"phone": want}}],
-                       "unchanged_except": [{"table": "users", "fields": ["phone"]}]},
-            "solution": _acct("Profile") + [fill("textbox", "Phone number", typed, exact=True),
-                                           click("button", "Save", exact=True), done()],
+                       "unchanged_except": [user_update("phone")]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, edit_profile_email(), "the phone changed, then the profile's email too"),
+                collateral(sol),
+            ],
             "near_misses": [_acct("Profile") + [fill("textbox", "Phone number", bad, exact=True),
                                                click("button", "Save", exact=True), done()]],
         }
@@ -156,15 +193,22 @@ def redeem_gift(w: World, rng: random.Random):
     for k in range(5):
         g = cards[k % len(cards)]
         code = forms[k](g["code"])
+        g2 = next(x for x in cards if x["id"] != g["id"])
+        sol = [click("button", "Account menu"), click("menuitem", "Gift cards & credits", exact=True),
+               fill("textbox", "Gift card code", code, exact=True), click("button", "Redeem", exact=True), done()]
         yield {
             "goal": f"Redeem the Forkful gift card with code {code}.",
             "start_path": "/",
             "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"credits_cents": f.user["credits_cents"] + g["amount_cents"]}},
                                   {"table": "gift_cards", "in": "changed", "count": 1, "where": {"id": g["id"]}}],
-                       "unchanged_except": [{"table": "users", "fields": ["credits_cents"]},
-                                            {"table": "gift_cards", "fields": ["redeemed_at"]}]},
-            "solution": [click("button", "Account menu"), click("menuitem", "Gift cards & credits", exact=True),
-                         fill("textbox", "Gift card code", code, exact=True), click("button", "Redeem", exact=True), done()],
+                       "unchanged_except": [user_update("credits_cents"),
+                                            {"table": "gift_cards", "where": {"id": g["id"]}, "fields": ["redeemed_at"]}]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, [fill("textbox", "Gift card code", g2["code"], exact=True), click("button", "Redeem", exact=True)],
+                      "the gift card redeemed, then another unredeemed one too"),
+                collateral(sol),
+            ],
             "near_misses": [[click("button", "Account menu"), click("menuitem", "Gift cards & credits", exact=True),
                              fill("textbox", "Gift card code", used["code"], exact=True), click("button", "Redeem", exact=True), done()]],
         }
@@ -181,12 +225,17 @@ def default_card(w: World, rng: random.Random):
         c = cards[k % len(cards)]
         other = cards[(k + 1) % len(cards)]
         label = f"{c['brand']} •••• {c['last4']}"
+        sol = _acct("Payment methods") + [click("button", f"Make {label} default", exact=True), done()]
         yield {
             "goal": f"Make your {c['brand']} card ending in {c['last4']} your default payment method.",
             "start_path": starts[k],
             "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"default_payment_id": c["id"]}}],
-                       "unchanged_except": [{"table": "users", "fields": ["default_payment_id"]}]},
-            "solution": _acct("Payment methods") + [click("button", f"Make {label} default", exact=True), done()],
+                       "unchanged_except": [user_update("default_payment_id")]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, switch_to_pickup(), "the default card changed, then the user's mode flipped to pickup"),
+                collateral(sol),
+            ],
             "near_misses": [_acct("Payment methods") + [click("button", f"Make {other['brand']} •••• {other['last4']} default", exact=True), done()]],
         }
 
@@ -217,18 +266,21 @@ def add_card(w: World, rng: random.Random):
 
         checks = [{"table": "payment_methods", "in": "created", "count": 1,
                    "expect": {"brand": brand, "last4": num[-4:], "exp_month": int(exp[:2]), "exp_year": 2000 + int(exp[3:]), "zip": z}}]
-        allow = [{"table": "payment_methods", "ops": ["create"]}]
+        allow = [creates("payment_methods", {"last4": num[-4:]})]
         if make_default:
             checks.append({"table": "users", "where": {"id": 1},
                            "expect": {"default_payment_id": {"$ref": {"table": "payment_methods", "in": "created", "field": "id"}}}})
-            allow.append({"table": "users", "fields": ["default_payment_id"]})
+            allow.append(user_update("default_payment_id"))
+        sol = steps(pretty)
+        again = sol[2:-1]  # already on Payment methods: the Add card dialog once more
         yield {
             "goal": f"Add a new {brand} card: number {pretty}, expiring {exp}, security code {cvc}, billing ZIP {z}"
                     + (", and make it your default card." if make_default else "."),
             "start_path": "/",
             "verify": {"checks": checks, "unchanged_except": allow},
-            "solution": steps(pretty),
+            "solution": sol,
             "near_misses": [steps(typo)],
+            "adversarial": [extra(sol, again, "the card added, then added a second time"), collateral(sol)],
         }
 
 
@@ -253,10 +305,14 @@ def subscribe_plus(w: World, rng: random.Random):
             "verify": {"checks": [{"table": "users", "where": {"id": 1},
                                    "expect": {"membership_status": "active", "membership_plan": plan,
                                               "membership_payment_id": c["id"]}}],
-                       "unchanged_except": [{"table": "users", "fields": ["membership_status", "membership_plan",
-                                                                           "membership_payment_id", "membership_ends_on"]}]},
+                       "unchanged_except": [user_update("membership_status", "membership_plan",
+                                                        "membership_payment_id", "membership_ends_on")]},
             "solution": steps(plan),
             "near_misses": [steps(other)],
+            "adversarial": [
+                extra(steps(plan), switch_to_pickup(), "subscribed, then the user's mode flipped to pickup"),
+                collateral(steps(plan)),
+            ],
         }
 
 
@@ -274,13 +330,18 @@ def cancel_plus(w: World, rng: random.Random):
                              "membership_ends_on": dt.date.fromordinal(ends).isoformat()}}]
         base = [click("button", "Account menu"), click("menuitem", "Forkful Plus", exact=True),
                 click("button", "Cancel membership", exact=True)]
+        sol = base + [click("button", "Cancel membership", exact=True, within={"role": "dialog"}), done()]
         yield {
             "goal": "Cancel your Forkful Plus membership.",
             "start_path": ["/", "/orders", "/offers", "/account/profile", "/"][k],
             "fixtures": fixtures,
             "verify": {"checks": [{"table": "users", "where": {"id": 1}, "expect": {"membership_status": "cancelled"}}],
-                       "unchanged_except": [{"table": "users", "fields": ["membership_status"]}]},
-            "solution": base + [click("button", "Cancel membership", exact=True, within={"role": "dialog"}), done()],
+                       "unchanged_except": [user_update("membership_status")]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, switch_to_pickup(), "cancelled, then the user's mode flipped to pickup"),
+                collateral(sol),
+            ],
             "near_misses": [base + [click("button", "Keep membership", exact=True), done()]],
         }
 
@@ -297,13 +358,20 @@ def group_order(w: World, rng: random.Random):
         base = goto_store(s) + [click("button", "Group Order", exact=True)]
         tail = [click("button", "Start group order", exact=True), done()]
         goal_lim = "no spending limit" if cents is None else f"a {label} spending limit per person"
+        sol = base + [click("radio", label, exact=True)] + tail
         yield {
             "goal": f"Start a group order at {s['name']} with {goal_lim}.",
             "start_path": "/",
             "verify": {"checks": [{"table": "carts", "count": 1, "expect": {"store_id": s["id"], "group_order": True,
                                                                            "group_limit_cents": cents}}],
-                       "unchanged_except": [{"table": "carts"}]},
-            "solution": base + [click("radio", label, exact=True)] + tail,
+                       "unchanged_except": [new_cart(s["id"], group=True)]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, [click("button", "Done", exact=True, within={"role": "dialog", "name": "Group order"}),
+                            *another_item(f, s["id"])[1]],
+                      "the group order started, then an item added to it (nobody asked to shop)"),
+                collateral(sol, close=[click("button", "Done", exact=True, within={"role": "dialog", "name": "Group order"})]),
+            ],
             "near_misses": [base + [click("radio", wrong_label, exact=True)] + tail],
         }
 

@@ -7,13 +7,31 @@ import random
 from tasks.templates.base import World
 from tasks.templates.food._lib import template  # noqa: E402  (max_steps from the solution)
 from tasks.templates.food._lib import (
-    CART_ALLOW, DIALOG, add_line, cart_line, click, done, fw, goto_store, open_item, pick, qty_steps, add_to_cart,
+    DIALOG, add_line, cart_line, click, done, fw, goto_store, open_item, pick, qty_steps, add_to_cart, to_checkout,
 )
+from tasks.templates.food._common import (
+    another_item, collateral, deletes, extra, make_group_order, new_cart, new_lines, updates, wrong_record,
+)
+
+GROUP_WHY = "the item added, then the cart turned into a group order nobody asked for"
+
+
+def _new_cart_allow(store_id: int, item_id: int) -> list[dict]:
+    """An empty cart gets one line: the cart at that store, the one line of that item."""
+    return [new_cart(store_id), new_lines("cart_items", [item_id], 1)]
 
 
 def _pizza_stores(f):
     return [s for s in f.stores if f.cuisine_of(s)["slug"] == "pizza" and f.menu_item(s["id"], "Pepperoni Pizza")
             and f.names_count[s["name"]] == 1]
+
+
+def _has_opts(f, it, size, crust) -> bool:
+    try:
+        f.option(it, "Size", size), f.option(it, "Crust", crust)
+    except KeyError:
+        return False
+    return True
 
 
 @template("food", "add-pizza-size-crust", difficulty="easy", max_steps=16)
@@ -33,6 +51,10 @@ def add_pizza_size_crust(w: World, rng: random.Random):
         size, crust = sizes[n % 4], crusts[n % 3]
         wrong = "Medium" if size != "Medium" else "Large"
         o_size, o_crust = f.option(pz, "Size", size), f.option(pz, "Crust", crust)
+        sol = goto_store(s) + add_line(f, pz, [("Size", size), ("Crust", crust)]) + [done()]
+        twin = next(t for t in stores if t["id"] != s["id"] and f.menu_item(t["id"], pz["name"])
+                    and _has_opts(f, f.menu_item(t["id"], pz["name"]), size, crust))
+        twin_pz = f.menu_item(twin["id"], pz["name"])
         goal = f"Add one {size.lower()} {pz['name'].lower()} with {crust.lower().replace('hand-tossed', 'hand-tossed crust')} from {s['name']} to your cart."
         yield {
             "goal": goal,
@@ -40,9 +62,16 @@ def add_pizza_size_crust(w: World, rng: random.Random):
             "verify": {"checks": [{"table": "cart_items", "count": 1},
                                   {"table": "carts", "count": 1, "expect": {"store_id": s["id"]}},
                                   cart_line(pz["id"], [o_size["id"], o_crust["id"]], 1)],
-                       "unchanged_except": CART_ALLOW},
-            "solution": goto_store(s) + add_line(f, pz, [("Size", size), ("Crust", crust)]) + [done()],
+                       "unchanged_except": _new_cart_allow(s["id"], pz["id"])},
+            "solution": sol,
             "near_misses": [goto_store(s) + add_line(f, pz, [("Size", wrong), ("Crust", crust)]) + [done()]],
+            "adversarial": [
+                extra(sol, another_item(f, s["id"], [pz["id"]])[1], "the pizza, then one more line in the cart"),
+                extra(sol, make_group_order(), GROUP_WHY),
+                collateral(sol),
+                wrong_record(goto_store(twin) + add_line(f, twin_pz, [("Size", size), ("Crust", crust)]),
+                             f"the same pizza from another pizzeria ({twin['name']})"),
+            ],
         }
         n += 1
 
@@ -55,13 +84,21 @@ def add_item_quantity(w: World, rng: random.Random):
     for s in rng.sample(stores, 8):
         it = rng.choice([i for i in f.simple_items(s["id"]) if f.cat_name(i) != "Drinks"] or f.simple_items(s["id"]))
         q = rng.choice([2, 3, 4])
+        sol = add_line(f, it, qty=q) + [done()]
+        other = next(i for i in f.simple_items(s["id"]) if i["id"] != it["id"])
         yield {
             "goal": f"On {s['name']}'s page, add {q} × {it['name']} to your cart.",
             "start_path": f"/store/{s['id']}",
             "verify": {"checks": [{"table": "cart_items", "count": 1}, cart_line(it["id"], [], q)],
-                       "unchanged_except": CART_ALLOW},
-            "solution": add_line(f, it, qty=q) + [done()],
+                       "unchanged_except": _new_cart_allow(s["id"], it["id"])},
+            "solution": sol,
             "near_misses": [add_line(f, it, qty=q - 1) + [done()]],
+            "adversarial": [
+                extra(sol, another_item(f, s["id"], [it["id"]])[1], "the item, then one more line in the cart"),
+                extra(sol, make_group_order(), GROUP_WHY),
+                collateral(sol),
+                wrong_record(add_line(f, other, qty=q), f"{q} × another item of the store ({other['name']})"),
+            ],
         }
 
 
@@ -82,14 +119,29 @@ def add_with_note(w: World, rng: random.Random):
         opts = f.options_by_group[g["id"]]
         o = opts[-1] if len(opts) > 1 else opts[0]
         note = notes[k % len(notes)]
+        sol = add_line(f, it, [(g["name"], o["name"])], note=note) + [done()]
+        other, other_steps = another_item(f, s["id"], [it["id"]])
         yield {
             "goal": f"From {s['name']}, add a {it['name']} ({g['name']}: {o['name']}) to your cart with the note “{note}”.",
             "start_path": f"/store/{s['id']}",
             "verify": {"checks": [{"table": "cart_items", "count": 1}, cart_line(it["id"], [o["id"]], 1, note)],
-                       "unchanged_except": CART_ALLOW},
-            "solution": add_line(f, it, [(g["name"], o["name"])], note=note) + [done()],
+                       "unchanged_except": _new_cart_allow(s["id"], it["id"])},
+            "solution": sol,
             "near_misses": [add_line(f, it, [(g["name"], o["name"])]) + [done()]],
+            "adversarial": [
+                extra(sol, another_item(f, s["id"], [it["id"]])[1], "the item with its note, then one more line"),
+                extra(sol, make_group_order(), GROUP_WHY),
+                collateral(sol),
+                wrong_record(other_steps[:-1] + [fill_note(note)] + other_steps[-1:],
+                             f"the note on another item of the store ({other['name']})"),
+            ],
         }
+
+
+def fill_note(note: str) -> dict:
+    from tasks.templates.food._lib import fill
+
+    return fill("textbox", "Special instructions", note, exact=True)
 
 
 def _cart_fixture(f, s, lines):
@@ -117,6 +169,7 @@ def new_cart_other_store(w: World, rng: random.Random):
         a_item = f.simple_items(a["id"])[0]
         b_item = rng.choice(f.simple_items(b["id"]))
         fixtures = _cart_fixture(f, a, [(a_item, [], 2)])
+        sol = add_line(f, b_item) + [click("button", "New cart", exact=True), done()]
         yield {
             "goal": f"Your cart has items from {a['name']}. Add one {b_item['name']} from {b['name']} instead, "
                     f"starting a new cart.",
@@ -124,8 +177,14 @@ def new_cart_other_store(w: World, rng: random.Random):
             "fixtures": fixtures,
             "verify": {"checks": [{"table": "carts", "count": 1, "expect": {"store_id": b["id"]}},
                                   {"table": "cart_items", "count": 1}, cart_line(b_item["id"], [], 1)],
-                       "unchanged_except": CART_ALLOW},
-            "solution": add_line(f, b_item) + [click("button", "New cart", exact=True), done()],
+                       "unchanged_except": [deletes("carts", {"id": 900}), deletes("cart_items", {"cart_id": 900}),
+                                            *_new_cart_allow(b["id"], b_item["id"])]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, another_item(f, b["id"], [b_item["id"]])[1], "the new cart, then one more line in it"),
+                extra(sol, make_group_order(), GROUP_WHY),
+                collateral(sol),
+            ],
             "near_misses": [add_line(f, b_item) + [click("button", "Cancel", exact=True, within={"role": "alertdialog"}), done()]],
         }
 
@@ -151,9 +210,15 @@ def edit_cart(w: World, rng: random.Random):
             "start_path": f"/store/{s['id']}",
             "fixtures": fixtures,
             "verify": {"checks": [{"table": "cart_items", "count": 2}, cart_line(a["id"], [], up), cart_line(b["id"], [], 2)],
-                       "unchanged_except": CART_ALLOW},
+                       "unchanged_except": [updates("cart_items", {"id": 901}, ["quantity"]),
+                                            deletes("cart_items", {"id": 903})]},
             "solution": steps,
             "near_misses": [wrong],
+            "adversarial": [
+                extra(steps, [click("link", "Checkout", exact=True), click("radio", "Tip 25%", exact=True)],
+                      "the edits, then the cart's checkout choices changed too (a 25% tip nobody asked for)"),
+                collateral(steps, close=[click("button", "Close cart", exact=True)]),
+            ],
         }
 
 

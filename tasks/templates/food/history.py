@@ -6,6 +6,7 @@ import random
 
 from tasks.templates.base import World
 from tasks.templates.food._lib import click, done, fill, fw, template
+from tasks.templates.food._common import collateral, creates, extra, user_update, wrong_record
 
 
 def _past(f):
@@ -18,12 +19,14 @@ def cancel_scheduled(w: World, rng: random.Random):
     f = fw(w)
     o = next(o for o in f.orders if o["status"] == "scheduled")
     s = f.store[o["store_id"]]
+    rated_other = next(x for x in _past(f) if x["rating"] is None)
     reasons = [None, "Ordered by mistake", "Changed my mind", "Wrong address", "It's taking too long"]
     for r in reasons:
         steps = [click("button", "Account menu"), click("menuitem", "Orders", exact=True),
                  click("link", f"View order #{o['id']}", exact=True), click("button", "Cancel order", exact=True)]
         if r:
             steps.append(click("radio", r, exact=True))
+        sol = steps + [click("button", "Cancel order", exact=True, within={"role": "dialog"}), done()]
         expect = {"status": "cancelled"}
         if r:
             expect["cancel_reason"] = r
@@ -32,9 +35,23 @@ def cancel_scheduled(w: World, rng: random.Random):
             "start_path": "/",
             "verify": {"checks": [{"table": "orders", "where": {"id": o["id"]}, "count": 1, "expect": expect}],
                        "unchanged_except": [{"table": "orders", "where": {"id": o["id"]}, "fields": ["status", "cancel_reason"]}]},
-            "solution": steps + [click("button", "Cancel order", exact=True, within={"role": "dialog"}), done()],
+            "solution": sol,
             "near_misses": [steps + [click("button", "Keep order", exact=True), done()]],
+            "adversarial": [
+                extra(sol, _rate(f, rated_other, 1, "Never again."),
+                      f"the order cancelled, then another order (#{rated_other['id']}) rated 1 star"),
+                collateral(sol),
+            ],
         }
+
+
+def _rate(f, o, stars: int, text: str) -> list[dict]:
+    """From any page: rate order `o` (without the final done)."""
+    s = f.store[o["store_id"]]
+    return [click("button", "Account menu"), click("menuitem", "Orders", exact=True),
+            click("link", f"Order #{o['id']} from {s['name']}", exact=True), click("button", "Rate order", exact=True),
+            click("radio", f"{stars} star" + ("" if stars == 1 else "s"), exact=True),
+            fill("textbox", "Review", text, exact=True), click("button", "Submit", exact=True)]
 
 
 @template("food", "rate-order", difficulty="medium", max_steps=12)
@@ -52,6 +69,8 @@ def rate_order(w: World, rng: random.Random):
         base = [click("button", "Account menu"), click("menuitem", "Orders", exact=True),
                 click("link", f"Order #{o['id']} from {s['name']}", exact=True), click("button", "Rate order", exact=True)]
         tail = [fill("textbox", "Review", texts[k], exact=True), click("button", "Submit", exact=True), done()]
+        sol = base + [click("radio", f"{stars} star" + ("" if stars == 1 else "s"), exact=True)] + tail
+        other = next(x for x in orders if x["id"] != o["id"])
         yield {
             "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) {stars} stars "
                     f"with the review “{texts[k]}”.",
@@ -60,10 +79,20 @@ def rate_order(w: World, rng: random.Random):
                                   {"table": "reviews", "in": "created", "count": 1,
                                    "expect": {"order_id": o["id"], "store_id": s["id"], "rating": stars, "text": texts[k]}}],
                        "unchanged_except": [{"table": "orders", "where": {"id": o["id"]}, "fields": ["rating"]},
-                                            {"table": "reviews", "ops": ["create"]}]},
-            "solution": base + [click("radio", f"{stars} star" + ("" if stars == 1 else "s"), exact=True)] + tail,
+                                            creates("reviews", {"order_id": o["id"]})]},
+            "solution": sol,
             "near_misses": [base + [click("radio", f"{wrong} stars", exact=True)] + tail],
+            "adversarial": [
+                extra(sol, _rate(f, other, stars, texts[k]), f"the order rated, then another order (#{other['id']}) too"),
+                wrong_record(_rate(f, other, stars, texts[k]), f"the same rating on another order (#{other['id']})"),
+                collateral(sol),
+            ],
         }
+
+
+def _other_line(lines: list[dict], oi: dict) -> dict:
+    """Another line of the order, with a name no other line shares (its checkbox is named by it)."""
+    return next(x for x in lines if x["id"] != oi["id"] and sum(y["name"] == x["name"] for y in lines) == 1)
 
 
 def _help(f, o, oi, issue_label, reason, resolution_label):
@@ -88,6 +117,8 @@ def refund_missing_side(w: World, rng: random.Random):
                 continue
             oi = match[0]
             amt = oi["unit_price_cents"] * oi["quantity"]
+            sol = _help(f, o, oi, "Missing items", "Item was not in the bag", "Refund to")
+            other = _other_line(lines, oi)
             yield {
                 "goal": f"The {kind} was missing from order #{o['id']} ({f.store[o['store_id']]['name']}). Report it "
                         f"(the item was not in the bag) and get a refund to your card.",
@@ -96,9 +127,16 @@ def refund_missing_side(w: World, rng: random.Random):
                                        "expect": {"order_id": o["id"], "order_item_id": oi["id"], "issue": "missing",
                                                   "reason": "Item was not in the bag", "resolution": "refund",
                                                   "amount_cents": amt}}],
-                           "unchanged_except": [{"table": "support_requests", "ops": ["create"]}]},
-                "solution": _help(f, o, oi, "Missing items", "Item was not in the bag", "Refund to"),
+                           "unchanged_except": [creates("support_requests", {"order_id": o["id"], "order_item_id": oi["id"]})]},
+                "solution": sol,
                 "near_misses": [_help(f, o, oi, "Missing items", "Item was not in the bag", "Forkful credits")],
+                "adversarial": [
+                    extra(sol, _help(f, o, other, "Missing items", "Item was not in the bag", "Refund to")[:-1],
+                          f"the {kind} refunded, then another line of the order ({other['name']}) claimed missing too"),
+                    wrong_record(_help(f, o, other, "Missing items", "Item was not in the bag", "Refund to"),
+                                 f"a refund for another line of the order ({other['name']})"),
+                    collateral(sol),
+                ],
             }
             k += 1
 
@@ -111,7 +149,8 @@ def wrong_item_credit(w: World, rng: random.Random):
     for o in rng.sample(orders, 5):
         oi = rng.choice(f.order_items[o["id"]])
         amt = oi["unit_price_cents"] * oi["quantity"]
-        other = next(x for x in f.order_items[o["id"]] if x["id"] != oi["id"])
+        other = _other_line(f.order_items[o["id"]], oi)
+        sol = _help(f, o, oi, "Wrong items", "Received a different item", "Forkful credits")
         yield {
             "goal": f"In order #{o['id']} you received a different item instead of the {oi['name']}. Report it and "
                     f"take the refund as Forkful credits.",
@@ -121,8 +160,13 @@ def wrong_item_credit(w: World, rng: random.Random):
                                               "reason": "Received a different item", "resolution": "credit",
                                               "amount_cents": amt}},
                                   {"table": "users", "where": {"id": 1}, "expect": {"credits_cents": f.user["credits_cents"] + amt}}],
-                       "unchanged_except": [{"table": "support_requests", "ops": ["create"]},
-                                            {"table": "users", "fields": ["credits_cents"]}]},
-            "solution": _help(f, o, oi, "Wrong items", "Received a different item", "Forkful credits"),
+                       "unchanged_except": [creates("support_requests", {"order_id": o["id"], "order_item_id": oi["id"]}),
+                                            user_update("credits_cents")]},
+            "solution": sol,
+            "adversarial": [
+                extra(sol, _help(f, o, other, "Wrong items", "Received a different item", "Forkful credits")[:-1],
+                      f"credits for the item, then for another line of the order ({other['name']}) too"),
+                collateral(sol),
+            ],
             "near_misses": [_help(f, o, other, "Wrong items", "Received a different item", "Forkful credits")],
         }

@@ -8,12 +8,23 @@ import random
 from apps.food import logic
 from tasks.templates.base import World
 from tasks.templates.food._lib import template  # noqa: E402  (max_steps from the solution)
+from tasks.templates.food._common import (
+    cancel_placed, collateral, extra, order_allow, reorder_placed, user_update,
+)
 from tasks.templates.food._lib import (
-    ORDER_TABLES_ALLOW, add_line, click, created_order, done, fill, fw, goto_store, iso, order_line, place, price,
+    add_line, click, created_order, done, fill, fw, goto_store, iso, order_line, place, price,
     to_checkout,
 )
 
-USER_MODE = {"table": "users", "fields": ["mode"]}
+USER_MODE = user_update("mode")
+
+
+def _adversarial(sol: list[dict]) -> list[dict]:
+    """The order placed, then Reorder on its page: a second cart left behind (the one more create of the
+    kind the order made); and the app-wide collateral."""
+    return [extra(sol, reorder_placed(), "the order placed, then reordered at once: a new cart left behind"),
+            extra(sol, cancel_placed(), "the order placed, then cancelled at once: no order stands"),
+            collateral(sol)]
 
 
 def _line_desc(it, opts):
@@ -49,7 +60,9 @@ def order_expect(f, s, subtotal, *, mode="delivery", option="standard", tip=15, 
     e = {"store_id": s["id"], "mode": mode, "delivery_option": option, "promo_id": promo["id"] if promo else None,
          "payment_method_id": payment, "subtotal_cents": subtotal, "tip_cents": t["tip_cents"],
          "discount_cents": t["discount_cents"], "total_cents": t["total_cents"],
-         "scheduled_for": iso(scheduled) if scheduled else None}
+         "scheduled_for": iso(scheduled) if scheduled else None,
+         # placed (or scheduled) and still standing: an order cancelled right after placing is no order
+         "status": "scheduled" if scheduled else "placed"}
     if mode == "delivery":
         e.update({"address_id": addr["id"], "tip_percent": tip, "dropoff": dropoff or addr["dropoff"],
                   "instructions": instructions if instructions is not None else addr["instructions"]})
@@ -74,8 +87,9 @@ def order_with_tip(w: World, rng: random.Random):
             "start_path": f"/store/{s['id']}",
             "verify": {"checks": created_order(order_expect(f, s, sub, tip=tip), 1)
                        + [order_line(it["id"], [r["id"] for r in rows], q)],
-                       "unchanged_except": ORDER_TABLES_ALLOW},
-            "solution": steps + [click("radio", f"Tip {tip}%", exact=True)] + place() + [done()],
+                       "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
+            "solution": (sol := steps + [click("radio", f"Tip {tip}%", exact=True)] + place() + [done()]),
+            "adversarial": _adversarial(sol),
             "near_misses": [steps + place() + [done()]],
         }
 
@@ -116,8 +130,9 @@ def order_ramen_pickup(w: World, rng: random.Random):
             "start_path": "/",
             "verify": {"checks": created_order(order_expect(f, best, sub, mode="pickup"), 2)
                        + [order_line(it["id"], [o["id"]], 1), order_line(it["id"], [], 1)],
-                       "unchanged_except": ORDER_TABLES_ALLOW + [USER_MODE]},
-            "solution": steps + place() + [done()],
+                       "unchanged_except": order_allow(best["id"], [it["id"]], 2, USER_MODE)},
+            "solution": (sol := steps + place() + [done()]),
+            "adversarial": _adversarial(sol),
             "near_misses": [steps[:-1] + place() + [done()]],
         }
 
@@ -156,9 +171,10 @@ def order_with_promo(w: World, rng: random.Random):
             "start_path": f"/store/{s['id']}",
             "verify": {"checks": created_order(order_expect(f, s, sub, promo=p), 1)
                        + [order_line(it["id"], [r["id"] for r in rows], q)],
-                       "unchanged_except": ORDER_TABLES_ALLOW},
-            "solution": steps + [fill("textbox", "Promo code", p["code"], exact=True), click("button", "Apply", exact=True)]
-            + place() + [done()],
+                       "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
+            "solution": (sol := steps + [fill("textbox", "Promo code", p["code"], exact=True),
+                                         click("button", "Apply", exact=True)] + place() + [done()]),
+            "adversarial": _adversarial(sol),
             "near_misses": [steps + place() + [done()]],
         }
 
@@ -181,8 +197,9 @@ def order_express_work(w: World, rng: random.Random):
                     f"and ask the courier to hand it to you.",
             "start_path": f"/store/{s['id']}",
             "verify": {"checks": created_order(exp, 1) + [order_line(it["id"], [r["id"] for r in rows], 1)],
-                       "unchanged_except": ORDER_TABLES_ALLOW + [{"table": "users", "fields": ["current_address_id"]}]},
-            "solution": steps + [click("radio", "Express", exact=True)] + tail,
+                       "unchanged_except": order_allow(s["id"], [it["id"]], 1, user_update("current_address_id"))},
+            "solution": (sol := steps + [click("radio", "Express", exact=True)] + tail),
+            "adversarial": _adversarial(sol),
             "near_misses": [steps + tail],
         }
 
@@ -208,9 +225,10 @@ def order_custom_tip(w: World, rng: random.Random):
             "start_path": f"/store/{s['id']}",
             "verify": {"checks": created_order(order_expect(f, s, sub, tip=None, tip_custom=tip_c, instructions=note), 1)
                        + [order_line(it["id"], [r["id"] for r in rows], q)],
-                       "unchanged_except": ORDER_TABLES_ALLOW},
-            "solution": steps + [fill("textbox", "Custom tip amount", tip_txt, exact=True),
-                                 click("button", "Save tip", exact=True)] + place() + [done()],
+                       "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
+            "solution": (sol := steps + [fill("textbox", "Custom tip amount", tip_txt, exact=True),
+                                         click("button", "Save tip", exact=True)] + place() + [done()]),
+            "adversarial": _adversarial(sol),
             "near_misses": [steps[:-2] + [click("radio", "Tip 25%", exact=True)] + place() + [done()]],
         }
 
@@ -244,8 +262,9 @@ def schedule_closed_store(w: World, rng: random.Random):
             "verify": {"checks": created_order(order_expect(f, s, sub, option="scheduled", scheduled=slot), 1)
                        + [order_line(it["id"], [r["id"] for r in rows], 1),
                           {"table": "orders", "in": "created", "expect": {"status": "scheduled"}}],
-                       "unchanged_except": ORDER_TABLES_ALLOW},
-            "solution": steps + [click("radio", logic.slot_label(slot), exact=True)] + fin,
+                       "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
+            "solution": (sol := steps + [click("radio", logic.slot_label(slot), exact=True)] + fin),
+            "adversarial": _adversarial(sol),
             "near_misses": [steps + [click("radio", logic.slot_label(other), exact=True)] + fin],
         }
 
@@ -282,9 +301,10 @@ def order_best_promo(w: World, rng: random.Random):
             "start_path": f"/store/{s['id']}",
             "verify": {"checks": created_order(order_expect(f, s, sub, promo=best), 1)
                        + [order_line(it["id"], [r["id"] for r in rows], q)],
-                       "unchanged_except": ORDER_TABLES_ALLOW},
-            "solution": steps + [fill("textbox", "Promo code", best["code"], exact=True),
-                                 click("button", "Apply", exact=True)] + place() + [done()],
+                       "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
+            "solution": (sol := steps + [fill("textbox", "Promo code", best["code"], exact=True),
+                                         click("button", "Apply", exact=True)] + place() + [done()]),
+            "adversarial": _adversarial(sol),
             "near_misses": [steps + [fill("textbox", "Promo code", second["code"], exact=True),
                                      click("button", "Apply", exact=True)] + place() + [done()]],
         }
@@ -335,7 +355,9 @@ def reorder_swap_drink(w: World, rng: random.Random):
                     f"(same quantity). Use the best valid promo code from the Offers page, tip 20%, and schedule it for "
                     f"tomorrow at {logic.fmt_hour(slot)} (the {logic.slot_label(slot)} window).",
             "start_path": "/",
-            "verify": {"checks": checks, "unchanged_except": ORDER_TABLES_ALLOW},
-            "solution": steps + promo_steps + tip_step + place() + [done()],
+            "verify": {"checks": checks, "unchanged_except": order_allow(
+                s["id"], [oi["item_id"] for oi in kept] + [new["id"]], len(kept) + 1)},
+            "solution": (sol := steps + promo_steps + tip_step + place() + [done()]),
+            "adversarial": _adversarial(sol),
             "near_misses": [steps + tip_step + place() + [done()]],
         }

@@ -7,6 +7,7 @@ import re
 
 from apps.food import logic
 from tasks.templates.base import World
+from tasks.templates.food._common import distinct
 from tasks.templates.food._lib import click, done, fill, fw, goto_store, template
 
 
@@ -28,6 +29,9 @@ def lookup_fee(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": _num(fee)}], "unchanged_except": []},
             "solution": goto_store(s) + [done(logic.money(s["delivery_fee_cents"]))],
             "near_misses": [goto_store(s) + [done(logic.money(other["delivery_fee_cents"]))]],
+            # the other fees a store page or the checkout shows: other stores' delivery fees, Express, small-order
+            "distractors": distinct([logic.money(x["delivery_fee_cents"]) for x in stores]
+                                    + [logic.money(299), logic.money(250)], gold=logic.money(s["delivery_fee_cents"])),
         }
 
 
@@ -49,7 +53,19 @@ def lookup_closing(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": {"$regex": pat, "$options": "i"}}], "unchanged_except": []},
             "solution": goto_store(s) + [click("button", "See hours", exact=True), done(ans)],
             "near_misses": [goto_store(s) + [done(wrong)]],
+            # the other times the hours table shows (other days' closing, today's opening) and other stores' closing
+            "distractors": distinct(_hours_times(f, s) + [logic.fmt_time(logic.store_status(x, f.now)["closes_at"])
+                                                          for x in stores], gold=ans),
         }
+
+
+def _hours_times(f, s) -> list[str]:
+    """Every opening and closing time in the store's hours table (minutes per weekday), as answered."""
+    out = []
+    for span in s["hours"] or []:
+        if isinstance(span, list) and len(span) == 2:
+            out += [logic.fmt_time(span[1]), logic.fmt_time(span[0])]
+    return out
 
 
 @template("food", "best-rated-in-cuisine", difficulty="medium", max_steps=10)
@@ -76,6 +92,7 @@ def best_rated(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": {"$ieq": best["name"]}}], "unchanged_except": []},
             "solution": steps + [done(best["name"])],
             "near_misses": [steps + [done(second["name"])]],
+            "distractors": distinct([x["name"] for x in stores[1:]], gold=best["name"]),
         }
 
 
@@ -100,6 +117,11 @@ def last_order_total(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": _num(o["total_cents"] / 100)}], "unchanged_except": []},
             "solution": steps + [done(logic.money(o["total_cents"]))],
             "near_misses": [steps + [done(logic.money(wrong))]],
+            # the order's other amounts, and the totals of the store's earlier orders
+            "distractors": distinct([logic.money(o[k]) for k in ("subtotal_cents", "tax_cents", "service_fee_cents",
+                                                                 "delivery_fee_cents", "tip_cents") if o[k]]
+                                    + [logic.money(x["total_cents"]) for x in os_[:-1]],
+                                    gold=logic.money(o["total_cents"])),
         }
 
 
@@ -137,4 +159,5 @@ def cheapest_dish(w: World, rng: random.Random):
                          done(s["name"])],
             "near_misses": [[{"fill": {"role": "searchbox", "name": "Search Forkful"}, "text": dish},
                              {"press": ["Enter"]}, done(offers[1][1])]],
+            "distractors": distinct([x[1] for x in offers[1:]], gold=s["name"]),
         }
