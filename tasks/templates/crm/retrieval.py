@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections import defaultdict
 
 from seed_data.crm import OPEN_STAGES
@@ -11,9 +10,10 @@ from tasks.templates import World, template
 from tasks.templates.crm._common import Crm, done, link, num_answer, open_record, tab
 
 
-def _digits_pattern(phone: str) -> str:
-    digits = re.sub(r"\D", "", phone)
-    return r"\D*".join(digits)
+def _phones_near(crm: Crm, a: dict) -> list[str]:
+    own = [p for c in crm.contacts_by_acc[a["id"]] for p in (c["phone"], c["mobile"]) if p]
+    rest = [x["phone"] for x in sorted(crm.accounts, key=lambda x: x["id"]) if x["phone"] and x["id"] != a["id"]]
+    return [p for p in dict.fromkeys(own + rest[:40]) if p != a["phone"]]
 
 
 @template("crm", "ret-account-phone", difficulty="easy", max_steps=10)
@@ -26,9 +26,11 @@ def ret_account_phone(w: World, rng: random.Random):
         yield {
             "goal": f"What is the main phone number of the account {a['name']}? Answer with the number only.",
             "start_path": "/lightning/page/home",
-            "verify": {"checks": [{"answer": {"$regex": _digits_pattern(a["phone"])}}], "unchanged_except": []},
+            "verify": {"checks": [{"answer": {"$phone": a["phone"]}}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(a["phone"])],
             "near_misses": [open_record(a["name"]) + [done(other["phone"])]],
+            # The numbers on the account's page: its contacts' phones and mobiles, then other accounts' phones.
+            "distractors": _phones_near(crm, a),
         }
 
 
@@ -53,6 +55,9 @@ def ret_account_open_pipeline(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": num_answer(total)}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(f"${total:,}")],
             "near_misses": [open_record(a["name"]) + [done(f"${everything:,}")]],
+            # Every amount on the account's page and the sums an agent could mistake for the answer.
+            "distractors": [f"${v:,}" for v in dict.fromkeys([everything, total - open_[0]["amount"], sum(o["amount"] for o in closed)]
+                                                            + [o["amount"] for o in open_ + closed]) if v != total],
         }
 
 
@@ -73,6 +78,7 @@ def ret_open_cases_count(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": num_answer(n_open, 0.01)}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(str(n_open))],
             "near_misses": [open_record(a["name"]) + [done(str(n_all))]],
+            "distractors": [str(n) for n in dict.fromkeys([n_all, n_all - n_open]) if n != n_open],
         }
 
 
@@ -98,4 +104,5 @@ def ret_top_owner_by_stage(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": {"$ieq": best}}], "unchanged_except": []},
             "solution": [link("Reports"), link("Pipeline by Owner"), done(best)],
             "near_misses": [[link("Reports"), link("Pipeline by Owner"), done(second)]],
+            "distractors": [crm.uname(uid) for uid, _ in ranked[1:]],
         }
