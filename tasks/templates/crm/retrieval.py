@@ -7,7 +7,12 @@ from collections import defaultdict
 
 from seed_data.crm import OPEN_STAGES
 from tasks.templates import World, template
-from tasks.templates.crm._common import Crm, done, link, num_answer, open_record, tab
+from tasks.templates.crm._common import Crm, done, extra, follow_elsewhere, link, num_answer, open_record, tab
+
+
+def _collateral(crm: Crm, solution: list[dict], avoid: int = 0) -> dict:
+    """The right answer plus a side effect: a question changes nothing, so any change must fail."""
+    return extra(solution, follow_elsewhere(crm, {avoid}), "answers right but also follows an unrelated account")
 
 
 def _phones_near(crm: Crm, a: dict) -> list[str]:
@@ -31,6 +36,7 @@ def ret_account_phone(w: World, rng: random.Random):
             "near_misses": [open_record(a["name"]) + [done(other["phone"])]],
             # The numbers on the account's page: its contacts' phones and mobiles, then other accounts' phones.
             "distractors": _phones_near(crm, a),
+            "adversarial": [_collateral(crm, open_record(a["name"]) + [done(a["phone"])], a["id"])],
         }
 
 
@@ -58,6 +64,7 @@ def ret_account_open_pipeline(w: World, rng: random.Random):
             # Every amount on the account's page and the sums an agent could mistake for the answer.
             "distractors": [f"${v:,}" for v in dict.fromkeys([everything, total - open_[0]["amount"], sum(o["amount"] for o in closed)]
                                                             + [o["amount"] for o in open_ + closed]) if v != total],
+            "adversarial": [_collateral(crm, open_record(a["name"]) + [done(f"${total:,}")], a["id"])],
         }
 
 
@@ -79,6 +86,7 @@ def ret_open_cases_count(w: World, rng: random.Random):
             "solution": open_record(a["name"]) + [done(str(n_open))],
             "near_misses": [open_record(a["name"]) + [done(str(n_all))]],
             "distractors": [str(n) for n in dict.fromkeys([n_all, n_all - n_open]) if n != n_open],
+            "adversarial": [_collateral(crm, open_record(a["name"]) + [done(str(n_open))], a["id"])],
         }
 
 
@@ -105,4 +113,5 @@ def ret_top_owner_by_stage(w: World, rng: random.Random):
             "solution": [link("Reports"), link("Pipeline by Owner"), done(best)],
             "near_misses": [[link("Reports"), link("Pipeline by Owner"), done(second)]],
             "distractors": [crm.uname(uid) for uid, _ in ranked[1:]],
+            "adversarial": [_collateral(crm, [link("Reports"), link("Pipeline by Owner"), done(best)])],
         }
