@@ -275,3 +275,10 @@ def follow_elsewhere(crm: Crm, avoid: set[int] = frozenset()) -> list[dict[str, 
     a = next(a for a in sorted(crm.accounts, key=lambda a: a["id"])
              if a["id"] not in avoid and a["id"] not in followed and crm.unique(a["name"]) and len(a["name"]) < 30)
     return open_record(a["name"]) + [button("Follow")]
+
+
+def toggle_follow(crm: Crm, obj: str, rid: int) -> list[dict[str, Any]]:
+    """One click of collateral on the record page the agent is on: Follow (or unfollow) it. For tasks whose
+    step budget leaves no room for a second edit of the same kind, this is the side effect that fits."""
+    followed = any(f["object"] == obj and f["record_id"] == rid for f in crm.w.table("follows"))
+    return [button("Following" if followed else "Follow")]

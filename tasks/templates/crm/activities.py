@@ -47,8 +47,8 @@ def task_on_opportunity(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [head + [button("Save"), done()]],
-            "adversarial": [extra(solution, head[len(open_record(o["name"])):] + assign(other),
-                                  f"creates the same task for {crm.uname(other)} too (hedging the assignee)")],
+            "adversarial": [extra(solution, head[len(open_record(o["name"])):] + [button("Save")],
+                                  "creates the same task for yourself too (hedging the assignee)")],
         }
 
 
@@ -114,8 +114,8 @@ def schedule_event(w: World, rng: random.Random):
             },
             "solution": steps(day),
             "near_misses": [steps(day + dt.timedelta(days=1))],
-            "adversarial": [extra(steps(day), steps(day + dt.timedelta(days=1))[:-1],
-                                  "schedules the meeting on the next day as well (hedging the date)")],
+            "adversarial": [extra(steps(day), [tab("New Event"), fill("Subject", subject, within=None), button("Save")],
+                                  "schedules the meeting a second time at the composer's default time (hedging the time)")],
         }
 
 
@@ -142,13 +142,14 @@ def email_contact(w: World, rng: random.Random):
             "verify": {
                 "checks": [{"table": "tasks", "in": "created", "where": {"who_type": "Contact", "who_id": c["id"]},
                             "expect": {"task_subtype": "Email", "status": "Completed", "subject": {"$ieq": f"Email: {subj}"},
-                                       "description": written(body[:40], body, bodies)}, "count": 1}],
+                                       "description": written(body[:40], f"To: {c['email']}\n\n{body}", bodies)}, "count": 1}],
                 "unchanged_except": [allow_create("tasks", {"who_type": "Contact", "who_id": c["id"]})],
             },
             "solution": steps(subj),
             "near_misses": [steps(wrong)],
             "adversarial": [
                 dump(steps(subj, dump_text(body, bodies)), "the email's body pastes every message the template could ask for"),
-                extra(steps(subj), steps(wrong)[len(open_record(name)):-1], f"sends a second email, \u201c{wrong}\u201d"),
+                extra(steps(subj), [tab("Log a Call"), fill("Comments", body, within=None), button("Save")],
+                      "also logs a call with the same text (a second activity on the contact)"),
             ],
         }

@@ -220,8 +220,8 @@ def note_on_account(w: World, rng: random.Random):
             "near_misses": [path + [fill("Title", title), save_modal(), done()]],
             "adversarial": [
                 dump(steps(dump_text(body, bodies)), "the note lists every note text the template could ask for"),
-                extra(solution, open_record(a["name"]) + [button("New Notes"), fill("Title", other_title), fill("Note", other_body),
-                                                           save_modal()], "adds a second note to the same account"),
+                extra(solution, [button("New Notes"), fill("Title", other_title), fill("Note", other_body), save_modal()],
+                      "adds a second note to the same account"),
             ],
         }
 
@@ -257,8 +257,11 @@ def new_contact(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [steps(other["name"])],
-            "adversarial": [extra(solution, steps(other["name"])[:-1],
-                                  f"creates the contact at {other['name']} as well (one at each account, hedging the account)")],
+            # Within the step budget (35, gold 20): the same person, by last name, at the other account too.
+            "adversarial": [extra(solution, [{"click": {"role": "link", "name": "Contacts", "exact": True}},
+                                             {"click": {"role": "link", "name": "New", "exact": True}}, fill("Last Name", last)]
+                                  + lookup("Account Name", other["name"], other["name"]) + [save_modal()],
+                                  f"creates {last} at {other['name']} as well (hedging the account)")],
         }
 
 

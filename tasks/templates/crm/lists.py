@@ -44,7 +44,7 @@ def listview_create_filters(w: World, rng: random.Random):
             "adversarial": [extra(head + [save_modal()] + filters,
                                   [LV_CONTROLS, menuitem("New"), fill("List Name", f"{name} (all users)"),
                                    {"click": {"role": "radio", "name": "All users can see this list view", "exact": True}},
-                                   save_modal()] + filters[:-1],
+                                   save_modal()],
                                   "creates a public twin of the list view as well")],
             "near_misses": [head + [{"click": {"role": "radio", "name": "All users can see this list view", "exact": True}}, save_modal()]
                             + filters],

@@ -7,12 +7,15 @@ from collections import defaultdict
 
 from seed_data.crm import OPEN_STAGES
 from tasks.templates import World, template
-from tasks.templates.crm._common import Crm, done, extra, follow_elsewhere, link, num_answer, open_record, tab
+from tasks.templates.crm._common import Crm, done, extra, follow_elsewhere, link, num_answer, open_record, tab, toggle_follow
 
 
-def _collateral(crm: Crm, solution: list[dict], avoid: int = 0) -> dict:
-    """The right answer plus a side effect: a question changes nothing, so any change must fail."""
-    return extra(solution, follow_elsewhere(crm, {avoid}), "answers right but also follows an unrelated account")
+def _collateral(crm: Crm, solution: list[dict], account: int | None = None) -> dict:
+    """The right answer plus a side effect: a question changes nothing, so any change must fail. On the
+    account's page the side effect is one click ((un)follow it), so the answer still fits the step budget."""
+    if account is not None:
+        return extra(solution, toggle_follow(crm, "Account", account), "answers right but also (un)follows the account")
+    return extra(solution, follow_elsewhere(crm), "answers right but also follows an unrelated account")
 
 
 def _phones_near(crm: Crm, a: dict) -> list[str]:

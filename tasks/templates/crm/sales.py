@@ -9,7 +9,7 @@ from seed_data.crm import company_base, normalize_company
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, done, extra, fill, link, lookup, mdy, menuitem, money, neighbour,
-    open_record, pick, save_modal)
+    open_record, pick, save_modal, toggle_follow)
 
 PRODUCTS = ["Analytics Cloud", "Integration Hub", "Security Suite", "Data Warehouse", "IoT Gateway", "Premier Support"]
 
@@ -109,7 +109,8 @@ def convert_lead_no_opportunity(w: World, rng: random.Random):
                 "unchanged_except": _lead_allowances(x) + [allow_create("accounts", {"name": x["company"]})],
             },
             "solution": solution,
-            "adversarial": [extra(solution, open_record(crm.cname(other)) + [link("Convert"), no_opp, button("Convert", within=DIALOG)],
+            "adversarial": [extra(solution, [link("Go to Leads", within=DIALOG)] + open_record(crm.cname(other))
+                                  + [link("Convert"), no_opp, button("Convert", within=DIALOG)],
                                   f"converts another lead, {crm.cname(other)} ({other['company']}), as well")],
             "near_misses": [head + [button("Convert", within=DIALOG), done()]],
         }
@@ -230,8 +231,8 @@ def opp_contact_role(w: World, rng: random.Random):
             },
             "solution": head + pick("Role", role) + [save_modal(), done()],
             "adversarial": [extra(head + pick("Role", role) + [save_modal(), done()],
-                                  [button("Add Contact Roles")] + lookup("Contact", name, name) + pick("Role", wrong) + [save_modal()],
-                                  f"adds {name} a second time as {wrong} (hedging the role)")],
+                                  [button("Add Contact Roles")] + lookup("Contact", name, name) + [save_modal()],
+                                  f"adds {name} a second time (within the step budget, so without a role)")],
             "near_misses": [head + pick("Role", wrong) + [save_modal(), done()]],
         }
 
@@ -248,8 +249,6 @@ def change_owner_opportunity(w: World, rng: random.Random):
         user, wrong_user = crm.uname(uid), crm.uname(wrong)
         head = open_record(o["name"]) + [button("Show more actions"), menuitem("Change Owner")]
         tail = lambda u: lookup("Owner", u.split()[0], u) + [button("Change Owner", within=DIALOG), done()]  # noqa: E731
-        other = neighbour(order, o)
-        other_steps = open_record(other["name"]) + [button("Show more actions"), menuitem("Change Owner")] + tail(user)
         yield {
             "goal": f"You're handing \u201c{o['name']}\u201d over to {user}. Make {user.split()[0]} the opportunity's owner.",
             "start_path": "/lightning/page/home",
@@ -259,7 +258,9 @@ def change_owner_opportunity(w: World, rng: random.Random):
             },
             "solution": head + tail(user),
             "near_misses": [head + tail(wrong_user)],
-            "adversarial": [extra(head + tail(user), other_steps[:-1], f"hands \u201c{other['name']}\u201d to {user} as well")],
+            # The step budget (16, gold 12) has no room for a second owner change: the side effect that fits.
+            "adversarial": [extra(head + tail(user), toggle_follow(crm, "Opportunity", o["id"]),
+                                  "also (un)follows the opportunity on its way out")],
         }
 
 
