@@ -73,7 +73,9 @@ def account_industry(w: World, rng: random.Random):
             "solution": solution,
             "near_misses": [path + pick("Industry", wrong) + [save_modal(), done()]],
             "adversarial": [extra(solution, open_record(other["name"]) + [button("Edit"), *pick("Industry", new), save_modal()],
-                                  f"also moves {other['name']} to {new} (the same edit on another account)")],
+                                  f"also moves {other['name']} to {new} (the same edit on another account)"),
+                            wrong_record(open_record(other["name"]) + [button("Edit"), *pick("Industry", new), save_modal(), done()],
+                                         f"moves {other['name']} to {new} instead")],
         }
 
 
@@ -295,7 +297,8 @@ def lead_email_inline(w: World, rng: random.Random):
                 "unchanged_except": [allow_update("leads", {"id": x["id"]}, ["email"])],
             },
             "solution": solution,
-            "adversarial": [extra(solution, fix(other, new), f"also writes the address into {crm.cname(other)}'s email")],
+            "adversarial": [extra(solution, fix(other, new), f"also writes the address into {crm.cname(other)}'s email"),
+                            wrong_record(fix(other, new) + [done()], f"writes the address into {crm.cname(other)}'s email instead")],
             "near_misses": [search + [{"click": {"role": "button", "name": f"Edit Email: {name}", "exact": True}},
                                       {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": new}, {"press": ["Enter"]},
                                       button("Cancel"), done()]],

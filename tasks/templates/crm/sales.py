@@ -9,7 +9,7 @@ from seed_data.crm import company_base, normalize_company
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, done, extra, fill, link, lookup, mdy, menuitem, money, neighbour,
-    open_record, pick, save_modal, toggle_follow)
+    open_record, pick, save_modal, toggle_follow, wrong_record)
 
 PRODUCTS = ["Analytics Cloud", "Integration Hub", "Security Suite", "Data Warehouse", "IoT Gateway", "Premier Support"]
 
@@ -140,7 +140,9 @@ def opp_stage_amount(w: World, rng: random.Random):
             },
             "solution": solution,
             "adversarial": [extra(solution, open_record(other["name"]) + edit[:-1],
-                                  f"also sets the amount of \u201c{other['name']}\u201d to {money(new_amount)}")],
+                                  f"also sets the amount of \u201c{other['name']}\u201d to {money(new_amount)}"),
+                            wrong_record(open_record(other["name"]) + solution[len(head):],
+                                         f"moves \u201c{other['name']}\u201d to Negotiation at {money(new_amount)} instead")],
             "near_misses": [head + [button("Mark Stage as Complete")] + edit],
         }
 
@@ -167,7 +169,10 @@ def kanban_move(w: World, rng: random.Random):
             "solution": solution,
             "adversarial": [extra(solution, [{"drag": {"from": {"role": "article", "name": other["name"], "exact": True},
                                                        "to": col("Proposal")}}],
-                                  f"drags \u201c{other['name']}\u201d to Proposal too")],
+                                  f"drags \u201c{other['name']}\u201d to Proposal too"),
+                            wrong_record([{"drag": {"from": {"role": "article", "name": other["name"], "exact": True},
+                                                    "to": col("Proposal")}}, done()],
+                                         f"drags \u201c{other['name']}\u201d to Proposal instead")],
             "near_misses": [[{"drag": {"from": card, "to": col("Negotiation")}}, done()]],
         }
 
@@ -249,6 +254,7 @@ def change_owner_opportunity(w: World, rng: random.Random):
         user, wrong_user = crm.uname(uid), crm.uname(wrong)
         head = open_record(o["name"]) + [button("Show more actions"), menuitem("Change Owner")]
         tail = lambda u: lookup("Owner", u.split()[0], u) + [button("Change Owner", within=DIALOG), done()]  # noqa: E731
+        other = neighbour(order, o)
         yield {
             "goal": f"You're handing \u201c{o['name']}\u201d over to {user}. Make {user.split()[0]} the opportunity's owner.",
             "start_path": "/lightning/page/home",
@@ -260,7 +266,9 @@ def change_owner_opportunity(w: World, rng: random.Random):
             "near_misses": [head + tail(wrong_user)],
             # The step budget (16, gold 12) has no room for a second owner change: the side effect that fits.
             "adversarial": [extra(head + tail(user), toggle_follow(crm, "Opportunity", o["id"]),
-                                  "also (un)follows the opportunity on its way out")],
+                                  "also (un)follows the opportunity on its way out"),
+                            wrong_record(open_record(other["name"]) + head[len(open_record(o["name"])):] + tail(user),
+                                         f"hands \u201c{other['name']}\u201d to {user} instead")],
         }
 
 
