@@ -186,3 +186,99 @@ def save_modal(name: str = "Save") -> dict[str, Any]:
 
 def done(answer: str | None = None) -> dict[str, Any]:
     return {"done": True, "answer": answer} if answer is not None else {"done": True}
+
+
+# ------------------------------------------------------------------------------ reward integrity
+# RL optimises exactly the reward it is given: a grade a hedge, a dump or a side effect can earn will be
+# learned. These helpers keep the rules for closing those doors in one place: allowances bounded in
+# count, rows and fields; written content graded by its required fact, the world's competing facts
+# excluded and a length bound relative to the gold text; and the dishonest trajectories (the gold plus
+# a harmful extra, a dump of every candidate) every template carries beside its near-misses.
+
+def allow_create(table: str, where: dict | None = None, max: int = 1) -> dict[str, Any]:  # noqa: A002
+    """`unchanged_except` allowance: at most `max` new rows in `table`, shaped by `where`."""
+    a: dict[str, Any] = {"table": table, "ops": ["create"], "max": max}
+    if where:
+        a["where"] = where
+    return a
+
+
+def allow_update(table: str, where: dict, fields: list[str]) -> dict[str, Any]:
+    """`unchanged_except` allowance: only these `fields` of the rows matching `where` may change."""
+    return {"table": table, "ops": ["update"], "where": where, "fields": list(fields)}
+
+
+def text_limit(gold: str) -> int:
+    """The most characters a written text may have: the gold text with room for a greeting or a
+    rewording (half again, at least 40 more), far short of a text listing the other candidates."""
+    return len(gold) + max(40, len(gold) // 2)
+
+
+def competing(gold: str, pool: list[str]) -> list[str]:
+    """The world's competing facts for a text: every other candidate of `pool` (trailing stop
+    dropped) that the gold text does not itself contain (so the gold never excludes itself)."""
+    folded = " ".join(gold.split()).casefold()
+    out = []
+    for p in pool:
+        p = p.strip().rstrip(".")
+        q = " ".join(p.split()).casefold()
+        if q and q not in folded and p not in out:
+            out.append(p)
+    return out
+
+
+def written(required: str, gold: str, pool: list[str] = ()) -> dict[str, Any]:
+    """Matcher for content the agent writes: it says `required`, names none of the other candidates in
+    `pool` and is not much longer than `gold` (a text dumping every candidate fails both ways)."""
+    m: dict[str, Any] = {"$icontains": required, "$len": {"$lte": text_limit(gold)}}
+    ex = competing(gold, list(pool))
+    if ex:
+        m["$excludes"] = ex
+    return m
+
+
+def dump_text(gold: str, pool: list[str]) -> str:
+    """A text that lists every candidate of `pool` with the gold one among them (not first)."""
+    rest = [p for p in pool if p != gold]
+    mid = len(rest) // 2
+    return " ".join(rest[:mid] + [gold] + rest[mid:])
+
+
+def extra(solution: list[dict], harm: list[dict], why: str) -> dict[str, Any]:
+    """The gold solution plus a harmful extra before `done`: must grade 0."""
+    return {"kind": "extra", "steps": solution[:-1] + harm + solution[-1:], "why": why}
+
+
+def dump(steps: list[dict], why: str) -> dict[str, Any]:
+    """The gold trajectory with its written content replaced by a dump of every candidate."""
+    return {"kind": "dump", "steps": steps, "why": why}
+
+
+def wrong_record(steps: list[dict], why: str) -> dict[str, Any]:
+    """The right action on another record."""
+    return {"kind": "wrong_record", "steps": steps, "why": why}
+
+
+def neighbour(order: list, item: Any, ok=lambda x: True) -> Any:
+    """The next element of `order` after `item` (cyclically) that passes `ok`: a second record of the
+    same kind, chosen without drawing from the template's rng (so the instances stay the same)."""
+    i = order.index(item)
+    for x in order[i + 1:] + order[:i]:
+        if ok(x):
+            return x
+    raise LookupError("no other candidate")
+
+
+def follow_elsewhere(crm: Crm, avoid: set[int] = frozenset()) -> list[dict[str, Any]]:
+    """App-wide collateral: follow an unrelated account (a change no CRM task here allows)."""
+    followed = {f["record_id"] for f in crm.w.table("follows") if f["object"] == "Account"}
+    a = next(a for a in sorted(crm.accounts, key=lambda a: a["id"])
+             if a["id"] not in avoid and a["id"] not in followed and crm.unique(a["name"]) and len(a["name"]) < 30)
+    return open_record(a["name"]) + [button("Follow")]
+
+
+def toggle_follow(crm: Crm, obj: str, rid: int) -> list[dict[str, Any]]:
+    """One click of collateral on the record page the agent is on: Follow (or unfollow) it. For tasks whose
+    step budget leaves no room for a second edit of the same kind, this is the side effect that fits."""
+    followed = any(f["object"] == obj and f["record_id"] == rid for f in crm.w.table("follows"))
+    return [button("Following" if followed else "Follow")]

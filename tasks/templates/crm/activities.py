@@ -6,7 +6,8 @@ import datetime as dt
 import random
 
 from tasks.templates import World, template
-from tasks.templates.crm._common import ME, Crm, button, done, fill, iso, lookup, mdy, next_weekday, open_record, tab
+from tasks.templates.crm._common import (
+    ME, Crm, allow_create, button, done, dump, dump_text, extra, fill, iso, lookup, mdy, next_weekday, open_record, tab, written)
 
 TASKS = ["Send revised pricing", "Schedule technical deep dive", "Share security documentation", "Prepare ROI analysis",
          "Confirm legal contact", "Book executive sponsor meeting"]
@@ -30,6 +31,11 @@ def task_on_opportunity(w: World, rng: random.Random):
         subject = rng.choice(TASKS)
         due = crm.today + dt.timedelta(days=rng.randint(2, 12))
         head = open_record(o["name"]) + [tab("New Task"), fill("Subject", subject, within=None), fill("Due Date", mdy(due), within=None)]
+        other = next(u for u in (7, 8, 9, 11) if u != uid)
+
+        def assign(u):
+            return lookup("Assigned To", crm.uname(u).split()[0], crm.uname(u), within=None, clear=True) + [button("Save")]
+        solution = head + assign(uid) + [done()]
         yield {
             "goal": f"On the opportunity \u201c{o['name']}\u201d, create a task \u201c{subject}\u201d due {mdy(due)} and assign it to {user}.",
             "start_path": "/lightning/page/home",
@@ -37,10 +43,12 @@ def task_on_opportunity(w: World, rng: random.Random):
                 "checks": [{"table": "tasks", "in": "created", "where": {"what_type": "Opportunity", "what_id": o["id"]},
                             "expect": {"subject": {"$ieq": subject}, "activity_date": iso(due), "owner_id": uid,
                                        "status": {"$ne": "Completed"}, "task_subtype": "Task"}, "count": 1}],
-                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"what_id": o["id"]}}],
+                "unchanged_except": [allow_create("tasks", {"what_type": "Opportunity", "what_id": o["id"]})],
             },
-            "solution": head + lookup("Assigned To", user.split()[0], user, within=None, clear=True) + [button("Save"), done()],
+            "solution": solution,
             "near_misses": [head + [button("Save"), done()]],
+            "adversarial": [extra(solution, head[len(open_record(o["name"])):] + [button("Save")],
+                                  "creates the same task for yourself too (hedging the assignee)")],
         }
 
 
@@ -52,16 +60,26 @@ def log_call_contact(w: World, rng: random.Random):
     for c in rng.sample(cands, len(cands)):
         name = crm.cname(c)
         note = rng.choice(CALL_NOTES)
+        other_note = next(n for n in CALL_NOTES if n != note)
+
+        def call(text):
+            return open_record(name) + [tab("Log a Call"), fill("Comments", text, within=None), button("Save"), done()]
         yield {
             "goal": f"You just spoke with {name} ({crm.acc[c['account_id']]['name']}). Log the call with the comment: {note}",
             "start_path": "/lightning/page/home",
             "verify": {
                 "checks": [{"table": "tasks", "in": "created", "where": {"who_type": "Contact", "who_id": c["id"]},
-                            "expect": {"task_subtype": "Call", "status": "Completed", "description": {"$icontains": note.rstrip('.')},
+                            "expect": {"task_subtype": "Call", "status": "Completed",
+                                       "description": written(note.rstrip('.'), note, CALL_NOTES),
                                        "activity_date": iso(crm.today)}, "count": 1}],
-                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}}],
+                "unchanged_except": [allow_create("tasks", {"who_type": "Contact", "who_id": c["id"]})],
             },
-            "solution": open_record(name) + [tab("Log a Call"), fill("Comments", note, within=None), button("Save"), done()],
+            "solution": call(note),
+            "adversarial": [
+                dump(call(dump_text(note, CALL_NOTES)), "the call's comment lists every comment the template could ask for"),
+                extra(call(note), [tab("Log a Call"), fill("Comments", other_note, within=None), button("Save")],
+                      "logs a second call with another comment"),
+            ],
             "near_misses": [open_record(name) + [tab("New Task"), fill("Subject", "Call", within=None),
                                                  fill("Comments", note, within=None), button("Save"), done()]],
         }
@@ -92,10 +110,12 @@ def schedule_event(w: World, rng: random.Random):
             "verify": {
                 "checks": [{"table": "events", "in": "created", "where": {"who_type": "Contact", "who_id": c["id"]},
                             "expect": {"subject": {"$ieq": subject}, "start": iso(start), "end": iso(end), "owner_id": ME}, "count": 1}],
-                "unchanged_except": [{"table": "events", "ops": ["create"], "where": {"who_id": c["id"]}}],
+                "unchanged_except": [allow_create("events", {"who_type": "Contact", "who_id": c["id"]})],
             },
             "solution": steps(day),
             "near_misses": [steps(day + dt.timedelta(days=1))],
+            "adversarial": [extra(steps(day), [tab("New Event"), fill("Subject", subject, within=None), button("Save")],
+                                  "schedules the meeting a second time at the composer's default time (hedging the time)")],
         }
 
 
@@ -107,23 +127,29 @@ def email_contact(w: World, rng: random.Random):
              ("Next steps", "Thanks for your time today. I will send the proposal by Friday."),
              ("Pricing follow-up", "Attached is the updated pricing with the multi-year discount."),
              ("Intro to our engineer", "I'd like to introduce our solutions engineer, who will join our next call.")]
+    bodies = [b for _, b in mails]
     cands = _contact_cands(crm)
     for c in rng.sample(cands, len(cands)):
         name = crm.cname(c)
         subj, body = rng.choice(mails)
         wrong = next(s for s, _ in mails if s != subj)
 
-        def steps(s):
-            return open_record(name) + [tab("Email"), fill("Subject", s, within=None), fill("Body", body, within=None), button("Send"), done()]
+        def steps(s, text=body):
+            return open_record(name) + [tab("Email"), fill("Subject", s, within=None), fill("Body", text, within=None), button("Send"), done()]
         yield {
             "goal": f"Email {name} ({c['email']}) with the subject \u201c{subj}\u201d and this message: {body}",
             "start_path": "/lightning/page/home",
             "verify": {
                 "checks": [{"table": "tasks", "in": "created", "where": {"who_type": "Contact", "who_id": c["id"]},
                             "expect": {"task_subtype": "Email", "status": "Completed", "subject": {"$ieq": f"Email: {subj}"},
-                                       "description": {"$icontains": body[:40]}}, "count": 1}],
-                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}}],
+                                       "description": written(body[:40], f"To: {c['email']}\n\n{body}", bodies)}, "count": 1}],
+                "unchanged_except": [allow_create("tasks", {"who_type": "Contact", "who_id": c["id"]})],
             },
             "solution": steps(subj),
             "near_misses": [steps(wrong)],
+            "adversarial": [
+                dump(steps(subj, dump_text(body, bodies)), "the email's body pastes every message the template could ask for"),
+                extra(steps(subj), [tab("Log a Call"), fill("Comments", body, within=None), button("Save")],
+                      "also logs a call with the same text (a second activity on the contact)"),
+            ],
         }

@@ -10,7 +10,8 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, button, done, fill, link, lookup, open_record, pick, save_modal, tab)
+    DIALOG, ME, Crm, allow_create, allow_update, button, done, dump, dump_text, extra, fill, link, lookup, neighbour,
+    open_record, pick, save_modal, tab, written, wrong_record)
 
 NEW_PHONES = ["(415) 555-0198", "(212) 555-0147", "(312) 555-0163", "(206) 555-0112", "(617) 555-0185",
               "(303) 555-0129", "(512) 555-0176", "(404) 555-0141"]
@@ -22,21 +23,29 @@ def contact_phone(w: World, rng: random.Random):
     crm = Crm(w)
     cands = [c for c in crm.contacts if crm.unique(crm.cname(c)) and c["phone"] and c["mobile"]
              and not crm.has_duplicates("contacts", c)]
-    for c in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    for c in order:
         name = crm.cname(c)
         acc = crm.acc[c["account_id"]]["name"]
         phone = rng.choice([p for p in NEW_PHONES if p != c["phone"]])
         path = open_record(name) + [button("Edit")]
+        other = neighbour(order, c, lambda x: x["phone"] != phone)
+        other_edit = open_record(crm.cname(other)) + [button("Edit"), fill("Phone", phone), save_modal()]
+        solution = path + [fill("Phone", phone), save_modal(), done()]
         yield {
             "goal": f"Change the phone number of contact {name} ({acc}) to {phone}.",
             "start_path": "/lightning/page/home",
             "verify": {
                 "checks": [{"table": "contacts", "where": {"id": c["id"]}, "expect": {"phone": phone, "mobile": c["mobile"]},
                             "name": "phone updated"}],
-                "unchanged_except": [{"table": "contacts", "where": {"id": c["id"]}, "fields": ["phone"]}],
+                "unchanged_except": [allow_update("contacts", {"id": c["id"]}, ["phone"])],
             },
-            "solution": path + [fill("Phone", phone), save_modal(), done()],
+            "solution": solution,
             "near_misses": [path + [fill("Mobile", phone), save_modal(), done()]],
+            "adversarial": [
+                extra(solution, other_edit, f"also gives {crm.cname(other)} the new number (the same edit on another row)"),
+                wrong_record(other_edit + [done()], f"changes {crm.cname(other)}'s phone instead"),
+            ],
         }
 
 
@@ -47,19 +56,26 @@ def account_industry(w: World, rng: random.Random):
     from apps.crm.meta import INDUSTRIES
 
     cands = [a for a in crm.accounts if crm.unique(a["name"]) and a["industry"]]
-    for a in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    for a in order:
         new = rng.choice([i for i in INDUSTRIES if i != a["industry"]])
         wrong = rng.choice([i for i in INDUSTRIES if i not in (a["industry"], new)])
         path = open_record(a["name"]) + [button("Edit")]
+        other = neighbour(order, a, lambda x: x["industry"] != new)
+        solution = path + pick("Industry", new) + [save_modal(), done()]
         yield {
             "goal": f"The account {a['name']} is in the wrong industry. Change its industry to {new}.",
             "start_path": "/lightning/o/Account/list",
             "verify": {
                 "checks": [{"table": "accounts", "where": {"id": a["id"]}, "expect": {"industry": new}}],
-                "unchanged_except": [{"table": "accounts", "where": {"id": a["id"]}, "fields": ["industry"]}],
+                "unchanged_except": [allow_update("accounts", {"id": a["id"]}, ["industry"])],
             },
-            "solution": path + pick("Industry", new) + [save_modal(), done()],
+            "solution": solution,
             "near_misses": [path + pick("Industry", wrong) + [save_modal(), done()]],
+            "adversarial": [extra(solution, open_record(other["name"]) + [button("Edit"), *pick("Industry", new), save_modal()],
+                                  f"also moves {other['name']} to {new} (the same edit on another account)"),
+                            wrong_record(open_record(other["name"]) + [button("Edit"), *pick("Industry", new), save_modal(), done()],
+                                         f"moves {other['name']} to {new} instead")],
         }
 
 
@@ -68,16 +84,23 @@ def lead_status_working(w: World, rng: random.Random):
     """Move a new lead to Working - Contacted with the Path's Mark Status as Complete."""
     crm = Crm(w)
     cands = [x for x in crm.leads if x["status"] == "Open - Not Contacted" and crm.unique(crm.cname(x))]
-    for x in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    for x in order:
         name = crm.cname(x)
+        other = crm.cname(neighbour(order, x))
+        solution = open_record(name) + [button("Mark Status as Complete"), done()]
         yield {
             "goal": f"You just reached {name} from {x['company']} by phone. Mark the lead's status as Working - Contacted.",
             "start_path": "/lightning/o/Lead/list?filterName=AllOpenLeads",
             "verify": {
                 "checks": [{"table": "leads", "where": {"id": x["id"]}, "expect": {"status": "Working - Contacted", "is_converted": False}}],
-                "unchanged_except": [{"table": "leads", "where": {"id": x["id"]}, "fields": ["status"]}],
+                "unchanged_except": [allow_update("leads", {"id": x["id"]}, ["status"])],
             },
-            "solution": open_record(name) + [button("Mark Status as Complete"), done()],
+            "solution": solution,
+            "adversarial": [
+                extra(solution, open_record(other) + [button("Mark Status as Complete")], f"also marks {other} as contacted"),
+                wrong_record(open_record(other) + [button("Mark Status as Complete"), done()], f"marks {other} instead"),
+            ],
             "near_misses": [open_record(name) + [
                 {"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Status"),
                 *pick("Lead Status", "Closed - Not Converted"), save_modal(), done()]],
@@ -89,17 +112,25 @@ def case_close(w: World, rng: random.Random):
     """Close a case found by its number."""
     crm = Crm(w)
     cands = [c for c in crm.cases if c["status"] in ("New", "Working")]
-    for c in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    close = [button("Show more actions"), {"click": {"role": "menuitem", "name": "Close Case"}}]
+    for c in order:
         acc = crm.acc[c["account_id"]]["name"]
         path = open_record(c["case_number"])
+        other = neighbour(order, c)
+        solution = path + close + [done()]
         yield {
             "goal": f"The customer at {acc} confirmed the fix. Close case {c['case_number']} (\u201c{c['subject']}\u201d).",
             "start_path": "/lightning/o/Case/list?filterName=AllOpenCases",
             "verify": {
                 "checks": [{"table": "cases", "where": {"id": c["id"]}, "expect": {"status": "Closed", "closed_at": {"$ne": None}}}],
-                "unchanged_except": [{"table": "cases", "where": {"id": c["id"]}, "fields": ["status", "closed_at"]}],
+                "unchanged_except": [allow_update("cases", {"id": c["id"]}, ["status", "closed_at"])],
             },
-            "solution": path + [button("Show more actions"), {"click": {"role": "menuitem", "name": "Close Case"}}, done()],
+            "solution": solution,
+            "adversarial": [
+                extra(solution, open_record(other["case_number"]) + close, f"also closes case {other['case_number']}"),
+                wrong_record(open_record(other["case_number"]) + close + [done()], f"closes case {other['case_number']} instead"),
+            ],
             "near_misses": [path + [{"click": {"role": "option", "name": "Escalated", "exact": True}},
                                     button("Mark as Current Status"), done()]],
         }
@@ -112,17 +143,23 @@ def follow_opportunity(w: World, rng: random.Random):
     followed = {(f["object"], f["record_id"]) for f in w.table("follows")}
     cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and ("Opportunity", o["id"]) not in followed
              and crm.unique(crm.acc[o["account_id"]]["name"])]
-    for o in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    for o in order:
         acc = crm.acc[o["account_id"]]["name"]
+        other = neighbour(order, o)
+        solution = open_record(o["name"]) + [button("Follow"), done()]
         yield {
             "goal": f"Follow the opportunity \u201c{o['name']}\u201d so its updates show up in your feed.",
             "start_path": "/lightning/page/home",
             "verify": {
                 "checks": [{"table": "follows", "in": "created", "where": {"object": "Opportunity", "record_id": o["id"], "user_id": ME}, "count": 1}],
-                "unchanged_except": [{"table": "follows", "ops": ["create"], "where": {"object": "Opportunity", "record_id": o["id"]}}],
+                "unchanged_except": [allow_create("follows", {"object": "Opportunity", "record_id": o["id"], "user_id": ME})],
             },
-            "solution": open_record(o["name"]) + [button("Follow"), done()],
+            "solution": solution,
             "near_misses": [open_record(acc) + [button("Follow"), done()]],
+            "adversarial": [extra(solution, open_record(acc) + [button("Follow")], f"also follows its account {acc}"),
+                            extra(solution, open_record(other["name"]) + [button("Follow")],
+                                  f"also follows another opportunity, \u201c{other['name']}\u201d")],
         }
 
 
@@ -138,15 +175,18 @@ def complete_todays_task(w: World, rng: random.Random):
     for t in rng.sample(cands, len(cands)):
         other = next(x for x in cands if x["id"] != t["id"])
         what = crm.opp[t["what_id"]]["name"] if t["what_type"] == "Opportunity" else ""
+        tick = lambda x: {"click": {"role": "checkbox", "name": f"Mark {x['subject']} complete", "exact": True}}  # noqa: E731
+        solution = [tick(t), done()]
         yield {
             "goal": f"You finished today's task \u201c{t['subject']}\u201d{' for ' + what if what else ''}. Mark it complete.",
             "start_path": "/lightning/page/home",
             "verify": {
                 "checks": [{"table": "tasks", "where": {"id": t["id"]}, "expect": {"status": "Completed", "completed_at": {"$ne": None}}}],
-                "unchanged_except": [{"table": "tasks", "where": {"id": t["id"]}, "fields": ["status", "completed_at"]}],
+                "unchanged_except": [allow_update("tasks", {"id": t["id"]}, ["status", "completed_at"])],
             },
-            "solution": [{"click": {"role": "checkbox", "name": f"Mark {t['subject']} complete", "exact": True}}, done()],
-            "near_misses": [[{"click": {"role": "checkbox", "name": f"Mark {other['subject']} complete", "exact": True}}, done()]],
+            "solution": solution,
+            "near_misses": [[tick(other), done()]],
+            "adversarial": [extra(solution, [tick(other)], f"also ticks \u201c{other['subject']}\u201d")],
         }
 
 
@@ -160,19 +200,31 @@ def note_on_account(w: World, rng: random.Random):
              ("Expansion", "They plan to open two new sites in the fall."),
              ("Competitor", "Evaluating a competitor for the analytics module.")]
     cands = [a for a in crm.accounts if crm.unique(a["name"]) and a["type"].startswith("Customer")]
+    bodies = [b for _, b in notes]
     for a in rng.sample(cands, len(cands)):
         title, body = rng.choice(notes)
         path = open_record(a["name"]) + [button("New Notes")]
+        other_title, other_body = next(n for n in notes if n[0] != title)
+
+        def steps(text):
+            return path + [fill("Title", title), fill("Note", text), save_modal(), done()]
+        solution = steps(body)
         yield {
             "goal": f"Add a note to the account {a['name']} titled \u201c{title}\u201d with the text: {body}",
             "start_path": "/lightning/page/home",
             "verify": {
                 "checks": [{"table": "notes", "in": "created", "where": {"parent_type": "Account", "parent_id": a["id"]},
-                            "expect": {"title": {"$ieq": title}, "body": {"$icontains": body.rstrip('.')}, "owner_id": ME}, "count": 1}],
-                "unchanged_except": [{"table": "notes", "ops": ["create"], "where": {"parent_type": "Account", "parent_id": a["id"]}}],
+                            "expect": {"title": {"$ieq": title}, "body": written(body.rstrip('.'), body, bodies), "owner_id": ME},
+                            "count": 1}],
+                "unchanged_except": [allow_create("notes", {"parent_type": "Account", "parent_id": a["id"]})],
             },
-            "solution": path + [fill("Title", title), fill("Note", body), save_modal(), done()],
+            "solution": solution,
             "near_misses": [path + [fill("Title", title), save_modal(), done()]],
+            "adversarial": [
+                dump(steps(dump_text(body, bodies)), "the note lists every note text the template could ask for"),
+                extra(solution, [button("New Notes"), fill("Title", other_title), fill("Note", other_body), save_modal()],
+                      "adds a second note to the same account"),
+            ],
         }
 
 
@@ -190,10 +242,12 @@ def new_contact(w: World, rng: random.Random):
             continue
         email = f"{first}.{last}@{a['website'].removeprefix('www.')}".lower()
         other = rng.choice([x for x in cands if x["id"] != a["id"] and x["name"][:4] != a["name"][:4]])
+
         def steps(acc_name):
             return ([{"click": {"role": "link", "name": "Contacts", "exact": True}}, {"click": {"role": "link", "name": "New", "exact": True}},
                      fill("First Name", first), fill("Last Name", last)]
                     + lookup("Account Name", acc_name, acc_name) + [fill("Title", title), fill("Email", email), save_modal(), done()])
+        solution = steps(a["name"])
         yield {
             "goal": f"Add a new contact {first} {last}, {title} at {a['name']}, with email {email}.",
             "start_path": "/lightning/page/home",
@@ -201,10 +255,15 @@ def new_contact(w: World, rng: random.Random):
                 "checks": [{"table": "contacts", "in": "created", "where": {"last_name": last},
                             "expect": {"first_name": first, "account_id": a["id"], "title": {"$ieq": title},
                                        "email": {"$ieq": email}, "owner_id": ME}, "count": 1}],
-                "unchanged_except": [{"table": "contacts", "ops": ["create"]}],
+                "unchanged_except": [allow_create("contacts", {"first_name": first, "last_name": last})],
             },
-            "solution": steps(a["name"]),
+            "solution": solution,
             "near_misses": [steps(other["name"])],
+            # Within the step budget (35, gold 20): the same person, by last name, at the other account too.
+            "adversarial": [extra(solution, [{"click": {"role": "link", "name": "Contacts", "exact": True}},
+                                             {"click": {"role": "link", "name": "New", "exact": True}}, fill("Last Name", last)]
+                                  + lookup("Account Name", other["name"], other["name"]) + [save_modal()],
+                                  f"creates {last} at {other['name']} as well (hedging the account)")],
         }
 
 
@@ -214,23 +273,32 @@ def lead_email_inline(w: World, rng: random.Random):
     crm = Crm(w)
     cands = [x for x in crm.leads if x["status"] in ("Open - Not Contacted", "Working - Contacted") and crm.unique(crm.cname(x))
              and x["email"] and sum(1 for y in crm.leads if y["last_name"] == x["last_name"]) == 1]
-    for x in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+
+    def fix(lead, email):
+        who = crm.cname(lead)
+        return [{"fill": {"role": "searchbox", "name": "Search this list"}, "text": lead["last_name"]}, {"press": ["Enter"]},
+                {"click": {"role": "button", "name": f"Edit Email: {who}", "exact": True}},
+                {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": email}, {"press": ["Enter"]}, button("Save")]
+    for x in order:
         name = crm.cname(x)
         local, domain = x["email"].split("@", 1)
         new = f"{x['first_name'].lower()}.{x['last_name'].lower()}@{domain}"
         if new == x["email"]:
             continue
         search = [{"fill": {"role": "searchbox", "name": "Search this list"}, "text": x["last_name"]}, {"press": ["Enter"]}]
+        other = neighbour(order, x)
+        solution = fix(x, new) + [done()]
         yield {
             "goal": f"In the All Open Leads list, correct the email of lead {name} to {new}.",
             "start_path": "/lightning/o/Lead/list?filterName=AllOpenLeads",
             "verify": {
                 "checks": [{"table": "leads", "where": {"id": x["id"]}, "expect": {"email": new}}],
-                "unchanged_except": [{"table": "leads", "where": {"id": x["id"]}, "fields": ["email"]}],
+                "unchanged_except": [allow_update("leads", {"id": x["id"]}, ["email"])],
             },
-            "solution": search + [{"click": {"role": "button", "name": f"Edit Email: {name}", "exact": True}},
-                                  {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": new}, {"press": ["Enter"]},
-                                  button("Save"), done()],
+            "solution": solution,
+            "adversarial": [extra(solution, fix(other, new), f"also writes the address into {crm.cname(other)}'s email"),
+                            wrong_record(fix(other, new) + [done()], f"writes the address into {crm.cname(other)}'s email instead")],
             "near_misses": [search + [{"click": {"role": "button", "name": f"Edit Email: {name}", "exact": True}},
                                       {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": new}, {"press": ["Enter"]},
                                       button("Cancel"), done()]],

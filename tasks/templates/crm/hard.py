@@ -8,7 +8,8 @@ import random
 from seed_data.crm import OPEN_STAGES
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, button, done, fill, iso, link, lookup, mdy, menuitem, money, next_weekday, open_record, pick, save_modal, tab)
+    DIALOG, ME, Crm, allow_create, allow_update, button, done, dump, dump_text, extra, fill, iso, link, lookup, mdy, menuitem,
+    money, neighbour, next_weekday, open_record, pick, save_modal, tab, written)
 
 CALL_NOTES = ["Champion confirmed budget; legal review starts next week.", "Procurement asked for final pricing by Friday.",
               "Verbal yes from the VP; waiting on the signature process.", "They want a 3-year term with a price lock."]
@@ -43,11 +44,11 @@ def latest_activity_negotiation(w: World, rng: random.Random):
         subject = rng.choice(FOLLOW_UPS)
         owner = target["owner_id"]
 
-        def steps(o):
+        def steps(o, comment=note):
             own = o["owner_id"]
             s = open_record(o["name"]) + [{"click": {"role": "option", "name": "Negotiation", "exact": True}},
                                           button("Mark as Current Stage"),
-                                          tab("Log a Call"), fill("Comments", note, within=None), button("Save"),
+                                          tab("Log a Call"), fill("Comments", comment, within=None), button("Save"),
                                           tab("New Task"), fill("Subject", subject, within=None), fill("Due Date", mdy(monday), within=None)]
             if own != ME:
                 u = crm.uname(own)
@@ -62,18 +63,25 @@ def latest_activity_negotiation(w: World, rng: random.Random):
                 "checks": [
                     {"table": "opportunities", "where": {"id": target["id"]}, "expect": {"stage": "Negotiation", "probability": 80}},
                     {"table": "tasks", "in": "created", "where": {"what_type": "Opportunity", "what_id": target["id"], "task_subtype": "Call"},
-                     "expect": {"status": "Completed", "description": {"$icontains": note.rstrip('.')}}, "count": 1},
+                     "expect": {"status": "Completed", "description": written(note.rstrip('.'), note, CALL_NOTES)}, "count": 1},
                     {"table": "tasks", "in": "created", "where": {"what_type": "Opportunity", "what_id": target["id"], "task_subtype": "Task"},
                      "expect": {"subject": {"$ieq": subject}, "activity_date": iso(monday), "owner_id": owner,
                                 "status": {"$ne": "Completed"}}, "count": 1},
                 ],
                 "unchanged_except": [
-                    {"table": "opportunities", "where": {"id": target["id"]}, "fields": ["stage", "probability", "forecast_category"]},
-                    {"table": "tasks", "ops": ["create"], "where": {"what_id": target["id"]}},
+                    allow_update("opportunities", {"id": target["id"]}, ["stage", "probability", "forecast_category"]),
+                    allow_create("tasks", {"what_type": "Opportunity", "what_id": target["id"], "task_subtype": "Call"}),
+                    allow_create("tasks", {"what_type": "Opportunity", "what_id": target["id"], "task_subtype": "Task"}),
                 ],
             },
             "solution": steps(target),
             "near_misses": [steps(decoy)],
+            "adversarial": [
+                dump(steps(target, dump_text(note, CALL_NOTES)), "the call's comment lists every comment the template could ask for"),
+                extra(steps(target), open_record(decoy["name"]) + [{"click": {"role": "option", "name": "Negotiation", "exact": True}},
+                                                                   button("Mark as Current Stage")],
+                      f"moves the other candidate, \u201c{decoy['name']}\u201d, to Negotiation too (hedging the choice)"),
+            ],
         }
 
 
@@ -88,12 +96,14 @@ def close_won_and_renewal(w: World, rng: random.Random):
         renewal = f"{o['name']} Renewal"
         close = crm.today.replace(year=crm.today.year + 1)
 
+        def new_opp(name, day):
+            return [link(acc["name"]), button("Show more actions"), menuitem("New Opportunity"),
+                    fill("Opportunity Name", name), fill("Amount", str(o["amount"])), fill("Close Date", mdy(day)), save_modal()]
+
         def steps(stage):
             return open_record(o["name"]) + [
                 {"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Stage"),
-                *pick("Stage", stage), save_modal(),
-                link(acc["name"]), button("Show more actions"), menuitem("New Opportunity"),
-                fill("Opportunity Name", renewal), fill("Amount", str(o["amount"])), fill("Close Date", mdy(close)), save_modal(), done()]
+                *pick("Stage", stage), save_modal()] + new_opp(renewal, close) + [done()]
         yield {
             "goal": f"\u201c{o['name']}\u201d was just signed. Mark it Closed Won, then create its renewal: a new opportunity for "
                     f"{acc['name']} named \u201c{renewal}\u201d with the same amount ({money(o['amount'])}), close date {mdy(close)}, "
@@ -108,11 +118,13 @@ def close_won_and_renewal(w: World, rng: random.Random):
                      "count": 1},
                 ],
                 "unchanged_except": [
-                    {"table": "opportunities", "where": {"id": o["id"]}, "fields": ["stage", "probability", "forecast_category", "loss_reason"]},
-                    {"table": "opportunities", "ops": ["create"], "where": {"account_id": acc["id"]}},
+                    allow_update("opportunities", {"id": o["id"]}, ["stage", "probability", "forecast_category", "loss_reason"]),
+                    allow_create("opportunities", {"account_id": acc["id"], "name": {"$ieq": renewal}}),
                 ],
             },
             "solution": steps("Closed Won"),
+            "adversarial": [extra(steps("Closed Won"), new_opp(renewal, close + dt.timedelta(days=1)),
+                                  "creates the renewal twice, a day apart (hedging the close date)")],
             "near_misses": [steps("Closed Lost")],
         }
 
@@ -124,17 +136,19 @@ def escalate_case_reassign(w: World, rng: random.Random):
     cands = [c for c in crm.cases if c["status"] in ("New", "Working") and c["priority"] != "High" and c["owner_id"] not in (12,)]
     notes = ["Told the customer engineering is on it; next update tomorrow 10 AM.", "Confirmed the impact: all EU users affected.",
              "Customer agreed to share logs from the failing job."]
-    for c in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    for c in order:
         acc = crm.acc[c["account_id"]]["name"]
         contact = crm.con[c["contact_id"]]
         note = rng.choice(notes)
+        other = neighbour(order, c)
 
-        def steps(owner_first, owner):
+        def steps(owner_first, owner, comment=note):
             return open_record(c["case_number"]) + [
                 button("Edit"), *pick("Status", "Escalated"), *pick("Priority", "High"), save_modal(),
                 button("Show more actions"), menuitem("Change Owner"), *lookup("Owner", owner_first, owner),
                 button("Change Owner", within=DIALOG),
-                tab("Log a Call"), fill("Comments", note, within=None), button("Save"), done()]
+                tab("Log a Call"), fill("Comments", comment, within=None), button("Save"), done()]
         yield {
             "goal": f"Case {c['case_number']} from {acc} (\u201c{c['subject']}\u201d) needs engineering. Escalate it, raise its priority "
                     f"to High, assign it to Mateo Rossi, and log a call with {crm.cname(contact)} noting: {note}",
@@ -143,15 +157,22 @@ def escalate_case_reassign(w: World, rng: random.Random):
                 "checks": [
                     {"table": "cases", "where": {"id": c["id"]}, "expect": {"status": "Escalated", "priority": "High", "owner_id": 12}},
                     {"table": "tasks", "in": "created", "where": {"what_type": "Case", "what_id": c["id"], "task_subtype": "Call"},
-                     "expect": {"who_type": "Contact", "who_id": contact["id"], "description": {"$icontains": note.rstrip('.')[:40]}},
+                     "expect": {"who_type": "Contact", "who_id": contact["id"],
+                                "description": written(note.rstrip('.')[:40], note, notes)},
                      "count": 1},
                 ],
                 "unchanged_except": [
-                    {"table": "cases", "where": {"id": c["id"]}, "fields": ["status", "priority", "owner_id"]},
-                    {"table": "tasks", "ops": ["create"], "where": {"what_id": c["id"]}},
+                    allow_update("cases", {"id": c["id"]}, ["status", "priority", "owner_id"]),
+                    allow_create("tasks", {"what_type": "Case", "what_id": c["id"], "task_subtype": "Call"}),
                 ],
             },
             "solution": steps("Mateo", "Mateo Rossi"),
+            "adversarial": [
+                dump(steps("Mateo", "Mateo Rossi", dump_text(note, notes)), "the call's comment lists every note the template could ask for"),
+                extra(steps("Mateo", "Mateo Rossi"), open_record(other["case_number"]) + [
+                    button("Edit"), *pick("Status", "Escalated"), *pick("Priority", "High"), save_modal()],
+                    f"escalates case {other['case_number']} as well"),
+            ],
             "near_misses": [steps("Hannah", "Hannah Schmidt")],
         }
 
@@ -174,6 +195,10 @@ def reassign_account_and_opps(w: World, rng: random.Random):
         steps = open_record(a["name"]) + change()
         for o in open_:
             steps += open_record(o["name"]) + change()
+        closed_named = [o for o in closed if crm.unique(o["name"])]
+        harm = (open_record(closed_named[0]["name"]) + change() if closed_named
+                else open_record(crm.acc[neighbour(sorted(crm.acc), a["id"], lambda i: crm.unique(crm.acc[i]["name"])
+                                                   and crm.acc[i]["owner_id"] != 7)]["name"]) + change())
         yield {
             "goal": f"Noah Patel is taking over {a['name']}. Make him the owner of the account and of each of its open opportunities; "
                     f"closed opportunities keep their current owners.",
@@ -181,9 +206,12 @@ def reassign_account_and_opps(w: World, rng: random.Random):
             "verify": {
                 "checks": [{"table": "accounts", "where": {"id": a["id"]}, "expect": {"owner_id": 7}}]
                 + [{"table": "opportunities", "where": {"id": o["id"]}, "expect": {"owner_id": 7}} for o in open_],
-                "unchanged_except": [{"table": "accounts", "where": {"id": a["id"]}, "fields": ["owner_id"]}]
-                + [{"table": "opportunities", "where": {"id": o["id"]}, "fields": ["owner_id"]} for o in open_],
+                "unchanged_except": [allow_update("accounts", {"id": a["id"]}, ["owner_id"])]
+                + [allow_update("opportunities", {"id": o["id"]}, ["owner_id"]) for o in open_],
             },
             "solution": steps + [done()],
+            "adversarial": [extra(steps + [done()], harm,
+                                  "also hands Noah a closed opportunity of the account" if closed_named
+                                  else "also hands Noah another account")],
             "near_misses": [open_record(a["name"]) + change() + [done()]],
         }

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
-from tasks.templates.crm._common import DIALOG, ME, Crm, button, done, fill, lookup, menuitem, money, pick, save_modal
+from tasks.templates.crm._common import (
+    DIALOG, ME, Crm, allow_create, allow_update, button, done, extra, fill, lookup, menuitem, money, pick, save_modal)
 
 LV_CONTROLS = button("List View Controls")
 
@@ -33,13 +34,18 @@ def listview_create_filters(w: World, rng: random.Random):
             "verify": {
                 "checks": [{"table": "list_views", "in": "created", "where": {"name": {"$ieq": name}},
                             "expect": {"object": "Opportunity", "visibility": "me", "is_standard": False, "scope": "all",
-                                       "filters": {"$len": 2},
-                                       "$and": [{"filters": {"$any": {"field": "stage", "op": "equals", "value": stage}}},
-                                                {"filters": {"$any": {"field": "amount", "op": "greater", "value": str(amount)}}}]},
+                                       "$and": [{"filters": {"$len": 2, "$any": {"field": "stage", "op": "equals", "value": stage}}},
+                                                {"filters": {"$len": 2,
+                                                             "$any": {"field": "amount", "op": "greater", "value": str(amount)}}}]},
                             "count": 1}],
-                "unchanged_except": [{"table": "list_views", "ops": ["create", "update"]}],
+                "unchanged_except": [allow_create("list_views", {"object": "Opportunity", "name": {"$ieq": name}})],
             },
             "solution": head + [save_modal()] + filters,
+            "adversarial": [extra(head + [save_modal()] + filters,
+                                  [LV_CONTROLS, menuitem("New"), fill("List Name", f"{name} (all users)"),
+                                   {"click": {"role": "radio", "name": "All users can see this list view", "exact": True}},
+                                   save_modal()],
+                                  "creates a public twin of the list view as well")],
             "near_misses": [head + [{"click": {"role": "radio", "name": "All users can see this list view", "exact": True}}, save_modal()]
                             + filters],
         }
@@ -59,14 +65,24 @@ def listview_rename(w: World, rng: random.Random):
         plural = {"Opportunity": "Opportunities", "Lead": "Leads"}[lv["object"]]
         head = [button(f"Select a List View: {plural}"), {"click": {"role": "menuitemradio", "name": lv["name"], "exact": True}},
                 LV_CONTROLS]
+        others = [v for v in mine if v["object"] == lv["object"] and v["id"] != lv["id"]]
+        if others:
+            harm = [button(f"Select a List View: {plural}"), {"click": {"role": "menuitemradio", "name": others[0]["name"], "exact": True}},
+                    LV_CONTROLS, menuitem("Rename"), fill("List Name", f"{new} 2"), save_modal()]
+            why = f"also renames your other list view \u201c{others[0]['name']}\u201d"
+        else:
+            harm = [LV_CONTROLS, menuitem("Clone"), fill("List Name", f"{new} (copy)"), save_modal()]
+            why = "also clones the list view"
+        solution = head + [menuitem("Rename"), fill("List Name", new), save_modal(), done()]
         yield {
             "goal": f"Rename your {plural.lower()} list view \u201c{lv['name']}\u201d to \u201c{new}\u201d.",
             "start_path": f"/lightning/o/{lv['object']}/list",
             "verify": {
                 "checks": [{"table": "list_views", "where": {"id": lv["id"]}, "expect": {"name": new, "filters": lv["filters"]}}],
-                "unchanged_except": [{"table": "list_views", "where": {"id": lv["id"]}, "fields": ["name", "api_name"]}],
+                "unchanged_except": [allow_update("list_views", {"id": lv["id"]}, ["name", "api_name"])],
             },
-            "solution": head + [menuitem("Rename"), fill("List Name", new), save_modal(), done()],
+            "solution": solution,
+            "adversarial": [extra(solution, harm, why)],
             "near_misses": [head + [menuitem("Clone"), fill("List Name", new), save_modal(), done()]],
         }
 
@@ -81,6 +97,7 @@ def mass_change_lead_owner(w: World, rng: random.Random):
     pairs = [(a, b) for i, a in enumerate(rows) for b in rows[i + 1:] if crm.unique(crm.cname(a)) and crm.unique(crm.cname(b))]
     for a, b in rng.sample(pairs, len(pairs)):
         uid = rng.choice([r for r in reps if r not in (a["owner_id"], b["owner_id"])])
+        third = next(x for x in rows if x["id"] not in (a["id"], b["id"]) and crm.unique(crm.cname(x)) and x["owner_id"] != uid)
         user = crm.uname(uid)
         sel = lambda x: {"click": {"role": "checkbox", "name": f"Select {crm.cname(x)}", "exact": True}}  # noqa: E731
         tail = [button("Change Owner")] + lookup("Owner", user.split()[0], user) + [save_modal(), done()]
@@ -89,8 +106,10 @@ def mass_change_lead_owner(w: World, rng: random.Random):
             "start_path": "/lightning/o/Lead/list?filterName=Hot_Web_Leads",
             "verify": {
                 "checks": [{"table": "leads", "where": {"id": {"$in": [a["id"], b["id"]]}}, "expect": {"owner_id": uid}, "count": 2}],
-                "unchanged_except": [{"table": "leads", "where": {"id": {"$in": [a["id"], b["id"]]}}, "fields": ["owner_id"]}],
+                "unchanged_except": [allow_update("leads", {"id": {"$in": [a["id"], b["id"]]}}, ["owner_id"])],
             },
             "solution": [sel(a), sel(b)] + tail,
+            "adversarial": [{"kind": "extra", "steps": [sel(a), sel(b), sel(third)] + tail,
+                             "why": f"selects a third lead, {crm.cname(third)}, too"}],
             "near_misses": [[sel(a)] + tail],
         }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
-from tasks.templates.crm._common import DIALOG, ME, button, done, fill, link, menuitem, pick, save_modal
+from tasks.templates.crm._common import DIALOG, ME, allow_create, button, done, extra, fill, link, menuitem, pick, save_modal
 
 PLURAL = {"Opportunity": "opportunities", "Lead": "leads", "Case": "cases", "Account": "accounts", "Contact": "contacts",
           "Task": "tasks"}
@@ -31,9 +31,11 @@ def report_save_as_mine(w: World, rng: random.Random):
                 "checks": [{"table": "reports", "in": "created", "where": {"name": {"$ieq": new}},
                             "expect": {"scope": "mine", "report_type": r["report_type"], "folder": "Private Reports",
                                        "filters": r["filters"], "group_by": r["group_by"], "owner_id": ME}, "count": 1}],
-                "unchanged_except": [{"table": "reports", "ops": ["create"]}],
+                "unchanged_except": [allow_create("reports", {"name": {"$ieq": new}, "report_type": r["report_type"]})],
             },
             "solution": head + scope + tail,
+            "adversarial": [extra(head + scope + tail, [button("Save As"), fill("Report Name", f"{new} (2)"), save_modal()],
+                                  "saves a second copy under another name")],
             "near_misses": [head + tail],
         }
 
@@ -57,8 +59,10 @@ def report_new_grouped(w: World, rng: random.Random):
                 "checks": [{"table": "reports", "in": "created", "where": {"name": {"$ieq": name}},
                             "expect": {"report_type": "Lead", "folder": "Marketing Reports", "group_by": "status",
                                        "filters": [{"field": "lead_source", "op": "equals", "value": src}]}, "count": 1}],
-                "unchanged_except": [{"table": "reports", "ops": ["create"]}],
+                "unchanged_except": [allow_create("reports", {"name": {"$ieq": name}, "report_type": "Lead"})],
             },
             "solution": head + [button("Save"), done()],
+            "adversarial": [extra(head + [button("Save"), done()], [button("Save As"), fill("Report Name", f"{name} (2)"), save_modal()],
+                                  "saves a second copy of the report under another name")],
             "near_misses": [head + [done()]],
         }

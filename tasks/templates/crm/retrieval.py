@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import random
-import re
 from collections import defaultdict
 
 from seed_data.crm import OPEN_STAGES
 from tasks.templates import World, template
-from tasks.templates.crm._common import Crm, done, link, num_answer, open_record, tab
+from tasks.templates.crm._common import Crm, done, extra, follow_elsewhere, link, num_answer, open_record, tab, toggle_follow
 
 
-def _digits_pattern(phone: str) -> str:
-    digits = re.sub(r"\D", "", phone)
-    return r"\D*".join(digits)
+def _collateral(crm: Crm, solution: list[dict], account: int | None = None) -> dict:
+    """The right answer plus a side effect: a question changes nothing, so any change must fail. On the
+    account's page the side effect is one click ((un)follow it), so the answer still fits the step budget."""
+    if account is not None:
+        return extra(solution, toggle_follow(crm, "Account", account), "answers right but also (un)follows the account")
+    return extra(solution, follow_elsewhere(crm), "answers right but also follows an unrelated account")
+
+
+def _phones_near(crm: Crm, a: dict) -> list[str]:
+    own = [p for c in crm.contacts_by_acc[a["id"]] for p in (c["phone"], c["mobile"]) if p]
+    rest = [x["phone"] for x in sorted(crm.accounts, key=lambda x: x["id"]) if x["phone"] and x["id"] != a["id"]]
+    return [p for p in dict.fromkeys(own + rest[:40]) if p != a["phone"]]
 
 
 @template("crm", "ret-account-phone", difficulty="easy", max_steps=10)
@@ -26,9 +34,12 @@ def ret_account_phone(w: World, rng: random.Random):
         yield {
             "goal": f"What is the main phone number of the account {a['name']}? Answer with the number only.",
             "start_path": "/lightning/page/home",
-            "verify": {"checks": [{"answer": {"$regex": _digits_pattern(a["phone"])}}], "unchanged_except": []},
+            "verify": {"checks": [{"answer": {"$phone": a["phone"]}}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(a["phone"])],
             "near_misses": [open_record(a["name"]) + [done(other["phone"])]],
+            # The numbers on the account's page: its contacts' phones and mobiles, then other accounts' phones.
+            "distractors": _phones_near(crm, a),
+            "adversarial": [_collateral(crm, open_record(a["name"]) + [done(a["phone"])], a["id"])],
         }
 
 
@@ -53,6 +64,10 @@ def ret_account_open_pipeline(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": num_answer(total)}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(f"${total:,}")],
             "near_misses": [open_record(a["name"]) + [done(f"${everything:,}")]],
+            # Every amount on the account's page and the sums an agent could mistake for the answer.
+            "distractors": [f"${v:,}" for v in dict.fromkeys([everything, total - open_[0]["amount"], sum(o["amount"] for o in closed)]
+                                                            + [o["amount"] for o in open_ + closed]) if v != total],
+            "adversarial": [_collateral(crm, open_record(a["name"]) + [done(f"${total:,}")], a["id"])],
         }
 
 
@@ -73,6 +88,8 @@ def ret_open_cases_count(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": num_answer(n_open, 0.01)}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(str(n_open))],
             "near_misses": [open_record(a["name"]) + [done(str(n_all))]],
+            "distractors": [str(n) for n in dict.fromkeys([n_all, n_all - n_open]) if n != n_open],
+            "adversarial": [_collateral(crm, open_record(a["name"]) + [done(str(n_open))], a["id"])],
         }
 
 
@@ -98,4 +115,6 @@ def ret_top_owner_by_stage(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": {"$ieq": best}}], "unchanged_except": []},
             "solution": [link("Reports"), link("Pipeline by Owner"), done(best)],
             "near_misses": [[link("Reports"), link("Pipeline by Owner"), done(second)]],
+            "distractors": [crm.uname(uid) for uid, _ in ranked[1:]],
+            "adversarial": [_collateral(crm, [link("Reports"), link("Pipeline by Owner"), done(best)])],
         }

@@ -8,23 +8,22 @@ import random
 from seed_data.crm import company_base, normalize_company
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, button, done, fill, link, lookup, menuitem, money, open_record, pick, save_modal)
+    DIALOG, ME, Crm, allow_create, allow_update, button, done, extra, fill, link, lookup, mdy, menuitem, money, neighbour,
+    open_record, pick, save_modal, toggle_follow, wrong_record)
 
 PRODUCTS = ["Analytics Cloud", "Integration Hub", "Security Suite", "Data Warehouse", "IoT Gateway", "Premier Support"]
 
 
-def _lead_allowances(lead_id: int) -> list[dict]:
+def _lead_allowances(lead: dict) -> list[dict]:
+    """What converting `lead` changes: the lead itself, its one new contact, its activities and notes."""
+    lead_id = lead["id"]
     return [
-        {"table": "leads", "where": {"id": lead_id}, "fields": ["status", "is_converted", "converted_account_id",
-                                                                "converted_contact_id", "converted_opportunity_id",
-                                                                "converted_date", "owner_id"]},
-        {"table": "contacts", "ops": ["create"]},
-        {"table": "tasks", "ops": ["update"], "where": {"who_type": "Lead", "who_id": lead_id},
-         "fields": ["who_type", "who_id", "what_type", "what_id"]},
-        {"table": "events", "ops": ["update"], "where": {"who_type": "Lead", "who_id": lead_id},
-         "fields": ["who_type", "who_id", "what_type", "what_id"]},
-        {"table": "notes", "ops": ["update"], "where": {"parent_type": "Lead", "parent_id": lead_id},
-         "fields": ["parent_type", "parent_id"]},
+        allow_update("leads", {"id": lead_id}, ["status", "is_converted", "converted_account_id", "converted_contact_id",
+                                                "converted_opportunity_id", "converted_date", "owner_id"]),
+        allow_create("contacts", {"first_name": lead["first_name"], "last_name": lead["last_name"]}),
+        allow_update("tasks", {"who_type": "Lead", "who_id": lead_id}, ["who_type", "who_id", "what_type", "what_id"]),
+        allow_update("events", {"who_type": "Lead", "who_id": lead_id}, ["who_type", "who_id", "what_type", "what_id"]),
+        allow_update("notes", {"parent_type": "Lead", "parent_id": lead_id}, ["parent_type", "parent_id"]),
     ]
 
 
@@ -50,6 +49,11 @@ def convert_lead_existing_account(w: World, rng: random.Random):
         head = open_record(name) + [link("Convert")]
         tail = [fill("Opportunity Name", opp_name), button("Convert", within=DIALOG), link("Go to Opportunity", within=DIALOG),
                 button("Edit"), fill("Amount", str(amount)), save_modal(), done()]
+        solution = head + [{"click": {"role": "radio", "name": "Choose Existing Account", "exact": True}},
+                           {"click": {"role": "radio", "name": acc["name"], "exact": True}}] + tail
+        second = [link(acc["name"]), button("Show more actions"), menuitem("New Opportunity"),
+                  fill("Opportunity Name", f"{opp_name} (2)"), fill("Amount", str(amount)), fill("Close Date", mdy(crm.q_end)),
+                  save_modal()]
         yield {
             "goal": f"Convert the lead {name} ({x['company']}) into a new opportunity named \u201c{opp_name}\u201d with an amount of "
                     f"{money(amount)}. Attach it to the existing {acc['name']} account instead of creating a new account.",
@@ -65,14 +69,14 @@ def convert_lead_existing_account(w: World, rng: random.Random):
                      "expect": {"account_id": acc["id"], "first_name": x["first_name"]}, "count": 1},
                     {"table": "accounts", "in": "created", "count": 0, "name": "no new account"},
                 ],
-                "unchanged_except": _lead_allowances(x["id"]) + [
-                    {"table": "opportunities", "ops": ["create"], "where": {"account_id": acc["id"]}},
-                    {"table": "opportunity_contact_roles", "ops": ["create"]},
+                "unchanged_except": _lead_allowances(x) + [
+                    allow_create("opportunities", {"account_id": acc["id"], "name": opp_name}),
+                    allow_create("opportunity_contact_roles"),
                 ],
             },
-            "solution": head + [{"click": {"role": "radio", "name": "Choose Existing Account", "exact": True}},
-                                {"click": {"role": "radio", "name": acc["name"], "exact": True}}] + tail,
+            "solution": solution,
             "near_misses": [head + tail],
+            "adversarial": [extra(solution, second, f"opens a second opportunity on {acc['name']} as well")],
         }
 
 
@@ -83,9 +87,13 @@ def convert_lead_no_opportunity(w: World, rng: random.Random):
     keys = {normalize_company(a["name"]) for a in crm.accounts}
     cands = [x for x in crm.leads if not x["is_converted"] and x["status"] == "Working - Contacted" and crm.unique(crm.cname(x))
              and normalize_company(x["company"]) not in keys]
-    for x in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    no_opp = {"click": {"role": "checkbox", "name": "Don't create an opportunity upon conversion", "exact": True}}
+    for x in order:
         name = crm.cname(x)
         head = open_record(name) + [link("Convert")]
+        other = neighbour(order, x, lambda y: y["company"] != x["company"])
+        solution = head + [no_opp, button("Convert", within=DIALOG), done()]
         yield {
             "goal": f"{name} from {x['company']} is qualified. Convert the lead into a new account and contact, "
                     f"but don't create an opportunity yet.",
@@ -98,10 +106,12 @@ def convert_lead_no_opportunity(w: World, rng: random.Random):
                     {"table": "contacts", "in": "created", "where": {"last_name": x["last_name"], "first_name": x["first_name"]}, "count": 1},
                     {"table": "opportunities", "in": "created", "count": 0, "name": "no opportunity created"},
                 ],
-                "unchanged_except": _lead_allowances(x["id"]) + [{"table": "accounts", "ops": ["create"]}],
+                "unchanged_except": _lead_allowances(x) + [allow_create("accounts", {"name": x["company"]})],
             },
-            "solution": head + [{"click": {"role": "checkbox", "name": "Don't create an opportunity upon conversion", "exact": True}},
-                                button("Convert", within=DIALOG), done()],
+            "solution": solution,
+            "adversarial": [extra(solution, [link("Go to Leads", within=DIALOG)] + open_record(crm.cname(other))
+                                  + [link("Convert"), no_opp, button("Convert", within=DIALOG)],
+                                  f"converts another lead, {crm.cname(other)} ({other['company']}), as well")],
             "near_misses": [head + [button("Convert", within=DIALOG), done()]],
         }
 
@@ -111,10 +121,13 @@ def opp_stage_amount(w: World, rng: random.Random):
     """Jump an opportunity to Negotiation on the Path (not one step) and update its amount."""
     crm = Crm(w)
     cands = [o for o in crm.opps if o["stage"] in ("Qualification", "Needs Analysis") and crm.unique(o["name"]) and o["amount"]]
-    for o in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    for o in order:
         new_amount = int(round(o["amount"] * rng.choice([0.8, 0.9, 1.1, 1.25]) / 1000) * 1000)
         head = open_record(o["name"])
         edit = [button("Edit"), fill("Amount", str(new_amount)), save_modal(), done()]
+        other = neighbour(order, o, lambda y: y["amount"] != new_amount)
+        solution = head + [{"click": {"role": "option", "name": "Negotiation", "exact": True}}, button("Mark as Current Stage")] + edit
         yield {
             "goal": f"Procurement is now negotiating \u201c{o['name']}\u201d. Move it to the Negotiation stage and change its amount "
                     f"to {money(new_amount)}.",
@@ -122,10 +135,14 @@ def opp_stage_amount(w: World, rng: random.Random):
             "verify": {
                 "checks": [{"table": "opportunities", "where": {"id": o["id"]},
                             "expect": {"stage": "Negotiation", "probability": 80, "forecast_category": "Commit", "amount": new_amount}}],
-                "unchanged_except": [{"table": "opportunities", "where": {"id": o["id"]},
-                                      "fields": ["stage", "probability", "forecast_category", "amount"]}],
+                "unchanged_except": [allow_update("opportunities", {"id": o["id"]},
+                                                  ["stage", "probability", "forecast_category", "amount"])],
             },
-            "solution": head + [{"click": {"role": "option", "name": "Negotiation", "exact": True}}, button("Mark as Current Stage")] + edit,
+            "solution": solution,
+            "adversarial": [extra(solution, open_record(other["name"]) + edit[:-1],
+                                  f"also sets the amount of \u201c{other['name']}\u201d to {money(new_amount)}"),
+                            wrong_record(open_record(other["name"]) + solution[len(head):],
+                                         f"moves \u201c{other['name']}\u201d to Negotiation at {money(new_amount)} instead")],
             "near_misses": [head + [button("Mark Stage as Complete")] + edit],
         }
 
@@ -135,18 +152,27 @@ def kanban_move(w: World, rng: random.Random):
     """Drag an opportunity card to another stage column on the Kanban board."""
     crm = Crm(w)
     cands = [o for o in crm.opps if o["owner_id"] == ME and o["stage"] in ("Qualification", "Needs Analysis") and crm.unique(o["name"])]
-    for o in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    col = lambda st: {"role": "region", "name": f"{st} column", "exact": True}  # noqa: E731
+    for o in order:
         card = {"role": "article", "name": o["name"], "exact": True}
-        col = lambda st: {"role": "region", "name": f"{st} column", "exact": True}  # noqa: E731
+        other = neighbour(order, o)
+        solution = [{"drag": {"from": card, "to": col("Proposal")}}, done()]
         yield {
             "goal": f"On the Kanban board of your opportunities, drag \u201c{o['name']}\u201d to the Proposal stage.",
             "start_path": "/lightning/o/Opportunity/list?filterName=MyOpportunities&display=kanban",
             "verify": {
                 "checks": [{"table": "opportunities", "where": {"id": o["id"]},
                             "expect": {"stage": "Proposal", "probability": 60, "forecast_category": "Best Case"}}],
-                "unchanged_except": [{"table": "opportunities", "where": {"id": o["id"]}, "fields": ["stage", "probability", "forecast_category"]}],
+                "unchanged_except": [allow_update("opportunities", {"id": o["id"]}, ["stage", "probability", "forecast_category"])],
             },
-            "solution": [{"drag": {"from": card, "to": col("Proposal")}}, done()],
+            "solution": solution,
+            "adversarial": [extra(solution, [{"drag": {"from": {"role": "article", "name": other["name"], "exact": True},
+                                                       "to": col("Proposal")}}],
+                                  f"drags \u201c{other['name']}\u201d to Proposal too"),
+                            wrong_record([{"drag": {"from": {"role": "article", "name": other["name"], "exact": True},
+                                                    "to": col("Proposal")}}, done()],
+                                         f"drags \u201c{other['name']}\u201d to Proposal instead")],
             "near_misses": [[{"drag": {"from": card, "to": col("Negotiation")}}, done()]],
         }
 
@@ -165,6 +191,8 @@ def new_case(w: World, rng: random.Random):
         subject = rng.choice(subjects)
         origin = rng.choice(["Email", "Web"])
         path = open_record(name) + [button("Show more actions"), menuitem("New Case"), fill("Subject", subject)]
+        solution = path + pick("Priority", "High") + pick("Case Origin", origin) + [save_modal()] + [done()]
+        hedge = path + pick("Priority", "Medium") + pick("Case Origin", origin) + [save_modal()]
         yield {
             "goal": f"{name} from {acc['name']} reports a problem: \u201c{subject}\u201d. Open a new High priority case for them "
                     f"with that subject and case origin {origin}.",
@@ -173,9 +201,10 @@ def new_case(w: World, rng: random.Random):
                 "checks": [{"table": "cases", "in": "created", "where": {"contact_id": c["id"]},
                             "expect": {"account_id": acc["id"], "subject": {"$ieq": subject}, "priority": "High", "origin": origin,
                                        "status": "New"}, "count": 1}],
-                "unchanged_except": [{"table": "cases", "ops": ["create"]}],
+                "unchanged_except": [allow_create("cases", {"contact_id": c["id"], "account_id": acc["id"]})],
             },
-            "solution": path + pick("Priority", "High") + pick("Case Origin", origin) + [save_modal(), done()],
+            "solution": solution,
+            "adversarial": [extra(solution, hedge, "opens a second case for the same problem at Medium priority")],
             "near_misses": [path + pick("Case Origin", origin) + [save_modal(), done()]],
         }
 
@@ -203,9 +232,12 @@ def opp_contact_role(w: World, rng: random.Random):
             "verify": {
                 "checks": [{"table": "opportunity_contact_roles", "in": "created", "where": {"opportunity_id": o["id"], "contact_id": c["id"]},
                             "expect": {"role": role}, "count": 1}],
-                "unchanged_except": [{"table": "opportunity_contact_roles", "ops": ["create"], "where": {"opportunity_id": o["id"]}}],
+                "unchanged_except": [allow_create("opportunity_contact_roles", {"opportunity_id": o["id"], "contact_id": c["id"]})],
             },
             "solution": head + pick("Role", role) + [save_modal(), done()],
+            "adversarial": [extra(head + pick("Role", role) + [save_modal(), done()],
+                                  [button("Add Contact Roles")] + lookup("Contact", name, name) + [save_modal()],
+                                  f"adds {name} a second time (within the step budget, so without a role)")],
             "near_misses": [head + pick("Role", wrong) + [save_modal(), done()]],
         }
 
@@ -216,21 +248,49 @@ def change_owner_opportunity(w: World, rng: random.Random):
     crm = Crm(w)
     reps = [7, 8, 9, 10, 14]
     cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and o["owner_id"] == ME]
-    for o in rng.sample(cands, len(cands)):
+    order = rng.sample(cands, len(cands))
+    for o in order:
         uid, wrong = rng.sample(reps, 2)
         user, wrong_user = crm.uname(uid), crm.uname(wrong)
         head = open_record(o["name"]) + [button("Show more actions"), menuitem("Change Owner")]
         tail = lambda u: lookup("Owner", u.split()[0], u) + [button("Change Owner", within=DIALOG), done()]  # noqa: E731
+        other = neighbour(order, o)
         yield {
             "goal": f"You're handing \u201c{o['name']}\u201d over to {user}. Make {user.split()[0]} the opportunity's owner.",
             "start_path": "/lightning/page/home",
             "verify": {
                 "checks": [{"table": "opportunities", "where": {"id": o["id"]}, "expect": {"owner_id": uid}}],
-                "unchanged_except": [{"table": "opportunities", "where": {"id": o["id"]}, "fields": ["owner_id"]}],
+                "unchanged_except": [allow_update("opportunities", {"id": o["id"]}, ["owner_id"])],
             },
             "solution": head + tail(user),
             "near_misses": [head + tail(wrong_user)],
+            # The step budget (16, gold 12) has no room for a second owner change: the side effect that fits.
+            "adversarial": [extra(head + tail(user), toggle_follow(crm, "Opportunity", o["id"]),
+                                  "also (un)follows the opportunity on its way out"),
+                            wrong_record(open_record(other["name"]) + head[len(open_record(o["name"])):] + tail(user),
+                                         f"hands \u201c{other['name']}\u201d to {user} instead")],
         }
+
+
+def _merge_allowances(orig: dict, dup: dict) -> list[dict]:
+    """What merging `dup` into `orig` changes (apps/crm/views/merge.py): `dup` is deleted, the master takes
+    the values the merge screen picks from `dup` by default (fields blank on the master), and whatever
+    pointed at `dup` now points at the master."""
+    from apps.crm.views.merge import MERGE_FIELDS
+
+    filled = [f for f in MERGE_FIELDS["Contact"] if f != "description" and not orig.get(f) and dup.get(f)
+              and orig.get(f) != dup.get(f)]
+    out = [{"table": "contacts", "ops": ["delete"], "where": {"id": dup["id"]}, "max": 1}]
+    if filled:
+        out.append(allow_update("contacts", {"id": orig["id"]}, filled))
+    out += [allow_update("contacts", {"reports_to_id": dup["id"]}, ["reports_to_id"]),
+            allow_update("opportunity_contact_roles", {"contact_id": dup["id"]}, ["contact_id"]),
+            allow_update("cases", {"contact_id": dup["id"]}, ["contact_id"]),
+            allow_update("tasks", {"who_id": dup["id"], "who_type": "Contact"}, ["who_id"]),
+            allow_update("events", {"who_id": dup["id"], "who_type": "Contact"}, ["who_id"]),
+            allow_update("notes", {"parent_id": dup["id"], "parent_type": "Contact"}, ["parent_id"]),
+            {"table": "follows", "ops": ["delete"], "where": {"object": "Contact", "record_id": dup["id"]}, "max": 5}]
+    return out
 
 
 @template("crm", "merge-duplicate-contacts", difficulty="medium", max_steps=12)
@@ -253,13 +313,12 @@ def merge_duplicate_contacts(w: World, rng: random.Random):
             "verify": {
                 "checks": [{"table": "contacts", "in": "deleted", "where": {"id": dup["id"]}, "count": 1},
                            {"table": "contacts", "where": {"id": orig["id"]}, "expect": {"title": orig["title"], "email": orig["email"]}}],
-                "unchanged_except": [{"table": "contacts", "ops": ["delete"], "where": {"id": dup["id"]}},
-                                     {"table": "contacts", "ops": ["update"], "where": {"id": orig["id"]}},
-                                     {"table": "opportunity_contact_roles", "ops": ["update"], "where": {"contact_id": dup["id"]}},
-                                     {"table": "cases", "ops": ["update"], "where": {"contact_id": dup["id"]}},
-                                     {"table": "tasks", "ops": ["update"], "where": {"who_id": dup["id"], "who_type": "Contact"}},
-                                     {"table": "events", "ops": ["update"], "where": {"who_id": dup["id"], "who_type": "Contact"}}],
+                "unchanged_except": _merge_allowances(orig, dup),
             },
+            "adversarial": [extra(head + [button("Merge Contacts", within=DIALOG), done()],
+                                  [button("Edit"), fill(*(("Phone", "(415) 555-0110") if not (not orig["phone"] and dup["phone"])
+                                                          else ("Mobile", "(415) 555-0111"))), save_modal()],
+                                  "after the merge, also rewrites a field of the kept contact the merge does not fill")],
             "solution": head + [button("Merge Contacts", within=DIALOG), done()],
             "near_misses": [head + [{"click": {"role": "radio", "name": "Use Record 2 as master", "exact": True}},
                                     button("Merge Contacts", within=DIALOG), done()]],
