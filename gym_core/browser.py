@@ -95,17 +95,24 @@ def origin(url: str) -> tuple | None:
     return (u.scheme, (u.hostname or "").lower(), port)
 
 
-async def guard_documents(browser, allowed: Callable[[], set]) -> None:
-    """A browser-wide lock on documents: every page load of every tab, a popup's first one included, is
-    paused until it is seen to go to one of the `allowed()` origins (the app servers' pages), and failed
-    otherwise. The env's per-tab guard (gym_core/env.py) sees every request of its own tab, but a new tab
-    runs its first request before anyone can attach to it; the apps' CSP already keeps their pages from
-    opening one (no allow-popups), this is the browser's own answer. Documents only: a second pause on
-    every image and fetch would cost a round trip each, and the per-tab guard has those."""
+async def guard_documents(browser, allowed: Callable[[], set], guarded: set) -> None:
+    """A browser-wide lock on documents: in the browser contexts named in `guarded` (the envs'), every page
+    load of every tab, a popup's first one included, is paused until it is seen to go to one of the
+    `allowed()` origins (the app servers' pages), and failed otherwise. The env's per-tab guard
+    (gym_core/env.py) sees every request of its own tab, but a new tab runs its first request before
+    anyone can attach to it; the apps' CSP already keeps their pages from opening one (no allow-popups),
+    this is the browser's own answer. Documents only: a second pause on every image and fetch would cost
+    a round trip each, and the per-tab guard has those. Contexts that are no env's (a test's annotator
+    browsing the recorder's page) are let be."""
     cdp = await browser.new_browser_cdp_session()
 
     async def decide(ev: dict) -> None:
-        ok = origin(ev["request"]["url"]) in allowed()
+        try:
+            # A tab's main frame id is its target id; an iframe's is not (then: judged as an env's).
+            ctx = (await cdp.send("Target.getTargetInfo", {"targetId": ev["frameId"]}))["targetInfo"]["browserContextId"]
+        except Exception:  # noqa: BLE001
+            ctx = None
+        ok = (ctx is not None and ctx not in guarded) or origin(ev["request"]["url"]) in allowed()
         try:
             if ok:
                 await cdp.send("Fetch.continueRequest", {"requestId": ev["requestId"]})

@@ -189,6 +189,7 @@ class AsyncUIEnv:
         self._last_url = ""
         self._cdp = None
         self._ctx_origin = ""
+        self._ctx_id = ""  # the browser context's CDP id
         self._binding: dict = {}  # the world's cookie {name, value}, signed by the app (the control API's reset)
 
     @property
@@ -324,6 +325,9 @@ class AsyncUIEnv:
         self._cdp.on("Page.frameRequestedNavigation", self._on_nav_requested)
         await self._cdp.send("Page.enable")
         await self._guard_requests()
+        info = await self._cdp.send("Target.getTargetInfo")
+        self._ctx_id = info["targetInfo"].get("browserContextId", "")
+        self.runtime.guarded_contexts.add(self._ctx_id)  # the browser-wide document guard (gym_core/browser.py)
 
     async def _guard_requests(self) -> None:
         """Only this app's pages' origin (scheme, host and port) is reachable. The control API listens
@@ -691,6 +695,8 @@ class AsyncUIEnv:
     # ------------------------------------------------------------------ close
     async def _close_context(self) -> None:
         ctx, self.context, self.page, self._cdp, self._ctx_origin = self.context, None, None, None, ""
+        self.runtime.guarded_contexts.discard(self._ctx_id)
+        self._ctx_id = ""
         if ctx is not None:
             try:
                 await asyncio.wait_for(ctx.close(), 15)

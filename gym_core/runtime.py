@@ -38,6 +38,8 @@ class Runtime:
         self.http = httpx.AsyncClient(limits=httpx.Limits(max_connections=64))
         self.browser_launches = 0
         self._start_states: OrderedDict[str, dict] = OrderedDict()
+        # The envs' browser contexts (CDP ids): the browser-wide document guard applies to these.
+        self.guarded_contexts: set[str] = set()
 
     @classmethod
     def current(cls) -> "Runtime":
@@ -56,7 +58,8 @@ class Runtime:
                 hosts = [urlsplit(page).hostname for page, _control in self.servers.urls.values()]
                 self._browser = await launch_chromium(self._pw, headless=self.headless, allow_hosts=hosts)
                 # Read at each request: a restarted app server comes back on new ports.
-                await guard_documents(self._browser, lambda: {origin(u) for u in self.servers.page_urls()})
+                await guard_documents(self._browser, lambda: {origin(u) for u in self.servers.page_urls()},
+                                      self.guarded_contexts)
                 self.browser_launches += 1
             return self._browser
 

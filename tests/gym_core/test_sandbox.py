@@ -254,13 +254,17 @@ async def test_downloads_land_nowhere(env, world, tmp_path):
 
 async def test_a_new_tab_is_guarded_by_the_browser_too(runtime, env, world):
     """The browser-wide document guard (gym_core/browser.py), with neither the env's per-tab guard nor
-    the app's CSP in the way (a tab nobody attached to, as a popup's first load would be): it cannot
-    load another origin; the app's own pages still load there."""
+    the app's CSP in the way (a tab nobody attached to, as a popup's first load would be): in an env's
+    context it cannot load another origin; the app's own pages still load there; a context that is no
+    env's (a test's annotator) is not the guard's business."""
     outside_rec, control_rec, outside_url, control_url = world
-    outside_rec.clear()
-    control_rec.clear()
     ctx = await (await runtime.browser()).new_context()
     try:
+        bare = await ctx.new_page()
+        ctx_id = (await (await ctx.new_cdp_session(bare)).send("Target.getTargetInfo"))["targetInfo"]["browserContextId"]
+        runtime.guarded_contexts.add(ctx_id)  # as an env's context is
+        outside_rec.clear()
+        control_rec.clear()
         tab = await ctx.new_page()
         for url in (outside_url + "/tab", control_url + "/health"):
             with pytest.raises(Exception, match="ERR_BLOCKED_BY_CLIENT"):
@@ -268,5 +272,8 @@ async def test_a_new_tab_is_guarded_by_the_browser_too(runtime, env, world):
         assert [e for e in outside_rec.events if e != "tcp connect, no bytes"] + control_rec.events == []
         ok = await ctx.new_page()  # (the blocked tab is still committing its error page)
         assert (await ok.goto(env.server.url + "/_shared/static/parked.html")).status == 200
+        runtime.guarded_contexts.discard(ctx_id)
+        assert (await bare.goto(outside_url + "/not-an-env")).status == 200
     finally:
+        runtime.guarded_contexts.discard(ctx_id)
         await ctx.close()
