@@ -226,9 +226,14 @@ class TestOnASharedRuntime:
         assert len(seen) >= 6, seen  # a short run: most types, not necessarily all
 
     def test_observation_bounds_hold_on_hostile_pages_and_actions(self):
-        env = UIEnv(TOY, config=EnvConfig(set_of_marks=True))
+        # Every boolean switch of EnvConfig on: a future switch that adds an observation key without
+        # going through OBSERVATION_OPTIONS shows up here as a key the space lacks.
+        switches = {f.name: True for f in dataclasses.fields(EnvConfig) if f.type in ("bool", bool)}
+        assert set(OBSERVATION_OPTIONS) <= set(switches)
+        env = UIEnv(TOY, config=EnvConfig(**switches))
         try:
-            env.reset(seed=0)
+            obs, _ = env.reset(seed=0)
+            assert set(obs) == set(env.observation_space.spaces) and obs in env.observation_space
             # An unknown action type is echoed in the error: clipped to the space's bound, not past it.
             obs, *_ = env.step({"type": "x" * 10_000})
             assert obs["last_action_error"].startswith("unknown action type") and obs in env.observation_space
