@@ -25,7 +25,8 @@ def cart_promo(c: Cart) -> Promo | None:
 
 
 def breakdown(c: Cart, s: Store, subtotal: int) -> tuple[dict, str | None]:
-    """Totals of the cart as it stands, and the promo's error if it no longer applies."""
+    """Totals of the cart as it stands, and the promo's error if it no longer applies. The one computation
+    both the checkout summary and Place Order use, so the page can't show an amount the order doesn't store."""
     u, t = user(), now()
     promo = cart_promo(c)
     perr = None
@@ -69,11 +70,17 @@ def page_context(error: str | None = None, promo_error: str | None = None, card_
     status = logic.store_status(s, t)
     eta = logic.eta_minutes(s, a, u.mode)
     return dict(
-        c=c, items=items, s=s, menu=menu, tot=tot, promo=cart_promo(c) if not perr else None,
+        c=c, items=items, s=s, menu=menu, tot=tot, shown=shown_key(tot), promo=cart_promo(c) if not perr else None,
         promo_error=promo_error or perr, error=error, cards=cards(), addr=a, status=status, eta=eta,
         express_eta=logic.express_eta(eta), schedule=schedule_data(s), member=logic.is_member(u, t),
         card_errors=card_errors or {}, count=sum(i.quantity for i in items),
     )
+
+
+def shown_key(tot: dict) -> str:
+    """Every line of a breakdown in one string: the summary carries it in the Place Order form, and an order
+    is placed only if the breakdown it would store is the one that summary showed."""
+    return ",".join(str(v) for v in tot.values())
 
 
 @bp.get("/checkout")
@@ -84,9 +91,21 @@ def checkout():
     return render_template("food/checkout.html", **ctx)
 
 
+def _last(data, key: str):
+    """The value a form or JSON body gives `key`. A form may repeat a key: the credits switch is a hidden "0"
+    followed by the checkbox's "1" (so an unticked switch still says "off"), and the browser sends both when it
+    is ticked; the last one is the user's choice. (`MultiDict.get` returns the first: issue 25, credits shown
+    in the summary but never applied to the placed order.)"""
+    if hasattr(data, "getlist"):
+        vals = data.getlist(key)
+        return vals[-1] if vals else None
+    return data.get(key)
+
+
 def _apply(c: Cart, data) -> str | None:
     """Apply checkout choices from a form or JSON body to the cart (and the user's mode)."""
     u = user()
+    data = {k: _last(data, k) for k in data}
     if data.get("mode") in ("delivery", "pickup"):
         u.mode = data["mode"]
     opt = data.get("delivery_option")
@@ -205,15 +224,16 @@ def place_order():
             return fail("Choose a delivery time.")
     elif not logic.is_open(s, t):
         return fail(f"{s.name} is closed right now. Schedule your order for later.")
+    tot, perr = breakdown(c, s, subtotal)
+    if perr:
+        c.promo_id = None
+        return fail(perr + " The promo was removed.")
     promo = cart_promo(c)
-    if promo is not None:
-        perr = logic.promo_error(promo, s, u, subtotal, mode, t, store_name=_store_name(promo.store_id))
-        if perr:
-            c.promo_id = None
-            return fail(perr + " The promo was removed.")
-    tot = logic.totals(store=s, user=u, subtotal=subtotal, mode=mode, delivery_option=c.delivery_option,
-                       tip_percent=c.tip_percent, tip_custom_cents=c.tip_cents, promo=promo,
-                       use_credits=c.use_credits, now=t)
+    shown = form.get("shown")
+    if shown is not None and shown != shown_key(tot):
+        # What the summary showed is not what the order would store (a choice typed but not yet applied, or
+        # anything else that moved): show the new summary and let the user place it, never charge unseen.
+        return fail(f"Your total is now {logic.money(tot['total_cents'])}. Check your order and place it again.")
     pm = db().get(PaymentMethod, c.payment_method_id) if c.payment_method_id else None
     if tot["total_cents"] > 0:
         if pm is None:
