@@ -9,7 +9,7 @@ import re
 from flask import jsonify, redirect, render_template, request, url_for
 from sqlalchemy import func, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.food import logic
 from apps.food.models import Cart, MenuItem, Order, OrderItem, PaymentMethod, Promo, Store
 from apps.food.views import bp
@@ -129,10 +129,9 @@ def _apply(c: Cart, data) -> str | None:
         elif str(tip).isdigit() and int(tip) in logic.TIP_PRESETS:
             c.tip_percent = int(tip)
             c.tip_cents = 0
-    pm = data.get("payment_method_id")
-    if pm not in (None, ""):
-        if db().get(PaymentMethod, int(pm)) is not None:
-            c.payment_method_id = int(pm)
+    pm = inputs.integer(data, "payment_method_id")
+    if pm is not None and db().get(PaymentMethod, pm) is not None:
+        c.payment_method_id = pm
     if "use_credits" in data:
         c.use_credits = str(data.get("use_credits")) in ("1", "true", "True", "on")
     return None
@@ -143,8 +142,7 @@ def checkout_update():
     c = cart()
     if c is None:
         return jsonify(ok=False, error="Your cart is empty.")
-    data = request.get_json(silent=True) or request.form
-    err = _apply(c, data)
+    err = _apply(c, inputs.body())
     db().commit()
     ctx = page_context()
     return jsonify(summary=render_template("food/_checkout_summary.html", **ctx), error=err,
@@ -165,7 +163,7 @@ def checkout_promo():
     c = cart()
     if c is None:
         return jsonify(ok=False, error="Your cart is empty.")
-    code = ((request.get_json(silent=True) or request.form).get("code") or "").strip().upper()
+    code = inputs.text(inputs.body(), "code", max_len=30).strip().upper()
     s = db().get(Store, c.store_id)
     p = db().scalars(select(Promo).where(func.upper(Promo.code) == code)).first() if code else None
     items = cart_items(c)
@@ -275,14 +273,13 @@ def place_order():
 
 @bp.post("/api/cards")
 def add_card():
-    data = request.get_json(silent=True) or request.form
-    errors, card = logic.validate_card(data.get("number", ""), data.get("exp", ""), data.get("cvc", ""),
-                                       data.get("zip", ""), now())
+    data = inputs.body()
+    errors, card = logic.validate_card(*(inputs.text(data, k, max_len=40) for k in ("number", "exp", "cvc", "zip")), now())
     if errors:
         return jsonify(ok=False, errors=errors)
     u = user()
     pm = PaymentMethod(brand=card["brand"], last4=card["last4"], exp_month=card["exp_month"],
-                       exp_year=card["exp_year"], name_on_card=(data.get("name") or f"{u.first_name} {u.last_name}").strip(),
+                       exp_year=card["exp_year"], name_on_card=(inputs.text(data, "name", max_len=80).strip() or f"{u.first_name} {u.last_name}"),
                        zip=card["zip"], created_at=now())
     db().add(pm)
     db().flush()
