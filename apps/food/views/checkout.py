@@ -83,6 +83,24 @@ def shown_key(tot: dict) -> str:
     return ",".join(str(v) for v in tot.values())
 
 
+LINE_LABELS = {
+    "subtotal_cents": "Subtotal", "delivery_fee_cents": "Delivery Fee", "service_fee_cents": "Service Fee",
+    "small_order_fee_cents": "Small Order Fee", "express_fee_cents": "Express Delivery", "tax_cents": "Estimated Tax",
+    "tip_cents": "Courier Tip", "discount_cents": "Promotion", "credits_applied_cents": "Forkful credits",
+    "total_cents": "Total",
+}
+
+
+def _changed_message(shown: str, tot: dict) -> str:
+    """Which lines moved since the summary the user saw (a tip typed but not saved moves the tip, and credits
+    may absorb it so the total stays): named, with their new amounts."""
+    old = shown.split(",")
+    moved = [k for i, k in enumerate(tot) if i >= len(old) or old[i] != str(tot[k])]
+    sign = {"discount_cents": -1, "credits_applied_cents": -1}
+    parts = [f"{LINE_LABELS[k]} {logic.money(sign.get(k, 1) * tot[k])}" for k in moved if k in LINE_LABELS]
+    return f"Your order changed ({', '.join(parts)}). Check the summary and place your order again."
+
+
 @bp.get("/checkout")
 def checkout():
     ctx = page_context()
@@ -231,7 +249,7 @@ def place_order():
     if shown is not None and shown != shown_key(tot):
         # What the summary showed is not what the order would store (a choice typed but not yet applied, or
         # anything else that moved): show the new summary and let the user place it, never charge unseen.
-        return fail(f"Your total is now {logic.money(tot['total_cents'])}. Check your order and place it again.")
+        return fail(_changed_message(shown, tot))
     pm = db().get(PaymentMethod, c.payment_method_id) if c.payment_method_id else None
     if tot["total_cents"] > 0:
         if pm is None:

@@ -88,7 +88,7 @@ def test_an_unseen_total_is_not_charged(client, db, now):
     form.setlist("tip_custom", ["7.00"])
     r = client.post("/checkout/place", data=form)
     assert r.status_code == 200 and db.all(Order, Order.tip_cents == 700) == []
-    assert "Your total is now" in _alert(r.get_data(as_text=True))
+    assert "Your order changed (Courier Tip $7.00, " in _alert(r.get_data(as_text=True))
     shown, order, _ = _place(client, db)
     assert shown["tip_cents"] == 700 and _stored(order) == shown
 
