@@ -13,6 +13,7 @@ from typing import Any, Callable
 from flask import Blueprint, Flask, g, render_template, request
 from sqlalchemy.orm import DeclarativeBase
 
+from apps._shared import inputs
 from apps._shared.caching import init_caching
 from apps._shared.control import create_control_app
 from apps._shared.db import DEFAULT_WORLD, close_db, store
@@ -70,6 +71,7 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config or {})
+    inputs.init_app(app)  # size limits, bounded ids, 4xx pages: before the views add their rules
     app.json.sort_keys = False
     app.extensions["uigym_worlds"] = WorldStore(spec, Path(app.config["UIGYM_HOME"]), app.config["DEFAULT_SEED"])
     app.extensions["uigym_spec"] = spec

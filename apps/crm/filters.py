@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import and_, false, func, not_, or_, select
 
+from apps._shared import inputs
 from apps.crm import models as m
 from apps.crm.meta import OBJECTS, Field, ObjectMeta
 from seed_data.crm import quarter_bounds
@@ -146,9 +147,8 @@ def condition(o: ObjectMeta, flt: dict, today: dt.date):
         want = value.strip().lower() in ("true", "1", "yes", "checked")
         return (col == want) if op == "equals" else (col != want)
     if f.type in ("number", "currency", "percent"):
-        try:
-            n = float(value.replace(",", "").replace("$", "").replace("%", ""))
-        except ValueError:
+        n = inputs.number(value)
+        if n is None:
             return false()
         return {"equals": col == n, "not_equal": col != n, "less": col < n, "greater": col > n,
                 "less_equal": col <= n, "greater_equal": col >= n}.get(op, false())

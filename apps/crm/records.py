@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from flask import abort, g
 from sqlalchemy import func, or_, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.crm import models as m
 from apps.crm.meta import OBJECTS, STAGE_FORECAST, STAGE_PROBABILITY, Field, ObjectMeta
 from seed_data.crm import normalize_company, quarter_bounds
@@ -227,10 +227,10 @@ def parse_time(s: str) -> dt.time:
 
 
 def parse_number(s: str, label: str) -> int:
-    t = s.strip().replace(",", "").replace("$", "").replace("%", "").strip()
-    if not re.fullmatch(r"-?\d+(\.\d+)?", t):
+    n = inputs.number(s)
+    if n is None:
         raise ValueError("Enter a valid number.")
-    return int(round(float(t)))
+    return int(round(n))
 
 
 def parse_field(f: Field, form, errors: dict[str, str], out: dict[str, Any]) -> None:

@@ -89,6 +89,8 @@ def parse_addresses(text: str | list | None, field: str) -> list[str]:
     """'Ana <ana@x.io>, bob@y.com' -> ['ana@x.io', 'bob@y.com'] (lower case, de-duplicated, in order)."""
     if not text:
         return []
+    if not isinstance(text, (str, list)):
+        raise AddressError(str(text)[:80], field)
     tokens = text if isinstance(text, list) else re.split(r"[,;\n]", text)
     out: list[str] = []
     for raw in tokens:

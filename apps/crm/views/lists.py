@@ -8,7 +8,7 @@ import re
 from flask import abort, redirect, render_template, request
 from sqlalchemy import func, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.filters import (
@@ -190,8 +190,8 @@ def kanban_columns(rows: list) -> list[dict]:
 # ------------------------------------------------------------------- kanban / inline
 @bp.post("/crm/api/kanban/move")
 def kanban_move():
-    body = request.get_json(silent=True) or {}
-    rec = db().get(m.Opportunity, int(body.get("id") or 0))
+    body = inputs.body()
+    rec = db().get(m.Opportunity, inputs.integer(body, "id", 0))
     stage = body.get("stage")
     if rec is None or stage not in STAGES:
         return json_error(message="That opportunity or stage doesn't exist.", status=400)
@@ -205,21 +205,20 @@ def kanban_move():
 @bp.post("/crm/api/inline")
 def inline_save():
     """Save inline edits from a list view: {"obj": "Lead", "edits": [{"id", "field", "value"}...]}."""
-    import json as _json
-
-    body = request.get_json(silent=True) or {}
-    if not body and request.form.get("payload"):
-        body = _json.loads(request.form["payload"])
+    body = inputs.body(form_json="payload")
     obj = body.get("obj")
     if obj not in LIST_OBJECTS:
         return fail(message="Unknown object", status=400)
     o = OBJECTS[obj]
     by_id: dict[int, dict] = {}
-    for e in body.get("edits") or []:
-        f = o.by_name.get(e.get("field", ""))
+    for e in inputs.objects(body, "edits"):
+        f = o.by_name.get(inputs.text(e, "field"))
         if f is None or f.readonly or f.type not in INLINE_TYPES:
-            return fail(message=f"{e.get('field')} can't be edited here", status=400)
-        by_id.setdefault(int(e["id"]), {})[f.name] = e.get("value", "")
+            return fail(message=f"{inputs.text(e, 'field')} can't be edited here", status=400)
+        rid = inputs.integer(e, "id")
+        if rid is None:
+            inputs.bad_request("Each edit needs the record's 'id'.")
+        by_id.setdefault(rid, {})[f.name] = inputs.text(e, "value")
     errors = {}
     staged = []
     for rid, form in sorted(by_id.items()):
@@ -377,28 +376,23 @@ def listview_filters(obj: str, lv_id: int):
     if lv.is_standard:
         return fail(message="You can't edit filters on a standard list view. Clone it to make changes.")
     o = OBJECTS[obj]
-    import json as _json
-
-    body = request.get_json(silent=True) or {}
-    if not body and request.form.get("payload"):
-        body = _json.loads(request.form["payload"])
+    body = inputs.body(form_json="payload")
     scope = body.get("scope", "all")
     flts = []
     errors = []
-    for i, f in enumerate(body.get("filters") or []):
-        fld = o.by_name.get(f.get("field", ""))
+    for i, f in enumerate(inputs.objects(body, "filters")):
+        fld = o.by_name.get(inputs.text(f, "field"))
         op = f.get("op", "")
-        val = str(f.get("value", "")).strip()
+        val = inputs.text(f, "value").strip()
         if fld is None or op not in OPS:
             errors.append(f"Filter {i + 1}: choose a field and an operator.")
             continue
         if fld.type in ("currency", "number", "percent") and val:
-            try:
-                num = float(val.replace(",", "").replace("$", "").replace("%", ""))
-                val = str(int(num)) if num == int(num) else str(num)
-            except ValueError:
+            num = inputs.number(val)
+            if num is None:
                 errors.append(f"Filter {i + 1}: {fld.label} needs a number.")
                 continue
+            val = str(int(num)) if num == int(num) else str(num)
         if fld.type == "picklist" and val:
             bad = [v for v in val.split(",") if v.strip() not in (fld.options or [])]
             if bad:

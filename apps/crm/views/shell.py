@@ -8,7 +8,7 @@ from functools import lru_cache
 from flask import abort, jsonify, make_response, redirect, render_template, request
 from sqlalchemy import func, or_, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps._shared.caching import world_image
 from apps.crm import models as m
 from apps.crm import records as R
@@ -193,8 +193,8 @@ def api_favorites():
 
 @bp.post("/crm/api/favorites/toggle")
 def api_favorite_toggle():
-    body = request.get_json(silent=True) or {}
-    url = str(body.get("url") or "").strip()
+    body = inputs.body()
+    url = inputs.text(body, "url").strip()
     if not url.startswith("/") or url.startswith("/_gym"):
         return jsonify(ok=False, message="That page can't be a favorite."), 400
     fav = db().scalar(select(m.Favorite).where(m.Favorite.user_id == R.ME, m.Favorite.url == url))
@@ -202,8 +202,8 @@ def api_favorite_toggle():
         db().delete(fav)
         db().commit()
         return json_ok(favorite=False, toast="Removed from favorites.")
-    label = str(body.get("label") or "").split(" | ")[0][:255] or "Page"
-    icon = str(body.get("icon") or "standard:home")
+    label = inputs.text(body, "label").split(" | ")[0][:255] or "Page"
+    icon = inputs.text(body, "icon") or "standard:home"
     if icon not in TAB_ICONS.values() and not any(icon == o.icon for o in OBJECTS.values()):
         icon = "standard:home"
     order = (db().scalar(select(func.max(m.Favorite.sort_order)).where(m.Favorite.user_id == R.ME)) or 0) + 1
@@ -251,7 +251,7 @@ def api_notifications_read_all():
 # ---------------------------------------------------------------------------- settings
 @bp.post("/crm/api/density")
 def api_density():
-    val = request.values.get("value") or (request.get_json(silent=True) or {}).get("value")
+    val = request.values.get("value") or inputs.body().get("value")
     if val not in ("comfy", "compact"):
         return jsonify(ok=False), 400
     me = db().get(m.User, R.ME)

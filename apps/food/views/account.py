@@ -9,7 +9,7 @@ import re
 from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import func, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.food import logic
 from apps.food.models import GiftCard, PaymentMethod, SupportRequest, Order
 from apps.food.views import bp
@@ -82,8 +82,8 @@ def save_profile():
 
 @bp.post("/api/notifications")
 def save_notification():
-    data = request.get_json(silent=True) or {}
-    key = data.get("key")
+    data = inputs.body()
+    key = inputs.text(data, "key")
     if key not in {k for k, _, _ in NOTIFY}:
         return jsonify(ok=False, error="Unknown setting")
     setattr(user(), key, bool(data.get("on")))
@@ -128,7 +128,7 @@ def default_card(card_id: int):
 def plus_subscribe():
     u, t = user(), now()
     plan = request.form.get("plan")
-    pm = db().get(PaymentMethod, int(request.form.get("payment_method_id") or 0))
+    pm = db().get(PaymentMethod, inputs.integer(request.form, "payment_method_id", 0))
     err = None
     if plan not in logic.PLUS_PRICES:
         err = "Choose a plan."

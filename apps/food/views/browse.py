@@ -7,7 +7,7 @@ import re
 from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import func, literal_column, or_, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.food import logic
 from apps.food.models import Address, Cuisine, MenuCategory, MenuItem, Neighborhood, Promo, Store
 from apps.food.views import bp
@@ -173,7 +173,7 @@ def home():
     saved = [c for c in cards if c.saved]
     if saved:
         carousels.insert(2, ("Your saved stores", saved, None))
-    n = min(max(request.args.get("n", 24, type=int), 24), 400)
+    n = min(max(request.args.get("n", 24, type=int), 24), 400)  # type=int: garbage is the default; clamped
     everything = sort_cards([c for c in cards if user().mode != "pickup" or c.s.offers_pickup], "recommended")
     return render_template("food/home.html", carousels=carousels, all_stores=everything[:n], more=len(everything) > n,
                            next_n=n + 24, total=len(everything), **ctx)
@@ -237,7 +237,7 @@ def suggest():
 
 @bp.post("/api/mode")
 def set_mode():
-    mode = (request.get_json(silent=True) or request.form or {}).get("mode")
+    mode = inputs.body().get("mode")
     if mode not in ("delivery", "pickup"):
         return jsonify(ok=False, error="mode must be delivery or pickup")
     u = user()
@@ -255,8 +255,8 @@ def _back():
 
 @bp.post("/api/address/select")
 def select_address():
-    data = request.get_json(silent=True) or request.form
-    a = db().get(Address, int(data.get("address_id", 0) or 0))
+    data = inputs.body()
+    a = db().get(Address, inputs.integer(data, "address_id", 0))
     if a is None:
         return jsonify(error="No such address"), 404
     user().current_address_id = a.id
@@ -265,8 +265,8 @@ def select_address():
 
 
 def address_from_form(data, a: Address | None = None):
-    street = (data.get("street") or "").strip()
-    zip_code = (data.get("zip") or "").strip()
+    street = inputs.text(data, "street", max_len=120).strip()
+    zip_code = inputs.text(data, "zip", max_len=10).strip()
     errors = {}
     if len(street) < 4 or not re.search(r"\d", street):
         errors["street"] = "Enter a street address with a number, e.g. 123 Main St."
@@ -282,11 +282,11 @@ def address_from_form(data, a: Address | None = None):
         a = Address(created_at=now(), x=0.0, y=0.0, neighborhood_id=nb.id, city="", state="", zip="", street="")
         db().add(a)
     a.street = street
-    a.apt = (data.get("apt") or "").strip()
-    a.city = (data.get("city") or "").strip() or "Bayview"
+    a.apt = inputs.text(data, "apt", max_len=40).strip()
+    a.city = inputs.text(data, "city", max_len=60).strip() or "Bayview"
     a.state = "CA"
     a.zip = zip_code
-    a.label = (data.get("label") or "").strip()
+    a.label = inputs.text(data, "label", max_len=40).strip()
     a.neighborhood_id = nb.id
     # place it near its neighbourhood's centre, deterministically from the street
     h = sum(ord(c) for c in street)
@@ -295,13 +295,13 @@ def address_from_form(data, a: Address | None = None):
     if "dropoff" in data and data.get("dropoff") in ("door", "hand"):
         a.dropoff = data["dropoff"]
     if "instructions" in data:
-        a.instructions = (data.get("instructions") or "").strip()
+        a.instructions = inputs.text(data, "instructions", max_len=300).strip()
     return a, {}
 
 
 @bp.post("/api/address")
 def add_address():
-    data = request.get_json(silent=True) or request.form
+    data = inputs.body()
     a, errors = address_from_form(data)
     if errors:
         return jsonify(ok=False, errors=errors)
@@ -317,7 +317,7 @@ def edit_address(aid: int):
     a = db().get(Address, aid)
     if a is None:
         abort(404)
-    data = request.get_json(silent=True) or request.form
+    data = inputs.body()
     a, errors = address_from_form(data, a)
     if errors:
         db().rollback()

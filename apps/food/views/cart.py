@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import g, jsonify, render_template, request
 from sqlalchemy import select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.food import logic
 from apps.food.models import Cart, CartItem, MenuItem, Option, OptionGroup, Store
 from apps.food.views import bp
@@ -47,18 +47,18 @@ def cart_json() -> dict:
 
 @bp.post("/api/cart/add")
 def cart_add():
-    data = request.get_json(silent=True) or {}
-    item = db().get(MenuItem, int(data.get("item_id", 0) or 0))
+    data = inputs.body()
+    item = db().get(MenuItem, inputs.integer(data, "item_id", 0))
     if item is None:
         return jsonify(error="That item is no longer available."), 404
-    qty = int(data.get("quantity", 1) or 1)
+    qty = inputs.integer(data, "quantity", 1) or 1
     if not 1 <= qty <= MAX_QTY:
         return jsonify(ok=False, error=f"Quantity must be between 1 and {MAX_QTY}.")
-    option_ids = sorted({int(x) for x in data.get("option_ids", [])})
+    option_ids = sorted(set(inputs.id_list(data, "option_ids")))
     opts, err = validate_options(item, option_ids)
     if err:
         return jsonify(ok=False, error=err)
-    instructions = (data.get("instructions") or "").strip()[:300]
+    instructions = inputs.text(data, "instructions").strip()[:300]
     c = cart()
     if c is not None and c.store_id != item.store_id:
         if cart_items(c) and not data.get("replace"):
@@ -92,7 +92,7 @@ def cart_update(ci_id: int):
     ci = db().get(CartItem, ci_id)
     if ci is None:
         return jsonify(error="Not in your cart."), 404
-    qty = int((request.get_json(silent=True) or {}).get("quantity", ci.quantity))
+    qty = inputs.integer(inputs.body(), "quantity", ci.quantity)
     if qty <= 0:
         db().delete(ci)
     else:

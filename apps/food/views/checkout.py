@@ -9,7 +9,7 @@ import re
 from flask import jsonify, redirect, render_template, request, url_for
 from sqlalchemy import func, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.food import logic
 from apps.food.models import Cart, MenuItem, Order, OrderItem, PaymentMethod, Promo, Store
 from apps.food.views import bp
@@ -25,7 +25,8 @@ def cart_promo(c: Cart) -> Promo | None:
 
 
 def breakdown(c: Cart, s: Store, subtotal: int) -> tuple[dict, str | None]:
-    """Totals of the cart as it stands, and the promo's error if it no longer applies."""
+    """Totals of the cart as it stands, and the promo's error if it no longer applies. The one computation
+    both the checkout summary and Place Order use, so the page can't show an amount the order doesn't store."""
     u, t = user(), now()
     promo = cart_promo(c)
     perr = None
@@ -69,11 +70,35 @@ def page_context(error: str | None = None, promo_error: str | None = None, card_
     status = logic.store_status(s, t)
     eta = logic.eta_minutes(s, a, u.mode)
     return dict(
-        c=c, items=items, s=s, menu=menu, tot=tot, promo=cart_promo(c) if not perr else None,
+        c=c, items=items, s=s, menu=menu, tot=tot, shown=shown_key(tot), promo=cart_promo(c) if not perr else None,
         promo_error=promo_error or perr, error=error, cards=cards(), addr=a, status=status, eta=eta,
         express_eta=logic.express_eta(eta), schedule=schedule_data(s), member=logic.is_member(u, t),
         card_errors=card_errors or {}, count=sum(i.quantity for i in items),
     )
+
+
+def shown_key(tot: dict) -> str:
+    """Every line of a breakdown in one string: the summary carries it in the Place Order form, and an order
+    is placed only if the breakdown it would store is the one that summary showed."""
+    return ",".join(str(v) for v in tot.values())
+
+
+LINE_LABELS = {
+    "subtotal_cents": "Subtotal", "delivery_fee_cents": "Delivery Fee", "service_fee_cents": "Service Fee",
+    "small_order_fee_cents": "Small Order Fee", "express_fee_cents": "Express Delivery", "tax_cents": "Estimated Tax",
+    "tip_cents": "Courier Tip", "discount_cents": "Promotion", "credits_applied_cents": "Forkful credits",
+    "total_cents": "Total",
+}
+
+
+def _changed_message(shown: str, tot: dict) -> str:
+    """Which lines moved since the summary the user saw (a tip typed but not saved moves the tip, and credits
+    may absorb it so the total stays): named, with their new amounts."""
+    old = shown.split(",")
+    moved = [k for i, k in enumerate(tot) if i >= len(old) or old[i] != str(tot[k])]
+    sign = {"discount_cents": -1, "credits_applied_cents": -1}
+    parts = [f"{LINE_LABELS[k]} {logic.money(sign.get(k, 1) * tot[k])}" for k in moved if k in LINE_LABELS]
+    return f"Your order changed ({', '.join(parts)}). Check the summary and place your order again."
 
 
 @bp.get("/checkout")
@@ -84,9 +109,21 @@ def checkout():
     return render_template("food/checkout.html", **ctx)
 
 
+def _last(data, key: str):
+    """The value a form or JSON body gives `key`. A form may repeat a key: the credits switch is a hidden "0"
+    followed by the checkbox's "1" (so an unticked switch still says "off"), and the browser sends both when it
+    is ticked; the last one is the user's choice. (`MultiDict.get` returns the first: issue 25, credits shown
+    in the summary but never applied to the placed order.)"""
+    if hasattr(data, "getlist"):
+        vals = data.getlist(key)
+        return vals[-1] if vals else None
+    return data.get(key)
+
+
 def _apply(c: Cart, data) -> str | None:
     """Apply checkout choices from a form or JSON body to the cart (and the user's mode)."""
     u = user()
+    data = {k: _last(data, k) for k in data}
     if data.get("mode") in ("delivery", "pickup"):
         u.mode = data["mode"]
     opt = data.get("delivery_option")
@@ -110,10 +147,9 @@ def _apply(c: Cart, data) -> str | None:
         elif str(tip).isdigit() and int(tip) in logic.TIP_PRESETS:
             c.tip_percent = int(tip)
             c.tip_cents = 0
-    pm = data.get("payment_method_id")
-    if pm not in (None, ""):
-        if db().get(PaymentMethod, int(pm)) is not None:
-            c.payment_method_id = int(pm)
+    pm = inputs.integer(data, "payment_method_id")
+    if pm is not None and db().get(PaymentMethod, pm) is not None:
+        c.payment_method_id = pm
     if "use_credits" in data:
         c.use_credits = str(data.get("use_credits")) in ("1", "true", "True", "on")
     return None
@@ -124,8 +160,7 @@ def checkout_update():
     c = cart()
     if c is None:
         return jsonify(ok=False, error="Your cart is empty.")
-    data = request.get_json(silent=True) or request.form
-    err = _apply(c, data)
+    err = _apply(c, inputs.body())
     db().commit()
     ctx = page_context()
     return jsonify(summary=render_template("food/_checkout_summary.html", **ctx), error=err,
@@ -146,7 +181,7 @@ def checkout_promo():
     c = cart()
     if c is None:
         return jsonify(ok=False, error="Your cart is empty.")
-    code = ((request.get_json(silent=True) or request.form).get("code") or "").strip().upper()
+    code = inputs.text(inputs.body(), "code", max_len=30).strip().upper()
     s = db().get(Store, c.store_id)
     p = db().scalars(select(Promo).where(func.upper(Promo.code) == code)).first() if code else None
     items = cart_items(c)
@@ -205,15 +240,16 @@ def place_order():
             return fail("Choose a delivery time.")
     elif not logic.is_open(s, t):
         return fail(f"{s.name} is closed right now. Schedule your order for later.")
+    tot, perr = breakdown(c, s, subtotal)
+    if perr:
+        c.promo_id = None
+        return fail(perr + " The promo was removed.")
     promo = cart_promo(c)
-    if promo is not None:
-        perr = logic.promo_error(promo, s, u, subtotal, mode, t, store_name=_store_name(promo.store_id))
-        if perr:
-            c.promo_id = None
-            return fail(perr + " The promo was removed.")
-    tot = logic.totals(store=s, user=u, subtotal=subtotal, mode=mode, delivery_option=c.delivery_option,
-                       tip_percent=c.tip_percent, tip_custom_cents=c.tip_cents, promo=promo,
-                       use_credits=c.use_credits, now=t)
+    shown = form.get("shown")
+    if shown is not None and shown != shown_key(tot):
+        # What the summary showed is not what the order would store (a choice typed but not yet applied, or
+        # anything else that moved): show the new summary and let the user place it, never charge unseen.
+        return fail(_changed_message(shown, tot))
     pm = db().get(PaymentMethod, c.payment_method_id) if c.payment_method_id else None
     if tot["total_cents"] > 0:
         if pm is None:
@@ -255,14 +291,13 @@ def place_order():
 
 @bp.post("/api/cards")
 def add_card():
-    data = request.get_json(silent=True) or request.form
-    errors, card = logic.validate_card(data.get("number", ""), data.get("exp", ""), data.get("cvc", ""),
-                                       data.get("zip", ""), now())
+    data = inputs.body()
+    errors, card = logic.validate_card(*(inputs.text(data, k, max_len=40) for k in ("number", "exp", "cvc", "zip")), now())
     if errors:
         return jsonify(ok=False, errors=errors)
     u = user()
     pm = PaymentMethod(brand=card["brand"], last4=card["last4"], exp_month=card["exp_month"],
-                       exp_year=card["exp_year"], name_on_card=(data.get("name") or f"{u.first_name} {u.last_name}").strip(),
+                       exp_year=card["exp_year"], name_on_card=(inputs.text(data, "name", max_len=80).strip() or f"{u.first_name} {u.last_name}"),
                        zip=card["zip"], created_at=now())
     db().add(pm)
     db().flush()

@@ -256,7 +256,7 @@ def init_app(app) -> None:
 
 
 def parse_when(v: str | None) -> dt.datetime | None:
-    if not v:
+    if not v or not isinstance(v, str):
         return None
     try:
         return dt.datetime.fromisoformat(v)

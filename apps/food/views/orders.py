@@ -7,7 +7,7 @@ import datetime as dt
 from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.food import logic
 from apps.food.models import (
     Cart, CartItem, MenuItem, Option, Order, OrderItem, PaymentMethod, Promo, Review, Store, SupportRequest,
@@ -69,11 +69,12 @@ def orders():
         counts[oi.order_id] = counts.get(oi.order_id, 0) + oi.quantity
     active = [o for o in rows if o.status in ACTIVE]
     past = [o for o in rows if o.status not in ACTIVE]
-    conflict = request.args.get("reorder_conflict", type=int)
-    cur = db().get(Store, cart().store_id) if (conflict and cart() is not None) else None
+    conflict = inputs.integer(request.args, "reorder_conflict", None, 1)
+    o = db().get(Order, conflict) if conflict else None
+    cur = db().get(Store, cart().store_id) if (o is not None and cart() is not None) else None
     return render_template("food/orders.html", active=active, past=past, stores=stores, counts=counts,
                            STATUS_TEXT=STATUS_TEXT, conflict=conflict if cur else None, conflict_store=cur,
-                           conflict_new=stores.get(db().get(Order, conflict).store_id) if (conflict and cur) else None)
+                           conflict_new=stores.get(o.store_id) if cur else None)
 
 
 @bp.get("/orders/<int:order_id>")
@@ -105,7 +106,7 @@ def cancel(order_id: int):
     back = None if request.is_json else redirect(url_for("food.order_detail", order_id=o.id))
     if o.status not in CANCELLABLE:
         return back or jsonify(ok=False, error="This order can no longer be cancelled.")
-    reason = (request.get_json(silent=True) or request.form).get("reason", "") or ""
+    reason = inputs.body().get("reason", "") or ""
     o.status = "cancelled"
     o.cancel_reason = reason if reason in CANCEL_REASONS else ""
     if o.credits_applied_cents:
@@ -117,7 +118,7 @@ def cancel(order_id: int):
 @bp.post("/orders/<int:order_id>/rate")
 def rate(order_id: int):
     o = get_order(order_id)
-    data = request.get_json(silent=True) or request.form
+    data = inputs.body()
     if not request.is_json:
         err = _rate(o, data)
         return redirect(url_for("food.order_detail", order_id=o.id, **({"rate_error": err} if err else {})))
@@ -126,14 +127,14 @@ def rate(order_id: int):
 
 
 def _rate(o: Order, data) -> str | None:
-    stars = int(data.get("rating", 0) or 0)
+    stars = inputs.integer(data, "rating", 0)
     if o.status not in DONE:
         return "You can rate an order once it's complete."
     if o.rating is not None:
         return "You already rated this order."
     if not 1 <= stars <= 5:
         return "Choose a rating from 1 to 5 stars."
-    text = (data.get("text") or "").strip()[:300]
+    text = inputs.text(data, "text").strip()[:300]
     o.rating = stars
     u = user()
     db().add(Review(store_id=o.store_id, author=f"{u.first_name} {u.last_name[:1]}.", rating=stars, text=text,
@@ -184,7 +185,7 @@ def order_help(order_id: int):
 @bp.post("/orders/<int:order_id>/reorder")
 def reorder(order_id: int):
     o = get_order(order_id)
-    data = request.get_json(silent=True) or request.form
+    data = inputs.body()
     c = cart()
     if c is not None and c.store_id != o.store_id and cart_items(c) and not data.get("replace"):
         cur = db().get(Store, c.store_id)

@@ -7,7 +7,7 @@ import hashlib
 from flask import abort, jsonify, render_template, request
 from sqlalchemy import select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.food import logic
 from apps.food.models import Cart, CartItem, MenuCategory, MenuItem, Promo, Review, SavedStore, Store
 from apps.food.views import bp
@@ -38,7 +38,7 @@ def store_page(store_id: int):
     promos = [p for p in db().scalars(select(Promo).where(Promo.store_id == s.id).order_by(Promo.id)) if p.expires_at > t]
     u = user()
     a = current_address()
-    open_item = request.args.get("item", type=int)
+    open_item = inputs.integer(request.args, "item", None)
     open_it = next((i for i in items if i.id == open_item), None) if open_item else None
     group = cart() if (cart() is not None and cart().store_id == s.id and cart().group_order) else None
     return render_template(
@@ -63,7 +63,7 @@ def item_dialog(store_id: int, item_id: int):
 def toggle_save(store_id: int):
     s = get_store(store_id)
     row = db().scalars(select(SavedStore).where(SavedStore.store_id == s.id)).first()
-    want = (request.get_json(silent=True) or {}).get("saved")
+    want = inputs.body().get("saved")
     if row is not None and want is not True:
         db().delete(row)
         saved = False
@@ -83,10 +83,9 @@ def group_link(c: Cart) -> str:
 
 @bp.post("/api/group-order")
 def start_group_order():
-    data = request.get_json(silent=True) or {}
-    s = get_store(int(data.get("store_id", 0)))
-    limit = data.get("limit")
-    limit = int(limit) if limit not in (None, "", "none") else None
+    data = inputs.body()
+    s = get_store(inputs.integer(data, "store_id", 0))
+    limit = None if data.get("limit") == "none" else inputs.integer(data, "limit", None, 0, 10**7)
     c = cart()
     if c is not None and c.store_id != s.id and cart_items(c):
         if not data.get("replace"):

@@ -10,7 +10,7 @@ from typing import Any
 from flask import g, jsonify, request
 from sqlalchemy import delete, func, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import (Account, Attachment, BlockedSender, Invite, Label, Message, MessageLabel, Thread)
@@ -29,8 +29,8 @@ def _api_error(e: ApiError):
 
 
 def _json() -> dict[str, Any]:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
+    body = inputs.body()  # malformed JSON, or JSON that is not an object: a 400 saying so
+    if not isinstance(body, dict):  # a form post
         raise ApiError("expected a JSON object")
     return body
 
