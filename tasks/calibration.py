@@ -42,7 +42,7 @@ class ExampleJudge:
     model = "labelled-examples"
 
     def __init__(self, task: Task) -> None:
-        self.labels = {_norm(ex.text): ex for ex in task.calibration}
+        self.labels = {_norm(ex.text): ex for ex in task.calibration or []}
 
     def __call__(self, req: JudgeRequest) -> JudgeVerdict:
         ex = self.labels.get(_norm(req.text))
@@ -130,7 +130,7 @@ def calibrate(tasks: list[Task], judge: Any, model: str | None = None) -> Calibr
     report = CalibrationReport(model=model or getattr(judge, "model", None) or type(judge).__name__)
     for task in judged(tasks):
         checks = [c for c in task.verify.checks if isinstance(c, JudgeCheck)]
-        for ex in task.calibration:
+        for ex in task.calibration or []:
             text = ex.text.strip()
             for check in checks:
                 res = judge_one(check, text, judge, where=f"{ex.kind} example")

@@ -175,7 +175,8 @@ class Task(BaseModel):
     solution: list[SolutionStep] = Field(min_length=1)
     near_misses: list[list[SolutionStep]] = Field(default_factory=list)
     adversarial: list[Adversarial] = Field(default_factory=list)
-    calibration: list[CalibrationExample] = Field(default_factory=list)  # judged tasks: labelled judge texts
+    # Judged tasks: labelled judge texts (None, not [], for the others, so their JSON has no such key).
+    calibration: list[CalibrationExample] | None = None
     split: Literal["train", "test"] = "train"
     template: str | None = None
     tags: list[str] = Field(default_factory=list)
@@ -200,7 +201,7 @@ class Task(BaseModel):
             raise ValueError(f"task id {self.id!r} must start with its app '{self.app}/'")
         if self.solution[-1].kind != "done":
             raise ValueError("a solution must end with a 'done' step")
-        if self.verify.has_judge and not any(c.expect == "pass" for c in self.calibration):
+        if self.verify.has_judge and not any(c.expect == "pass" for c in self.calibration or []):
             raise ValueError("a judged task needs calibration examples, at least one gold text that must pass")
         return self
 
