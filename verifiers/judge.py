@@ -276,7 +276,7 @@ class OpenAIJudge:
 def judge_from_env(base_url: str | None = None, model: str | None = None, api_key: str | None = None,
                    timeout_s: float | None = None) -> OpenAIJudge | None:
     """The configured judge: arguments first, then UIGYM_JUDGE_BASE_URL / _MODEL / _API_KEY / _TIMEOUT /
-    _CACHE (a folder, or "off"). None when no endpoint or no model is configured."""
+    _MAX_TOKENS / _CACHE (a folder, or "off"). None when no endpoint or no model is configured."""
     env = os.environ
     base_url = base_url or env.get("UIGYM_JUDGE_BASE_URL")
     model = model or env.get("UIGYM_JUDGE_MODEL")
@@ -286,7 +286,8 @@ def judge_from_env(base_url: str | None = None, model: str | None = None, api_ke
     timeout_s = timeout_s or float(env.get("UIGYM_JUDGE_TIMEOUT", "60"))
     cache_dir = env.get("UIGYM_JUDGE_CACHE")
     cache = None if cache_dir == "off" else JudgeCache(cache_dir or default_cache_dir())
-    return OpenAIJudge(base_url, model, api_key=api_key, timeout_s=timeout_s, cache=cache)
+    return OpenAIJudge(base_url, model, api_key=api_key, timeout_s=timeout_s, cache=cache,
+                       max_tokens=int(env.get("UIGYM_JUDGE_MAX_TOKENS", "600")))
 
 
 JUDGE_ENV_HELP = ("no judge configured: pass --judge-base-url and --judge-model "
