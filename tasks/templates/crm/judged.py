@@ -205,3 +205,64 @@ def case_update_email(w: World, rng: random.Random):
                                               ("rude", blame, "blames the customer"),
                                               ("wrong_facts", fixed, "says the case is resolved")], dump, 600),
         }
+
+
+@template("crm", "judged-handoff-task", difficulty="hard", max_steps=34, count=4, test_every=4, tags=("judged",))
+def handoff_task(w: World, rng: random.Random):
+    """Hand an opportunity over: a task for a teammate whose comments brief them on the deal (judged)."""
+    from tasks.templates.crm._common import lookup
+
+    crm = Crm(w)
+    cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and o["owner_id"] == ME and o["amount"]]
+    for k, o in enumerate(rng.sample(cands, len(cands))):
+        uid = [7, 8, 9, 11][k % 4]
+        user = crm.uname(uid)
+        subject = "Take over this opportunity"
+        acc = crm.acc[o["account_id"]]["name"]
+        facts = f"stage {o['stage']}, amount {money(o['amount'])}, close date {mdy(o['close_date'])}"
+        gold = [f"Hi {user.split()[0]}, you're taking over this deal with {acc}. It is in {o['stage']}, worth "
+                f"{money(o['amount'])}, closing {mdy(o['close_date'])}. Please reach out to them this week.",
+                f"Handover: {o['name']} is at {o['stage']} for {money(o['amount'])}, expected to close on "
+                f"{mdy(o['close_date'])}. It's yours from today; thanks for picking it up!"]
+        no_date = (f"Hi {user.split()[0]}, you're taking over this deal with {acc}. It is in {o['stage']}, worth "
+                   f"{money(o['amount'])}.")
+        wrong_amount = (f"Hi {user.split()[0]}, you're taking over this deal with {acc}. It is in {o['stage']}, worth "
+                        f"{money(o['amount'] * 10)}, closing {mdy(o['close_date'])}.")
+        bare = "Take it."
+        others = [x for x in crm.opps if x["owner_id"] == ME and crm.is_open(x) and x["amount"]][:8]
+        dump = "Deals: " + "; ".join(f"{x['name']} ({x['stage']}, {money(x['amount'])}, {mdy(x['close_date'])})"
+                                      for x in others) + "."
+        rubric = [f"Gives the opportunity's stage ({o['stage']}), amount ({money(o['amount'])}) and close date "
+                  f"({mdy(o['close_date'])}) correctly.",
+                  "Makes clear the teammate is taking the deal over.",
+                  "Is a short, friendly briefing about this opportunity only, with no unrelated content."]
+        context = f"Opportunity {o['name']} (account {acc}): {facts}. The task is for {user}."
+        head = open_record(o["name"]) + [tab("New Task"), fill("Subject", subject, within=None)]
+
+        def task(text: str, assign: bool = True) -> list[dict]:
+            who = lookup("Assigned To", user.split()[0], user, within=None, clear=True) if assign else []
+            return head + who + [fill("Comments", text, within=None), button("Save"), done()]
+
+        text = gold[k % 2]
+        yield {
+            "goal": f"Hand the opportunity \u201c{o['name']}\u201d over to {user}: create a task \u201c{subject}\u201d "
+                    f"assigned to them, with comments briefing them on the deal (its stage, amount and close date).",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "tasks", "in": "created", "count": 1,
+                            "expect": {"what_type": "Opportunity", "what_id": o["id"], "subject": {"$ieq": subject},
+                                       "owner_id": uid, "task_subtype": "Task"}, "name": f"one task for {user}"},
+                           judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context,
+                                       500, "briefs the teammate")],
+                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"what_id": o["id"]}, "max": 1}],
+            },
+            "solution": task(text),
+            "near_misses": [task(no_date), task(text, assign=False)],
+            "adversarial": [{"kind": "extra", "why": "the right task, created twice",
+                             "steps": task(text)[:-1] + head[len(open_record(o["name"])):]
+                             + lookup("Assigned To", user.split()[0], user, within=None, clear=True)
+                             + [fill("Comments", text, within=None), button("Save"), done()]}],
+            "calibration": calibration(gold, [("near_miss", no_date, "no close date"),
+                                              ("wrong_facts", wrong_amount, "ten times the amount"),
+                                              ("near_miss", bare, "no briefing")], dump, 500),
+        }

@@ -196,3 +196,48 @@ def allergy_note(w: World, rng: random.Random):
                                               ("wrong_facts", wrong_allergen, "another allergen"),
                                               ("rude", rude, "threatening")], dump, 300),
         }
+
+
+@template("food", "judged-review-mixed", difficulty="medium", max_steps=14, count=4, test_every=4, tags=("judged",))
+def review_mixed(w: World, rng: random.Random):
+    """Rate a past order 3 stars with a balanced review: one dish good, another disappointing (judged)."""
+    f = fw(w)
+    orders = [o for o in _past(f) if len({oi["name"] for oi in f.order_items[o["id"]]}) >= 2
+              and f.names_count[f.store[o["store_id"]]["name"]] == 1]
+    for k, o in enumerate(rng.sample(orders, len(orders))):
+        s = f.store[o["store_id"]]
+        names = sorted({oi["name"] for oi in f.order_items[o["id"]]})
+        good, bad = names[0], names[1]
+        when = o["placed_at"]
+        gold = [f"The {good} was really good, fresh and tasty. The {bad} was a letdown though: bland and a bit "
+                "overcooked. Mixed experience overall.",
+                f"Mixed bag. Loved the {good}, but the {bad} was disappointing, lukewarm and underseasoned. Would "
+                f"order the {good} again."]
+        swapped = f"The {bad} was really good, fresh and tasty. The {good} was a letdown though: bland and overcooked."
+        all_good = f"Both the {good} and the {bad} were excellent. Perfect order!"
+        only_bad = f"The {bad} was bland and overcooked. Disappointing."
+        rant = f"The {bad} was garbage and whoever cooked it should be fired. The {good} was fine I guess."
+        dump = ("Good: " + ", ".join(names) + ". Bad: " + ", ".join(names) + ". Everything was good and bad, "
+                "hot and cold, fresh and stale.")
+        rubric = [f"Praises the {good}.",
+                  f"Says the {bad} was disappointing (and does not praise it).",
+                  "Is balanced and polite: no insults or attacks on the staff, no unrelated content."]
+        context = (f"Order #{o['id']} from {s['name']}: " + ", ".join(names)
+                   + f". The customer liked the {good} and was disappointed by the {bad}.")
+        text = gold[k % 2]
+        yield {
+            "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 3 stars, with "
+                    f"a short, balanced review: the {good} was good, the {bad} was disappointing.",
+            "start_path": "/",
+            "verify": _review_spec(o, s, 3, judge_check(_review_text(), rubric, context, REVIEW_MAX,
+                                                        f"good {good}, disappointing {bad}")),
+            "solution": _rate_steps(f, o, 3, text),
+            "near_misses": [_rate_steps(f, o, 3, swapped), _rate_steps(f, o, 5, text)],
+            "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
+                             "steps": _rate_steps(f, o, 3, text)[:-1]
+                             + [click("link", s["name"], exact=True)] + _save_store(s) + [done()]}],
+            "calibration": calibration(gold, [("wrong_facts", swapped, "the dishes swapped"),
+                                              ("near_miss", all_good, "no disappointment"),
+                                              ("near_miss", only_bad, "no praise"),
+                                              ("rude", rant, "insults")], dump, REVIEW_MAX),
+        }

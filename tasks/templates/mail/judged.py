@@ -231,3 +231,73 @@ def thank_you(w: World, rng: random.Random):
                                         ("wrong_facts", wrong_thing, "thanks them for something else"),
                                         ("rude", sarcastic, "sarcastic")], dump, 600),
         }
+
+
+@template("mail", "judged-vacation-message", difficulty="hard", max_steps=24, count=4, test_every=4, tags=("judged",))
+def vacation_message(w: World, rng: random.Random):
+    """Turn on the vacation responder for given days with a message of your own: away until when, and who to
+    contact meanwhile (judged)."""
+    from tasks.templates.mail.settings import SAVE, _long, all_settings
+
+    mb = Mailbox(w)
+    people = [c for c in _people(mb) if c["relation"] == "coworker"]
+    for k, c in enumerate(rng.sample(people, len(people))):
+        start = (mb.now + dt.timedelta(days=5 + 3 * k)).date()
+        end = start + dt.timedelta(days=4 + k)
+        back = end + dt.timedelta(days=1)
+        subject = "Out of office"
+        gold = [f"Thanks for your email. I'm out of the office until {long_date(end)} and will reply when I'm back on "
+                f"{long_date(back)}. For anything urgent, please contact {c['name']} at {c['email']}.",
+                f"Hi, I'm away with limited access to email until {long_date(end)}. If it can't wait, {c['name']} "
+                f"({c['email']}) can help. I'll get back to you after my return."]
+        no_contact = f"Thanks for your email. I'm out of the office until {long_date(end)} and will reply when I'm back."
+        wrong_date = (f"Thanks for your email. I'm out of the office until {long_date(end + dt.timedelta(days=7))}. For "
+                      f"anything urgent, please contact {c['name']} at {c['email']}.")
+        other = next(x for x in people if x["id"] != c["id"])
+        wrong_person = (f"Thanks for your email. I'm out of the office until {long_date(end)}. For anything urgent, "
+                        f"please contact {other['name']} at {other['email']}.")
+        casual = f"gone till {long_date(end)} lol, bug {c['name'].split()[0]} if u must"
+        dump = (f"I'm away until {long_date(end)}. For anything urgent contact "
+                + ", ".join(f"{x['name']} ({x['email']})" for x in people[:12]) + ".")
+        rubric = [f"Says the writer is away (out of the office) until {long_date(end)}, or back on {long_date(back)}.",
+                  f"Names {c['name']} (or {c['email']}) as the contact for urgent matters, and no one else.",
+                  "Is a courteous, professional auto-reply, with no unrelated content."]
+        context = (f"The responder is {mb.me['name']}'s, on from {long_date(start)} to {long_date(end)}. The urgent "
+                   f"contact: {c['name']} <{c['email']}>.")
+
+        def steps(body: str, last: dt.date = end, extra: list | None = None) -> list[dict]:
+            return all_settings() + [
+                click("radio", "Vacation responder on", exact=True),
+                {"fill": {"role": "textbox", "name": "First day", "exact": True}, "text": _long(start)},
+                {"fill": {"role": "textbox", "name": "Last day", "exact": True}, "text": _long(last)},
+                {"fill": {"role": "textbox", "name": "Vacation subject", "exact": True}, "text": subject},
+                {"fill": {"role": "textbox", "name": "Vacation message", "exact": True}, "text": body},
+                *(extra or []), SAVE, done()]
+
+        text = gold[k % 2]
+        yield {
+            "goal": f"Turn on your vacation responder from {_long(start)} to {_long(end)} with the subject "
+                    f"\u201c{subject}\u201d and a short message of your own saying you're away until then and that "
+                    f"urgent matters should go to {c['name']} ({c['email']}).",
+            "start_path": "/inbox",
+            "verify": {
+                "checks": [{"table": "account", "where": {"id": 1},
+                            "expect": {"vacation_enabled": True, "vacation_start": start.isoformat(),
+                                       "vacation_end": end.isoformat(), "vacation_subject": {"$ieq": subject}},
+                            "name": "vacation responder on, for those days"},
+                           judge_check({"table": "account", "in": "changed", "where": {"id": 1},
+                                        "field": "vacation_body"}, rubric, context, 500, "the away message")],
+                "unchanged_except": [{"table": "account", "where": {"id": 1},
+                                      "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
+                                                 "vacation_body", "vacation_contacts_only"]}],
+            },
+            "solution": steps(text),
+            "near_misses": [steps(no_contact), steps(text, end + dt.timedelta(days=1))],
+            "adversarial": [{"kind": "extra", "why": "the right responder, and the signature replaced",
+                             "steps": steps(text, extra=[{"fill": {"role": "textbox", "name": "Signature", "exact": True},
+                                                          "text": "Away"}])}],
+            "calibration": calibration(gold, [("near_miss", no_contact, "no urgent contact"),
+                                              ("wrong_facts", wrong_date, "a week too late"),
+                                              ("wrong_facts", wrong_person, "another coworker"),
+                                              ("rude", casual, "not professional")], dump, 500),
+        }
