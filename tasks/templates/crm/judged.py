@@ -173,6 +173,7 @@ def case_update_email(w: World, rng: random.Random):
         context = (f"Case {cs['case_number']} \u201c{cs['subject']}\u201d for {name} ({c['email']}), status "
                    f"{cs['status']}: not resolved. The promised update date: {d}.")
         other = uniq[(uniq.index((cs, c)) + 3) % len(uniq)][1]
+        to = f"To: {c['email']}\n\n"
 
         def mail(body: str, who: str = name) -> list[dict]:
             return open_record(who) + [tab("Email"), fill("Subject", subj, within=None), fill("Body", body, within=None),
@@ -200,10 +201,12 @@ def case_update_email(w: World, rng: random.Random):
                              "steps": mail(gold[k % 2])[:-1] + [tab("Email"), fill("Subject", subj, within=None),
                                                                   fill("Body", gold[k % 2], within=None),
                                                                   button("Send"), done()]}],
-            "calibration": calibration(gold, [("near_miss", no_date, "no update date"),
-                                              ("near_miss", no_apology, "curt, no apology"),
-                                              ("rude", blame, "blames the customer"),
-                                              ("wrong_facts", fixed, "says the case is resolved")], dump, 600),
+            # The email activity stores "To: <address>" above the body: the judged text is what is stored.
+            "calibration": calibration([to + g for g in gold],
+                                       [("near_miss", to + no_date, "no update date"),
+                                        ("near_miss", to + no_apology, "curt, no apology"),
+                                        ("rude", to + blame, "blames the customer"),
+                                        ("wrong_facts", to + fixed, "says the case is resolved")], to + dump, 600),
         }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates.base import World
-from tasks.templates.food._lib import add_line, click, done, fill, fw, template
+from tasks.templates.food._lib import add_line, click, done, fill, fw, goto_store, template
 from tasks.templates.judged_lib import calibration, judge_check
 
 REVIEW_MAX = 300  # the review box's maxlength
@@ -85,7 +85,7 @@ def review_complaint(w: World, rng: random.Random):
             "near_misses": [_rate_steps(f, o, 2, praise), _rate_steps(f, o, 4, text)],
             "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
                              "steps": _rate_steps(f, o, 2, text)[:-1]
-                             + [click("link", s["name"], exact=True)] + _save_store(s) + [done()]}],
+                             + goto_store(s) + _save_store(s) + [done()]}],
             "calibration": calibration(gold, [("near_miss", praise, "praise, not the complaint"),
                                               ("rude", rude, "the complaint, with insults"),
                                               ("near_miss", vague, "says nothing about the dish"),
@@ -127,7 +127,7 @@ def review_praise(w: World, rng: random.Random):
             "near_misses": [_rate_steps(f, o, 5, generic), _rate_steps(f, o, 3, text)],
             "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
                              "steps": _rate_steps(f, o, 5, text)[:-1]
-                             + [click("link", s["name"], exact=True)] + _save_store(s) + [done()]}],
+                             + goto_store(s) + _save_store(s) + [done()]}],
             "calibration": calibration(gold, [("near_miss", generic, "praise, but of no dish"),
                                               ("wrong_facts", wrong_dish, "praises a dish not in the order"),
                                               ("near_miss", mixed, "lukewarm, with complaints")], dump, REVIEW_MAX),
@@ -235,7 +235,7 @@ def review_mixed(w: World, rng: random.Random):
             "near_misses": [_rate_steps(f, o, 3, swapped), _rate_steps(f, o, 5, text)],
             "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
                              "steps": _rate_steps(f, o, 3, text)[:-1]
-                             + [click("link", s["name"], exact=True)] + _save_store(s) + [done()]}],
+                             + goto_store(s) + _save_store(s) + [done()]}],
             "calibration": calibration(gold, [("wrong_facts", swapped, "the dishes swapped"),
                                               ("near_miss", all_good, "no disappointment"),
                                               ("near_miss", only_bad, "no praise"),
