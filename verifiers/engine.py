@@ -161,9 +161,7 @@ def judge_text(check: JudgeCheck, view: StateView, answer: str | None) -> tuple[
 
 
 def _judge(check: JudgeCheck, view: StateView, answer: str | None, judge: Any) -> CheckResult:
-    from .judge import JudgeError, JudgeRequest
-
-    name, spec = check.label(), check.judge
+    name = check.label()
     try:
         text, where = judge_text(check, view, answer)
     except Exception as e:  # noqa: BLE001
