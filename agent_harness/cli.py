@@ -43,6 +43,8 @@ def _select(tasks_glob: str, app_name: str | None = None, split: str | None = No
 
 
 MODEL_AGENTS = ("openai", "vllm")
+JUDGE_URL_HELP = "LLM judge: OpenAI-compatible endpoint for judged tasks (default $UIGYM_JUDGE_BASE_URL)"
+JUDGE_MODEL_HELP = "LLM judge: model name (default $UIGYM_JUDGE_MODEL)"
 
 
 def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
@@ -129,8 +131,12 @@ def eval_cmd(
     logprobs: bool = typer.Option(False, help="[model] ask for logprobs (summed per step in the trajectory)"),
     agent_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE passed to the agent (JSON values); "
                                                              "repeatable"),
+    judge_base_url: Optional[str] = typer.Option(None, help=JUDGE_URL_HELP + "; without one, judged tasks "
+                                                 "grade 'ungraded'"),
+    judge_model: Optional[str] = typer.Option(None, help=JUDGE_MODEL_HELP),
 ):
     """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl, a report to OUT/report/."""
+    _set_judge_env(judge_base_url, judge_model)
     from agent_harness.runner import EvalConfig, latest_results, read_results, run_eval, make_agent_from
     from agent_harness.report.stats import pass_at_k_table
     from agent_harness.summary import print_summary
@@ -281,6 +287,62 @@ def tasks_generate(
         console.print("[green]✓[/green] generated task files are up to date")
 
 
+
+
+def _set_judge_env(base_url: str | None, model: str | None, api_key: str | None = None,
+                   timeout: float | None = None) -> None:
+    """Judge options -> UIGYM_JUDGE_* (worker processes and Ray actors inherit them)."""
+    import os
+
+    for key, val in (("UIGYM_JUDGE_BASE_URL", base_url), ("UIGYM_JUDGE_MODEL", model),
+                     ("UIGYM_JUDGE_API_KEY", api_key), ("UIGYM_JUDGE_TIMEOUT", timeout)):
+        if val is not None:
+            os.environ[key] = str(val)
+
+
+def _calibration(chosen, out: Optional[Path] = None) -> bool | None:
+    """Run the judged tasks' calibration against the configured judge and print the report.
+    None: no judged task, or no judge configured (said so, never counted as passed)."""
+    from tasks.calibration import calibrate, judged
+    from verifiers.judge import JUDGE_ENV_HELP, judge_from_env
+
+    jt = judged(chosen)
+    if not jt:
+        return None
+    judge = judge_from_env()
+    if judge is None:
+        console.print(f"[yellow]judge calibration skipped[/yellow] for {len(jt)} judged task(s): {JUDGE_ENV_HELP}. "
+                      "Their judge checks are not proven (and episodes of them grade 'ungraded').")
+        return None
+    report = calibrate(jt, judge, model=f"{judge.model} at {judge.base_url}")
+    for line in report.lines():
+        console.print(line, markup=False, highlight=False)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report.to_json(), indent=1))
+    return report.ok
+
+
+@tasks_app.command("calibrate")
+def tasks_calibrate(
+    tasks: str = typer.Option("*", "--tasks", help="glob over task ids (only judged tasks are calibrated)"),
+    judge_base_url: Optional[str] = typer.Option(None, help=JUDGE_URL_HELP),
+    judge_model: Optional[str] = typer.Option(None, help=JUDGE_MODEL_HELP),
+    judge_api_key: Optional[str] = typer.Option(None, help="LLM judge: API key (default $UIGYM_JUDGE_API_KEY)"),
+    judge_timeout: Optional[float] = typer.Option(None, help="LLM judge: seconds per request"),
+    out: Optional[Path] = typer.Option(None, help="also write the report as JSON here"),
+    tasks_dir: Optional[Path] = typer.Option(None, help="tasks from this folder instead of the bundled ones"),
+):
+    """Run judged tasks' labelled texts (gold must pass; near-misses, dumps, hedges, injections must fail)
+    against the configured judge and report agreement. No browser."""
+    _set_judge_env(judge_base_url, judge_model, judge_api_key, judge_timeout)
+    ok = _calibration(_select(tasks, tasks_dir=tasks_dir), out)
+    if ok is None:
+        raise typer.Exit(3)
+    if not ok:
+        raise typer.Exit(1)
+
+
 @tasks_app.command("validate")
 def tasks_validate(
     tasks: str = typer.Option("*", "--tasks", help="glob over task ids"),
@@ -288,17 +350,24 @@ def tasks_validate(
     no_near_misses: bool = typer.Option(False, help="skip near-miss trajectories"),
     tasks_dir: Optional[Path] = typer.Option(None, help="tasks from this folder (<dir>/<app>/*.json), e.g. "
                                              "tasks/_drafts, instead of the bundled ones"),
+    judge_base_url: Optional[str] = typer.Option(None, help=JUDGE_URL_HELP),
+    judge_model: Optional[str] = typer.Option(None, help=JUDGE_MODEL_HELP),
+    calibration_out: Optional[Path] = typer.Option(None, help="write the judge calibration report as JSON here"),
 ):
     """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
-    near-misses (0) and adversarial trajectories (0) in real browsers."""
+    near-misses (0) and adversarial trajectories (0) in real browsers. Judged tasks: the browser proves
+    their state-gated parts (the judge answered from their labelled texts); their judge is calibrated
+    against --judge-base-url / --judge-model, or skipped with a message when none is configured."""
     from agent_harness.validate import validate_tasks
     from gym_core.runtime import Runtime
     from tasks.integrity import audit_tasks
 
+    _set_judge_env(judge_base_url, judge_model)
     chosen = _select(tasks, tasks_dir=tasks_dir)
     audit = audit_tasks(chosen)
     for p in audit.problems:
         err.print(f"[red]audit[/red] {p}")
+    calibrated = _calibration(chosen, calibration_out)
 
     async def main():
         try:
@@ -317,8 +386,9 @@ def tasks_validate(
         console.print(f"{app}: {len(adv)} adversarial trajectories played or graded, {hacks} scored > 0; "
                       f"offline: {audit.graded_offline[app]} answer hacks graded, {audit.hacks_passed[app]} scored > 0")
     console.print(f"{len(results) - len(bad)}/{len(results)} tasks valid ({probes} episodes and grades); "
-                  f"{len(audit.problems)} audit problem(s)")
-    if bad or audit.problems:
+                  f"{len(audit.problems)} audit problem(s)"
+                  + ("" if calibrated is None else f"; judge calibration {'agrees' if calibrated else 'DISAGREES'}"))
+    if bad or audit.problems or calibrated is False:
         raise typer.Exit(1)
 
 

@@ -214,6 +214,9 @@ async def run_episode(env: AsyncUIEnv, agent, task: Task, out: Path, sample: int
         "sample": sample,
         "reward": traj.reward,
         "passed": traj.reward >= 1.0,
+        # A judged episode whose judge gave no verdict (none configured, timeout, malformed reply):
+        # reward 0 but no grade; reports count it apart and training must drop it.
+        "ungraded": (traj.verify or {}).get("status") == "ungraded",
         "steps": len(traj.steps),
         "seconds": traj.seconds,
         "error": error,

@@ -26,6 +26,7 @@ def group_stats(rows: list[dict], keys: tuple[str, ...] = ("app", "difficulty"))
             "mean_steps": sum(int(r.get("steps", 0)) for r in rs) / n,
             "mean_seconds": sum(float(r.get("seconds", 0)) for r in rs) / n,
             "errors": sum(1 for r in rs if r.get("error")),
+            "ungraded": sum(1 for r in rs if r.get("ungraded")),
         })
     out.sort(key=lambda s: (s[keys[0]] == "all", str(s[keys[0]]),
                             DIFFICULTY_ORDER.get(str(s.get("difficulty")), 9)))
@@ -37,13 +38,13 @@ def summary_table(rows: list[dict], title: str = "uigym eval") -> Table:
     for col, kw in [("app", {}), ("difficulty", {}), ("episodes", {"justify": "right"}),
                     ("pass rate", {"justify": "right"}), ("mean reward", {"justify": "right"}),
                     ("mean steps", {"justify": "right"}), ("mean s", {"justify": "right"}),
-                    ("errors", {"justify": "right"})]:
+                    ("errors", {"justify": "right"}), ("ungraded", {"justify": "right"})]:
         t.add_column(col, **kw)
     for s in group_stats(rows):
         style = "bold" if s["app"] == "all" else None
         t.add_row(str(s["app"]), str(s["difficulty"] or ""), str(s["episodes"]), f"{s['pass_rate']:.0%}",
                   f"{s['mean_reward']:.2f}", f"{s['mean_steps']:.1f}", f"{s['mean_seconds']:.1f}",
-                  str(s["errors"]), style=style)
+                  str(s["errors"]), str(s["ungraded"]), style=style)
     return t
 
 

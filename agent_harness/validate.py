@@ -6,11 +6,18 @@ Runs the episodes through the real env (the same path an agent takes), in parall
 that differs from the gold solution only in its final answer (a hedge, a shotgun) ends in the very
 state the oracle's episode ends in, so it is graded on that episode's end state instead of being
 played again: the same grade, a fraction of the time.
+
+A judged task's judge is answered here from the task's own labelled calibration texts
+(`tasks.calibration.ExampleJudge`): the browser proves the state-gated parts (the oracle's reply
+reaches the right person and grades 1, the noop, near-misses and side-effect adversarials 0); the
+judge itself is proven by calibration against the configured judge (`uigym tasks validate`
+prints it, or says it was skipped).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from dataclasses import dataclass, field
 
@@ -71,9 +78,13 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
                 break
         probe.reward, probe.steps = reward, env.steps
         probe.report = _report(info.get("verify") or {})
+        if info.get("graded") is False:  # a judge gave no verdict: no grade, so no proof either way
+            probe.error = f"ungraded: {(info.get('verify') or {}).get('ungraded_reason')}"
         for other, answer in answer_probes:  # same trajectory, another answer: grade the same end state
             result = await env.grade(answer=answer)
             other.reward, other.steps, other.report = result.score, env.steps, _report(result.model_dump())
+            if result.status == "ungraded":
+                other.error = f"ungraded: {result.ungraded_reason}"
     except Exception as e:  # noqa: BLE001 - a failing probe is a result
         probe.error = f"{type(e).__name__}: {e}"
         for other, _ in answer_probes:
@@ -114,11 +125,21 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
         queue.put_nowait(j)
     run = uuid.uuid4().hex[:6]  # two validations sharing a UIGYM_HOME must not reset each other's worlds
 
+    base = config or EnvConfig()
+
+    def config_for(task: Task) -> EnvConfig:
+        if not task.verify.has_judge:
+            return base
+        from tasks.calibration import ExampleJudge
+
+        return dataclasses.replace(base, judge=ExampleJudge(task))
+
     async def worker(i: int):
-        env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
+        env = AsyncUIEnv(None, base, runtime=runtime, world_id=f"validate-{run}-{i}")
         try:
             while not queue.empty():
                 task, kind, steps, expected, riders = queue.get_nowait()
+                env.config = config_for(task)
                 if kind == "noop":
                     agent = NoopAgent()
                 else:

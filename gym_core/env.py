@@ -141,6 +141,10 @@ class EnvConfig:
     # storage, history, extra tabs, hover): about 3x cheaper than a new context, and the HTTP cache
     # keeps the app's CSS and fonts. False: a brand-new context every episode.
     reuse_context: bool = True
+    # The LLM judge for tasks with judge checks: a callable (verifiers.judge.JudgeRequest -> JudgeVerdict).
+    # None: built from UIGYM_JUDGE_BASE_URL / UIGYM_JUDGE_MODEL when a judged task is graded; with
+    # neither, such an episode is graded "ungraded" (never passed).
+    judge: Any = None
 
 
 @dataclass
@@ -182,6 +186,9 @@ class AsyncUIEnv:
         self.last_png: bytes | None = None
         self.last_error = ""
         self.answer: str | None = None
+        # One entry per step, for code (process) checks: {"step", "action", "url", "error"}.
+        self.trajectory: list[dict] = []
+        self._judge: Any = None
         self.stats = EpisodeStats()
         self._inflight = 0
         self._navs = 0
@@ -244,6 +251,7 @@ class AsyncUIEnv:
         self.steps = 0
         self.done = False
         self.answer = None
+        self.trajectory = []
         self.last_error = ""
         self.stats = EpisodeStats()
         self.max_steps = self.config.max_steps or (task.max_steps if task else self.config.default_max_steps)
@@ -466,6 +474,8 @@ class AsyncUIEnv:
         except asyncio.TimeoutError:
             await self._recover(PlaywrightError(f"the page did not respond within {self.config.action_timeout_s:.0f}s"))
         truncated = not terminated and self.steps >= self.max_steps
+        self.trajectory.append({"step": self.steps, "action": action_to_dict(parsed) if parsed is not None else None,
+                                "url": self.page.url if self.page is not None else "", "error": self.last_error})
         reward = 0.0
         info_extra: dict[str, Any] = {}
         if terminated or truncated:
@@ -474,6 +484,9 @@ class AsyncUIEnv:
             result = await self.grade()
             reward = result.score
             info_extra["verify"] = result.model_dump()
+            # False when a judge check got no verdict: the reward (0) is then no grade at all, and a
+            # trainer must drop the episode, not learn from it.
+            info_extra["graded"] = result.status == "graded"
         obs = await self._observe()
         info = self._info(**info_extra)
         info["action"] = action_to_dict(parsed) if parsed is not None else action
@@ -690,7 +703,16 @@ class AsyncUIEnv:
 
             return VerifyResult(score=0.0, passed=False, checks=[])
         end = await self.state()
-        return verify(self.task.verify, self.start_state, end, answer if answer is not None else self.answer)
+        judge = None
+        if self.task.verify.has_judge:
+            judge = self.config.judge
+            if judge is None:
+                from verifiers.judge import judge_from_env
+
+                self._judge = self._judge or judge_from_env()
+                judge = self._judge
+        return verify(self.task.verify, self.start_state, end, answer if answer is not None else self.answer,
+                      trajectory=self.trajectory, judge=judge)
 
     # ------------------------------------------------------------------ close
     async def _close_context(self) -> None:

@@ -68,6 +68,7 @@ def audit_tasks(tasks: list[Task], states: dict[tuple[str, int], dict] | None = 
         missing = required_kinds(task) - have
         if missing:
             report.problems.append(f"{task.id}: no adversarial trajectory of kind {sorted(missing)}")
+        report.problems += [f"{task.id}: {p}" for p in calibration_problems(task)]
         report.adversarial[task.app] += len(task.adversarial)
         answers = [(a.kind, ans) for a in task.adversarial if (ans := answer_only(task, a.steps)) is not None]
         if not answers or task.fixtures:
@@ -104,3 +105,24 @@ def _state(task: Task, states: dict) -> dict:
         w = World.build(task.app, task.seed, task.now)
         states[key] = {**w.rows, "_meta": {"app": task.app, "seed": task.seed}}
     return states[key]
+
+
+# A judged task's labelled texts must cover the ways a text can cheat a judge.
+CALIBRATION_KINDS = {"gold", "near_miss", "dump", "injection", "off_topic"}
+
+
+def calibration_problems(task: Task) -> list[str]:
+    """A judged task's calibration: the kinds it must carry, and its labels consistent with its own
+    length bounds (a gold text the bounds reject could never pass; answered offline, no judge)."""
+    if not task.verify.has_judge:
+        return []
+    from tasks.calibration import ExampleJudge, calibrate
+
+    out = []
+    missing = CALIBRATION_KINDS - {ex.kind for ex in task.calibration or []}
+    if missing:
+        out.append(f"calibration has no example of kind {sorted(missing)}")
+    for r in calibrate([task], ExampleJudge(task)).results:
+        if r.expect == "pass" and not r.agrees:
+            out.append(f"gold calibration text fails before any judge: {r.detail}")
+    return out

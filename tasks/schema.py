@@ -136,6 +136,30 @@ class Adversarial(BaseModel):
         return self
 
 
+CalibrationKind = Literal["gold", "near_miss", "dump", "hedge", "injection", "off_topic", "too_long", "wrong_facts",
+                          "rude", "empty"]
+
+
+class CalibrationExample(BaseModel):
+    """A labelled text for a judged task's judge: gold texts must pass, every other kind must fail.
+
+    `uigym tasks validate` (and `uigym tasks calibrate`) run them through the task's judge checks
+    against the configured judge and report agreement; browser validation answers the judge from them.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    kind: CalibrationKind
+    text: str
+    expect: Literal["pass", "fail"]
+    why: str = ""
+
+    @model_validator(mode="after")
+    def _gold_passes(self):
+        if (self.kind == "gold") != (self.expect == "pass"):
+            raise ValueError("a calibration example passes exactly when it is gold (every other kind must fail)")
+        return self
+
+
 class Task(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
@@ -151,6 +175,8 @@ class Task(BaseModel):
     solution: list[SolutionStep] = Field(min_length=1)
     near_misses: list[list[SolutionStep]] = Field(default_factory=list)
     adversarial: list[Adversarial] = Field(default_factory=list)
+    # Judged tasks: labelled judge texts (None, not [], for the others, so their JSON has no such key).
+    calibration: list[CalibrationExample] | None = None
     split: Literal["train", "test"] = "train"
     template: str | None = None
     tags: list[str] = Field(default_factory=list)
@@ -175,6 +201,8 @@ class Task(BaseModel):
             raise ValueError(f"task id {self.id!r} must start with its app '{self.app}/'")
         if self.solution[-1].kind != "done":
             raise ValueError("a solution must end with a 'done' step")
+        if self.verify.has_judge and not any(c.expect == "pass" for c in self.calibration or []):
+            raise ValueError("a judged task needs calibration examples, at least one gold text that must pass")
         return self
 
     @property

@@ -6,14 +6,20 @@ be true of them; `verify` checks it and explains every failure. Pure Python over
 no browser.
 """
 
+from .checks import CODE_CHECKS, CheckContext, CodeResult, code_check
 from .diff import diff_states
 from .engine import CheckResult, VerifyResult, verify
 from .matchers import OPERATORS, MatcherError, describe, explain, explain_where, match, match_where
-from .spec import Allowance, AnswerCheck, RowCheck, VerifySpec
+from .spec import Allowance, AnswerCheck, CodeCheck, JudgeCheck, RowCheck, VerifySpec
 from .state import StateView
 from .values import MISSING, extract_number, get_path, values_equal
 
 __all__ = [
+    "CODE_CHECKS",
+    "CheckContext",
+    "CodeCheck",
+    "CodeResult",
+    "JudgeCheck",
     "MISSING",
     "OPERATORS",
     "Allowance",
@@ -24,6 +30,7 @@ __all__ = [
     "StateView",
     "VerifyResult",
     "VerifySpec",
+    "code_check",
     "describe",
     "diff_states",
     "explain",

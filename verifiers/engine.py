@@ -14,8 +14,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from .checks import CheckContext, run_code_check
 from .matchers import describe, explain, explain_where, match, match_where, where_score
-from .spec import Allowance, AnswerCheck, RowCheck, VerifySpec
+from .spec import Allowance, AnswerCheck, CodeCheck, JudgeCheck, RowCheck, VerifySpec
 from .state import StateView
 from .values import render
 
@@ -26,19 +27,33 @@ MAX_LISTED = 3  # failing rows / uncovered changes spelled out in a detail
 
 class CheckResult(BaseModel):
     name: str
-    kind: Literal["row", "answer", "unchanged_except"]
+    kind: Literal["row", "answer", "unchanged_except", "code", "judge"]
     passed: bool
     detail: str
+    score: float | None = None  # a code check's partial score (counts under "fraction" scoring)
+    ungraded: bool = False  # a judge check that got no verdict (no judge, timeout, malformed reply)
 
 
 class VerifyResult(BaseModel):
     score: float
     passed: bool
     checks: list[CheckResult]
+    # "ungraded": every state check passed but a judge check got no verdict. The score is 0 and
+    # `passed` False, but the episode is neither a success nor a failure: eval reports it apart and
+    # RL must drop it (or retry the grade), never learn from it.
+    status: Literal["graded", "ungraded"] = "graded"
+    ungraded_reason: str | None = None
+
+    @property
+    def graded(self) -> bool:
+        return self.status == "graded"
 
     def summary(self) -> str:
         """One line: score, how many checks passed, and the first failures."""
         n_ok = sum(c.passed for c in self.checks)
+        if self.status == "ungraded":
+            return (f"UNGRADED ({n_ok}/{len(self.checks)} checks passed; no judge verdict: "
+                    f"{_cut(self.ungraded_reason or '', 160)})")
         head = f"{'PASS' if self.passed else 'FAIL'} score={self.score:.2f} ({n_ok}/{len(self.checks)} checks passed)"
         failed = [c for c in self.checks if not c.passed]
         if not failed:
@@ -50,30 +65,137 @@ class VerifyResult(BaseModel):
     def report(self) -> str:
         """Multi-line report: one line per check."""
         lines = [self.summary()]
-        lines += [f"  {'ok  ' if c.passed else 'FAIL'} {c.kind:<16} {c.name}: {c.detail}" for c in self.checks]
+        lines += [f"  {'ok  ' if c.passed else '??  ' if c.ungraded else 'FAIL'} {c.kind:<16} {c.name}: {c.detail}"
+                  for c in self.checks]
         return "\n".join(lines)
 
 
-def verify(spec: VerifySpec | Mapping[str, Any], start: Any, end: Any, answer: str | None) -> VerifyResult:
-    """Grade one episode. Raises only for an invalid spec (pydantic ValidationError)."""
+def verify(spec: VerifySpec | Mapping[str, Any], start: Any, end: Any, answer: str | None, *,
+           trajectory: list[dict] | None = None, judge: Any = None) -> VerifyResult:
+    """Grade one episode. Raises only for an invalid spec (pydantic ValidationError).
+
+    `trajectory`: the episode's steps for code (process) checks, `[{"step", "action", "url", "error"}]`.
+    `judge`: a callable `verifiers.judge.JudgeRequest -> JudgeVerdict` (raising `JudgeError` when it
+    cannot judge) for judge checks. Judge checks run last and only when every other check passed (a
+    state failure is a graded 0 at no judge cost); with no judge, or a judge that fails, the result is
+    `status="ungraded"` with score 0, never a pass.
+    """
     if not isinstance(spec, VerifySpec):
         spec = VerifySpec.model_validate(spec)
     view = StateView(start, end)
     if answer is not None and not isinstance(answer, str):
         answer = str(answer)
+    ctx = CheckContext(start, end, answer, trajectory, view)
     results: list[CheckResult] = []
+    judged: list[tuple[int, JudgeCheck]] = []
     for check in spec.checks:
-        results.append(_guarded(check.label(), check.kind, lambda c=check: _run_check(c, view, answer)))
+        if isinstance(check, JudgeCheck):
+            judged.append((len(results), check))
+            results.append(CheckResult(name=check.label(), kind="judge", passed=False, detail="pending"))
+        elif isinstance(check, CodeCheck):
+            results.append(_code(check, ctx))
+        else:
+            results.append(_guarded(check.label(), check.kind, lambda c=check: _run_check(c, view, answer)))
     if spec.unchanged_except is not None:
         allow = spec.unchanged_except
         results.append(_guarded("unchanged_except", "unchanged_except", lambda: _check_unchanged(allow, view)))
+    gate_ok = all(r.passed for i, r in enumerate(results) if i not in {j for j, _ in judged})
+    ungraded: list[str] = []
+    for i, check in judged:
+        if not gate_ok:
+            results[i] = CheckResult(name=check.label(), kind="judge", passed=False,
+                                     detail="not judged: a state check failed")
+            continue
+        results[i] = _judge(check, view, answer, judge)
+        if results[i].ungraded:
+            ungraded.append(results[i].detail)
     n_ok = sum(r.passed for r in results)
     passed = n_ok == len(results)
+    if ungraded:
+        return VerifyResult(score=0.0, passed=False, checks=results, status="ungraded",
+                            ungraded_reason="; ".join(ungraded))
     if spec.scoring == "fraction":
-        score = n_ok / len(results) if results else 0.0
+        score = sum(r.score if r.score is not None else float(r.passed) for r in results) / len(results) \
+            if results else 0.0
     else:
         score = 1.0 if passed else 0.0
     return VerifyResult(score=score, passed=passed, checks=results)
+
+
+def _code(check: CodeCheck, ctx: CheckContext) -> CheckResult:
+    try:
+        res = run_code_check(check.code, check.args, ctx)
+    except Exception as e:  # noqa: BLE001 - a buggy check fails, never crashes the grade
+        return CheckResult(name=check.label(), kind="code", passed=False,
+                           detail=f"internal error in code check {check.code!r}: {type(e).__name__}: {e}")
+    return CheckResult(name=check.label(), kind="code", passed=res.passed, detail=res.detail, score=res.score)
+
+
+def judge_text(check: JudgeCheck, view: StateView, answer: str | None) -> tuple[str | None, str]:
+    """The text a judge check grades, or (None, why not): the answer, or one row's field(s)."""
+    src = check.judge.text
+    if src.answer:
+        if answer is None or not answer.strip():
+            return None, "no answer was given (done had no answer)"
+        return answer.strip(), "the answer"
+    t = src.table or ""
+    if not view.has_table(t):
+        return None, f"unknown table {t!r}"
+    rows = [r for r in view.rows(t, src.in_) if match_where(r, src.where, view)]
+    where = f" matching {_json(src.where)}" if src.where else ""
+    if len(rows) != 1:
+        return None, (f"expected exactly 1 {_SET_WORD[src.in_]}row in {t!r}{where} to judge, found {len(rows)}"
+                      + (f" ({_ids(rows)})" if rows else ""))
+    fields = [src.field] if isinstance(src.field, str) else list(src.field or [])
+    parts = []
+    for f in fields:
+        v = rows[0].get(f)
+        if v is None:
+            continue
+        v = v if isinstance(v, str) else _json(v)
+        parts.append(v if len(fields) == 1 else f"{f}: {v}")
+    text = "\n".join(parts).strip()
+    if not text:
+        return None, f"{_row_label(rows[0])} of {t!r} has no text in {fields}"
+    return text, f"{t} {_row_label(rows[0])} {'/'.join(fields)}"
+
+
+def _judge(check: JudgeCheck, view: StateView, answer: str | None, judge: Any) -> CheckResult:
+    name = check.label()
+    try:
+        text, where = judge_text(check, view, answer)
+    except Exception as e:  # noqa: BLE001
+        text, where = None, f"internal error while reading the text: {type(e).__name__}: {e}"
+    if text is None:
+        return CheckResult(name=name, kind="judge", passed=False, detail=f"nothing to judge: {where}")
+    return judge_one(check, text, judge, where)
+
+
+def judge_one(check: JudgeCheck, text: str, judge: Any, where: str = "the text") -> CheckResult:
+    """Grade one text with a judge check: the length bounds, then the judge (calibration calls this)."""
+    from .judge import JudgeError, JudgeRequest
+
+    name, spec = check.label(), check.judge
+    n = len(text)
+    if spec.max_chars is not None and n > spec.max_chars:
+        return CheckResult(name=name, kind="judge", passed=False,
+                           detail=f"{where}: {n} characters, more than the {spec.max_chars} allowed (not sent to the judge)")
+    if n < spec.min_chars:
+        return CheckResult(name=name, kind="judge", passed=False,
+                           detail=f"{where}: {n} characters, fewer than the {spec.min_chars} required")
+    if judge is None:
+        from .judge import JUDGE_ENV_HELP
+
+        return CheckResult(name=name, kind="judge", passed=False, ungraded=True, detail=JUDGE_ENV_HELP)
+    req = JudgeRequest(tuple(spec.rubric), text, spec.context)
+    try:
+        verdict = judge(req)
+    except JudgeError as e:
+        return CheckResult(name=name, kind="judge", passed=False, ungraded=True, detail=str(e))
+    except Exception as e:  # noqa: BLE001 - a broken judge is no verdict, never a pass
+        return CheckResult(name=name, kind="judge", passed=False, ungraded=True,
+                           detail=f"judge failed: {type(e).__name__}: {e}")
+    return CheckResult(name=name, kind="judge", passed=verdict.passed, detail=f"{where}: {verdict.detail()}")
 
 
 def _guarded(name: str, kind: str, run: Any) -> CheckResult:

@@ -11,6 +11,8 @@ spec (no states needed) and names each such place:
 - a substring test on what the agent wrote (rows it created or changed) with nothing bounding the
   rest of the text: the same field matcher needs `$excludes` (the world's competing facts) or a
   `$len` upper bound, or a dump of all candidates would pass;
+- a judge check with no `max_chars` (a dump would reach the judge) or whose text is not one row the
+  agent wrote or the answer;
 - an allowance in `unchanged_except` that lets the agent create, delete or update without bound:
   creates and deletes need `max`, updates need `where` (which rows) and `fields` (which columns).
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .spec import Allowance, AnswerCheck, RowCheck, VerifySpec
+from .spec import Allowance, AnswerCheck, JudgeCheck, RowCheck, VerifySpec
 
 __all__ = ["spec_holes"]
 
@@ -45,6 +47,10 @@ def spec_holes(spec: VerifySpec | Mapping[str, Any]) -> list[str]:
             for part in ("where", "expect"):
                 for field, why in _unbounded_text(getattr(check, part) or {}):
                     holes.append(f"row check {check.label()!r}: {part} field {field!r} {why}")
+        elif isinstance(check, JudgeCheck):
+            why = _loose_judge(check)
+            if why:
+                holes.append(f"judge check {check.label()!r}: {why}")
     for a in spec.unchanged_except or []:
         why = _loose_allowance(a)
         if why:
@@ -115,4 +121,14 @@ def _loose_allowance(a: Allowance) -> str | None:
     if "update" in ops and (a.where is None or a.fields is None):
         problems.append("update without " + " and ".join(k for k, v in (("where", a.where), ("fields", a.fields))
                                                             if v is None) + " (any row, any column)")
+    return "; ".join(problems) or None
+
+
+def _loose_judge(check: JudgeCheck) -> str | None:
+    j = check.judge
+    problems = []
+    if j.max_chars is None:
+        problems.append("no max_chars: a text dumping every candidate would reach the judge")
+    if not j.text.answer and j.text.in_ not in ("created", "changed"):
+        problems.append(f"judges a row of {j.text.in_!r}: the text must be one the agent wrote (created/changed)")
     return "; ".join(problems) or None

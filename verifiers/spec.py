@@ -15,7 +15,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field
 
 from .matchers import validate_matcher, validate_where
 
-__all__ = ["Allowance", "AnswerCheck", "Check", "RowCheck", "RowSet", "VerifySpec"]
+__all__ = ["Allowance", "AnswerCheck", "Check", "CodeCheck", "JudgeCheck", "JudgeText", "RowCheck", "RowSet",
+           "VerifySpec"]
 
 RowSet = Literal["end", "start", "created", "deleted", "changed"]
 Op = Literal["create", "delete", "update"]
@@ -105,24 +106,110 @@ class AnswerCheck(BaseModel):
         return self.name or _short(f"answer {_compact(self.answer)}")
 
 
+def _code_name(v: str) -> str:
+    from .checks import CODE_CHECKS
+
+    if v not in CODE_CHECKS:
+        import difflib
+
+        near = difflib.get_close_matches(v, list(CODE_CHECKS), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise ValueError(f"unknown code check {v!r}{hint}; registered: {', '.join(sorted(CODE_CHECKS))}")
+    return v
+
+
+class CodeCheck(BaseModel):
+    """A registered Python check (verifiers/checks.py) over start, end, answer and the trajectory."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: Annotated[str, AfterValidator(_code_name)]
+    args: dict[str, Any] = Field(default_factory=dict)
+    name: str | None = None
+
+    kind: ClassVar[str] = "code"
+
+    @model_validator(mode="after")
+    def _args_fit(self) -> CodeCheck:
+        from .checks import CODE_CHECKS
+
+        CODE_CHECKS[self.code].validate_args(self.args)
+        return self
+
+    def label(self) -> str:
+        return self.name or _short(f"{self.code}({', '.join(f'{k}={_compact(v)}' for k, v in self.args.items())})")
+
+
+class JudgeText(BaseModel):
+    """Where the judged text comes from: the `done` answer, or a field of exactly one row the agent made
+    or changed (never the goal). Selecting no row, or several, fails the check (a state gate)."""
+
+    model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True,
+                              serialize_by_alias=True)
+
+    answer: bool | None = None
+    table: str | None = None
+    in_: RowSet = Field("created", alias="in")
+    where: Where | None = None
+    field: str | list[str] | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> JudgeText:
+        if self.answer:
+            if self.table or self.field or self.where:
+                raise ValueError("judge text: either {'answer': true} or a row source (table, where, field), not both")
+        elif not (self.table and self.field):
+            raise ValueError("judge text needs {'answer': true} or 'table' and 'field' (the row's text)")
+        return self
+
+
+class JudgeSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: JudgeText
+    # Criteria, each judged pass/fail with a short reason; the check passes when every one does.
+    rubric: list[Annotated[str, Field(min_length=3)]] = Field(min_length=1, max_length=12)
+    # Facts from the world the judge may rely on (the meeting's time, the refund's amount): data, not the goal.
+    context: str = ""
+    # Length bounds, checked before any judge is asked: a dump fails here for free.
+    max_chars: int | None = Field(None, ge=1)
+    min_chars: int = Field(1, ge=0)
+
+
+class JudgeCheck(BaseModel):
+    """An LLM judge's pass/fail on a rubric, over text the agent wrote. Graded only after every state
+    check passed; a judge that fails or is absent leaves the episode ungraded, never passed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    judge: JudgeSpec
+    name: str | None = None
+
+    kind: ClassVar[str] = "judge"
+
+    def label(self) -> str:
+        return self.name or _short(f"judge: {self.judge.rubric[0]}")
+
+
 def _check_tag(v: Any) -> str | None:
-    if isinstance(v, (RowCheck, AnswerCheck)):
+    if isinstance(v, (RowCheck, AnswerCheck, CodeCheck, JudgeCheck)):
         return v.kind
     if isinstance(v, dict):
-        if "table" in v and "answer" not in v:
-            return "row"
-        if "answer" in v and "table" not in v:
-            return "answer"
+        keys = {"table": "row", "answer": "answer", "code": "code", "judge": "judge"}
+        found = [kind for k, kind in keys.items() if k in v]
+        if len(found) == 1:
+            return found[0]
     return None
 
 
 Check = Annotated[
-    Union[Annotated[RowCheck, Tag("row")], Annotated[AnswerCheck, Tag("answer")]],
+    Union[Annotated[RowCheck, Tag("row")], Annotated[AnswerCheck, Tag("answer")],
+          Annotated[CodeCheck, Tag("code")], Annotated[JudgeCheck, Tag("judge")]],
     Discriminator(
         _check_tag,
         custom_error_type="check_kind",
-        custom_error_message="a check is an object with exactly one of 'table' (a row check) "
-                             "or 'answer' (an answer check)",
+        custom_error_message="a check is an object with exactly one of 'table' (a row check), 'answer' "
+                             "(an answer check), 'code' (a registered Python check) or 'judge' (an LLM judge)",
     ),
 ]
 
@@ -174,4 +261,12 @@ class VerifySpec(BaseModel):
     def _not_empty(self) -> VerifySpec:
         if not self.checks and self.unchanged_except is None:
             raise ValueError("a verify spec must have at least one check or an unchanged_except list")
+        if self.has_judge and not any(c.kind in ("row", "answer") for c in self.checks) \
+                and self.unchanged_except is None:
+            raise ValueError("a judged spec also needs state checks (who got the text, nothing else changed): "
+                             "a row or answer check, or an unchanged_except list")
         return self
+
+    @property
+    def has_judge(self) -> bool:
+        return any(isinstance(c, JudgeCheck) for c in self.checks)

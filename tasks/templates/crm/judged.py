@@ -1,0 +1,271 @@
+"""Judged CRM tasks: notes and activities whose success is a judgement (a note summarising an account's
+open pipeline, a call log written up from shorthand, an email to a customer about their open case). State
+checks gate (one note / activity on the right record, nothing else changed); an LLM judge grades the text
+(verifiers/judge.py), calibrated on each task's labelled texts (tasks/templates/judged_lib.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from tasks.templates import World, template
+from tasks.templates.crm._common import ME, Crm, button, done, fill, mdy, money, open_record, save_modal, tab
+from tasks.templates.judged_lib import calibration, judge_check
+
+
+def _opp_line(o: dict) -> str:
+    return f"{o['name']} ({o['stage']}, {money(o['amount'])}, closing {mdy(o['close_date'])})"
+
+
+@template("crm", "judged-pipeline-note", difficulty="hard", max_steps=25, count=4, test_every=4, tags=("judged",))
+def pipeline_note(w: World, rng: random.Random):
+    """Add a note to an account summarising its open opportunities: names, stages, amounts (judged)."""
+    crm = Crm(w)
+    cands = []
+    for a in crm.accounts:
+        opps = [o for o in crm.opps_by_acc[a["id"]] if crm.is_open(o)]
+        closed = [o for o in crm.opps_by_acc[a["id"]] if not crm.is_open(o) and o["amount"]]
+        if crm.unique(a["name"]) and 2 <= len(opps) <= 3 and closed and all(o["amount"] for o in opps):
+            cands.append((a, sorted(opps, key=lambda o: o["close_date"]), closed))
+    title = "Open pipeline"
+    for k, (a, opps, closed) in enumerate(rng.sample(cands, len(cands))):
+        total = sum(o["amount"] for o in opps)
+        gold = ["Open opportunities: " + "; ".join(_opp_line(o) for o in opps) + f". Total open pipeline {money(total)}.",
+                f"{len(opps)} open deals, {money(total)} in total. " + " ".join(
+                    f"{o['name']} is in {o['stage']} at {money(o['amount'])}." for o in opps)]
+        missing = "Open opportunities: " + "; ".join(_opp_line(o) for o in opps[:-1]) + "."
+        with_closed = gold[0] + " Also " + _opp_line(closed[0]) + "."
+        wrong_amounts = "Open opportunities: " + "; ".join(
+            f"{o['name']} ({o['stage']}, {money(o['amount'] * 2)})" for o in opps) + "."
+        vague = f"{a['name']} has a few deals in progress. Looking good overall, follow up next quarter."
+        others = [o for o in crm.opps if o["account_id"] != a["id"] and crm.is_open(o) and o["amount"]][:10]
+        dump = "Opportunities: " + "; ".join(_opp_line(o) for o in opps + closed + others) + "."
+        rubric = ["Names every open opportunity of the account listed in the context, and no other opportunity.",
+                  "Gives each named opportunity's stage and amount as in the context.",
+                  "Is a concise summary note (a few lines), with no unrelated content."]
+        context = (f"Account {a['name']}. Its open opportunities: " + "; ".join(_opp_line(o) for o in opps)
+                   + f". Total open: {money(total)}. Closed opportunities (not open): "
+                   + "; ".join(_opp_line(o) for o in closed) + ".")
+        other = next(x for x, _, _ in cands if x["id"] != a["id"])
+        path = open_record(a["name"]) + [button("New Notes")]
+
+        def note(body: str, p=path) -> list[dict]:
+            return p + [fill("Title", title), fill("Note", body), save_modal(), done()]
+
+        yield {
+            "goal": f"Add a note titled \u201c{title}\u201d to the account {a['name']}, summarising its open opportunities "
+                    "(each one's name, stage and amount).",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "notes", "in": "created", "count": 1,
+                            "expect": {"parent_type": "Account", "parent_id": a["id"], "title": {"$ieq": title},
+                                       "owner_id": ME}, "name": "one note on the account"},
+                           judge_check({"table": "notes", "in": "created", "field": "body"}, rubric, context, 700,
+                                       "summarises the open pipeline")],
+                "unchanged_except": [{"table": "notes", "ops": ["create"],
+                                      "where": {"parent_type": "Account", "parent_id": a["id"]}, "max": 1}],
+            },
+            "solution": note(gold[k % 2]),
+            "near_misses": [note(missing), note(gold[k % 2], open_record(other["name"]) + [button("New Notes")])],
+            "adversarial": [{"kind": "extra", "why": "the right note, and a second one",
+                             "steps": note(gold[k % 2])[:-1] + [button("New Notes"), fill("Title", "Misc"),
+                                                                  fill("Note", vague), save_modal(), done()]}],
+            "calibration": calibration(gold, [("near_miss", missing, "leaves out an open opportunity"),
+                                              ("wrong_facts", with_closed, "adds a closed opportunity"),
+                                              ("wrong_facts", wrong_amounts, "amounts doubled"),
+                                              ("near_miss", vague, "no names, stages or amounts")], dump, 700),
+        }
+
+
+CALLS = [
+    ("want 40 more seats", "have budget approval from their CFO", "need our security questionnaire by {d}"),
+    ("are unhappy with the onboarding speed", "asked for a dedicated trainer", "will decide on the renewal by {d}"),
+    ("are evaluating a competitor", "see price as the main concern", "asked for a revised quote by {d}"),
+    ("said the pilot went well", "want to roll out to two more teams", "proposed a kickoff call on {d}"),
+]
+
+
+def _contacts(crm: Crm):
+    return [c for c in crm.contacts if crm.unique(crm.cname(c)) and c["email"] and c["account_id"] in crm.acc]
+
+
+@template("crm", "judged-call-summary", difficulty="medium", max_steps=16, count=4, test_every=4, tags=("judged",))
+def call_summary(w: World, rng: random.Random):
+    """Log a call on a contact, writing shorthand notes up as a clear summary (judged)."""
+    crm = Crm(w)
+    cands = _contacts(crm)
+    for k, c in enumerate(rng.sample(cands, len(cands))):
+        name, first = crm.cname(c), c["first_name"]
+        d = mdy(crm.today + dt.timedelta(days=7 + k))
+        f1, f2, f3 = (x.format(d=d) for x in CALLS[k % len(CALLS)])
+        shorthand = f"{f1}; {f2}; {f3}"
+        gold = [f"Spoke with {first}: they {f1}, and they {f2}. Next step: they {f3}.",
+                f"Call with {name}. They {f1} and {f2}; they {f3}. I'll follow up before then."]
+        missing = f"Spoke with {first}: they {f1}, and they {f2}."
+        wrong = f"Spoke with {first}: they {f1}, and they {f2}. Next step: they {f3.replace(d, mdy(crm.today))}."
+        copy = f"Call with {first}. " + " ".join(" / ".join(x.format(d=d) for x in call) for call in CALLS)
+        rubric = [f"Records all three points of the call: {f1}; {f2}; {f3}.",
+                  "States nothing that contradicts these points (no other dates, numbers or outcomes).",
+                  "Reads as a short call summary in plain sentences, with no unrelated content."]
+        context = f"A call with {name} of {crm.acc[c['account_id']]['name']}. The rep's shorthand notes: {shorthand}."
+        other = cands[(cands.index(c) + 5) % len(cands)]
+
+        def log(text: str, who: str = name) -> list[dict]:
+            return open_record(who) + [tab("Log a Call"), fill("Comments", text, within=None), button("Save"), done()]
+
+        yield {
+            "goal": f"You just spoke with {name}. Log the call, with a comment that writes up your notes as a short "
+                    f"summary: {shorthand}.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "tasks", "in": "created", "count": 1,
+                            "expect": {"who_type": "Contact", "who_id": c["id"], "task_subtype": "Call",
+                                       "status": "Completed"}, "name": "one call logged on the contact"},
+                           judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context, 500,
+                                       "summarises the call")],
+                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}, "max": 1}],
+            },
+            "solution": log(gold[k % 2]),
+            "near_misses": [log(missing), log(gold[k % 2], crm.cname(other))],
+            "adversarial": [{"kind": "extra", "why": "the right call log, and another one",
+                             "steps": log(gold[k % 2])[:-1] + [tab("Log a Call"), fill("Comments", "Follow up.", within=None),
+                                                                 button("Save"), done()]}],
+            "calibration": calibration(gold, [("near_miss", missing, "leaves out the next step"),
+                                              ("wrong_facts", wrong, "the wrong date"),
+                                              ("hedge", f"Spoke with {first}, some things came up, maybe a deal, "
+                                                        "maybe not; will see.", "vague")], copy, 500),
+        }
+
+
+@template("crm", "judged-case-update-email", difficulty="medium", max_steps=20, count=4, test_every=4, tags=("judged",))
+def case_update_email(w: World, rng: random.Random):
+    """Email a contact about their open case: apologise, say who works on it, promise an update by a date (judged)."""
+    crm = Crm(w)
+    cands = [(cs, crm.con[cs["contact_id"]]) for cs in crm.cases
+             if cs["status"] != "Closed" and cs["contact_id"] in crm.con and crm.con[cs["contact_id"]]["email"]
+             and crm.unique(crm.cname(crm.con[cs["contact_id"]]))]
+    seen, uniq = set(), []
+    for cs, c in cands:
+        if c["id"] not in seen:
+            seen.add(c["id"])
+            uniq.append((cs, c))
+    for k, (cs, c) in enumerate(rng.sample(uniq, len(uniq))):
+        name, first = crm.cname(c), c["first_name"]
+        d = mdy(crm.today + dt.timedelta(days=2 + k % 3))
+        subj = f"Update on case {cs['case_number']}"
+        gold = [f"Hi {first}, I'm sorry for the trouble with \u201c{cs['subject']}\u201d (case {cs['case_number']}). Our "
+                f"support engineer is working on it now, and I will send you an update by {d}. Thank you for your "
+                "patience.",
+                f"Dear {first}, apologies for the inconvenience with case {cs['case_number']} ({cs['subject']}). An "
+                f"engineer has picked it up and you'll hear from me with an update no later than {d}. Best regards."]
+        no_date = (f"Hi {first}, sorry for the trouble with case {cs['case_number']}. Our engineer is working on it "
+                   "and we will get back to you soon.")
+        no_apology = f"Case {cs['case_number']}: engineer assigned. Update by {d}."
+        blame = (f"Hi {first}, regarding case {cs['case_number']}: this looks like a mistake on your side, but we'll "
+                 f"check anyway. Update by {d}.")
+        fixed = f"Hi {first}, good news: case {cs['case_number']} is resolved and closed. Let us know if anything else comes up."
+        dump = (f"Hi {first}, about your cases " + ", ".join(x["case_number"] for x in crm.cases[:25])
+                + f": we're working on all of them, update by {d} or later, or sooner.")
+        rubric = [f"Apologises for the trouble with case {cs['case_number']} (\u201c{cs['subject']}\u201d).",
+                  "Says an engineer is working on it (the case is not resolved yet).",
+                  f"Promises an update by {d}.",
+                  "Is polite and professional: no blaming the customer, no unrelated content."]
+        context = (f"Case {cs['case_number']} \u201c{cs['subject']}\u201d for {name} ({c['email']}), status "
+                   f"{cs['status']}: not resolved. The promised update date: {d}.")
+        other = uniq[(uniq.index((cs, c)) + 3) % len(uniq)][1]
+        to = f"To: {c['email']}\n\n"
+
+        def mail(body: str, who: str = name) -> list[dict]:
+            return open_record(who) + [tab("Email"), fill("Subject", subj, within=None), fill("Body", body, within=None),
+                                       button("Send"), done()]
+
+        yield {
+            "goal": f"Email {name} about their open case {cs['case_number']} (\u201c{cs['subject']}\u201d), with the "
+                    f"subject \u201c{subj}\u201d: apologise for the trouble, say an engineer is working on it, and "
+                    f"promise an update by {d}.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "tasks", "in": "created", "count": 1,
+                            "expect": {"who_type": "Contact", "who_id": c["id"], "task_subtype": "Email",
+                                       "status": "Completed", "subject": {"$ieq": f"Email: {subj}"}},
+                            "name": "one email to the contact"},
+                           {"table": "cases", "where": {"id": cs["id"]}, "expect": {"status": cs["status"]},
+                            "name": "the case stays open"},
+                           judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context, 600,
+                                       "apology, engineer, update date")],
+                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}, "max": 1}],
+            },
+            "solution": mail(gold[k % 2]),
+            "near_misses": [mail(no_date), mail(gold[k % 2], crm.cname(other))],
+            "adversarial": [{"kind": "extra", "why": "the right email, sent twice",
+                             "steps": mail(gold[k % 2])[:-1] + [tab("Email"), fill("Subject", subj, within=None),
+                                                                  fill("Body", gold[k % 2], within=None),
+                                                                  button("Send"), done()]}],
+            # The email activity stores "To: <address>" above the body: the judged text is what is stored.
+            "calibration": calibration([to + g for g in gold],
+                                       [("near_miss", to + no_date, "no update date"),
+                                        ("near_miss", to + no_apology, "curt, no apology"),
+                                        ("rude", to + blame, "blames the customer"),
+                                        ("wrong_facts", to + fixed, "says the case is resolved")], to + dump, 600),
+        }
+
+
+@template("crm", "judged-handoff-task", difficulty="hard", max_steps=34, count=4, test_every=4, tags=("judged",))
+def handoff_task(w: World, rng: random.Random):
+    """Hand an opportunity over: a task for a teammate whose comments brief them on the deal (judged)."""
+    from tasks.templates.crm._common import lookup
+
+    crm = Crm(w)
+    cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and o["owner_id"] == ME and o["amount"]]
+    for k, o in enumerate(rng.sample(cands, len(cands))):
+        uid = [7, 8, 9, 11][k % 4]
+        user = crm.uname(uid)
+        subject = "Take over this opportunity"
+        acc = crm.acc[o["account_id"]]["name"]
+        facts = f"stage {o['stage']}, amount {money(o['amount'])}, close date {mdy(o['close_date'])}"
+        gold = [f"Hi {user.split()[0]}, you're taking over this deal with {acc}. It is in {o['stage']}, worth "
+                f"{money(o['amount'])}, closing {mdy(o['close_date'])}. Please reach out to them this week.",
+                f"Handover: {o['name']} is at {o['stage']} for {money(o['amount'])}, expected to close on "
+                f"{mdy(o['close_date'])}. It's yours from today; thanks for picking it up!"]
+        no_date = (f"Hi {user.split()[0]}, you're taking over this deal with {acc}. It is in {o['stage']}, worth "
+                   f"{money(o['amount'])}.")
+        wrong_amount = (f"Hi {user.split()[0]}, you're taking over this deal with {acc}. It is in {o['stage']}, worth "
+                        f"{money(o['amount'] * 10)}, closing {mdy(o['close_date'])}.")
+        bare = "Take it."
+        others = [x for x in crm.opps if x["owner_id"] == ME and crm.is_open(x) and x["amount"]][:8]
+        dump = "Deals: " + "; ".join(f"{x['name']} ({x['stage']}, {money(x['amount'])}, {mdy(x['close_date'])})"
+                                      for x in others) + "."
+        rubric = [f"Gives the opportunity's stage ({o['stage']}), amount ({money(o['amount'])}) and close date "
+                  f"({mdy(o['close_date'])}) correctly.",
+                  "Makes clear the teammate is taking the deal over.",
+                  "Is a short, friendly briefing about this opportunity only, with no unrelated content."]
+        context = f"Opportunity {o['name']} (account {acc}): {facts}. The task is for {user}."
+        head = open_record(o["name"]) + [tab("New Task"), fill("Subject", subject, within=None)]
+
+        def task(text: str, assign: bool = True) -> list[dict]:
+            who = lookup("Assigned To", user.split()[0], user, within=None, clear=True) if assign else []
+            return head + who + [fill("Comments", text, within=None), button("Save"), done()]
+
+        text = gold[k % 2]
+        yield {
+            "goal": f"Hand the opportunity \u201c{o['name']}\u201d over to {user}: create a task \u201c{subject}\u201d "
+                    f"assigned to them, with comments briefing them on the deal (its stage, amount and close date).",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "tasks", "in": "created", "count": 1,
+                            "expect": {"what_type": "Opportunity", "what_id": o["id"], "subject": {"$ieq": subject},
+                                       "owner_id": uid, "task_subtype": "Task"}, "name": f"one task for {user}"},
+                           judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context,
+                                       500, "briefs the teammate")],
+                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"what_id": o["id"]}, "max": 1}],
+            },
+            "solution": task(text),
+            "near_misses": [task(no_date), task(text, assign=False)],
+            "adversarial": [{"kind": "extra", "why": "the right task, created twice",
+                             "steps": task(text)[:-1] + head[len(open_record(o["name"])):]
+                             + lookup("Assigned To", user.split()[0], user, within=None, clear=True)
+                             + [fill("Comments", text, within=None), button("Save"), done()]}],
+            "calibration": calibration(gold, [("near_miss", no_date, "no close date"),
+                                              ("wrong_facts", wrong_amount, "ten times the amount"),
+                                              ("near_miss", bare, "no briefing")], dump, 500),
+        }
