@@ -370,12 +370,14 @@ def _validate_fresh(pattern: str, seeds: str, instances: int, workers: int, repo
         table.add_row(r["app"], str(r["pairs"]), str(r["pairs_yielding"]), str(r["instances"]), str(r["validated"]),
                       ", ".join(f"{k}: {v}" for k, v in sorted(r["failures"].items())) or "-")
     console.print(table)
-    weak = [r for r in result.by_template() if r["served"] < r["instances"] or r["yielded"] < r["pairs"]]
+    weak = [r for r in result.by_template()
+            if r["yielded"] < r["pairs"] or (prove and r["served"] < r["instances"])]
     for r in weak:
-        err.print(f"[yellow]{r['template']}[/yellow]: {r['yielded']}/{r['pairs']} seeds yield, "
-                  f"{r['served']}/{r['instances']} instances proven")
-    for tid, why in list(result.failed.items())[:10]:
-        err.print(f"[red]{tid}[/red]: {why.splitlines()[0][:300]}")
+        err.print(f"[yellow]{r['template']}[/yellow]: {r['yielded']}/{r['pairs']} seeds yield"
+                  + (f", {r['served']}/{r['instances']} instances proven" if prove else ""))
+    if prove:
+        for tid, why in list(result.failed.items())[:10]:
+            err.print(f"[red]{tid}[/red]: {why.splitlines()[0][:300]}")
     console.print(f"{len(result.served)} instances served, {len(result.failed)} failed, "
                   f"{result.proven_now} proven in this run (the rest from the cache)")
     if report is not None:

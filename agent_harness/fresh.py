@@ -17,7 +17,9 @@ from tasks import Task
 from tasks.fresh import (Generated, ValidationCache, generalisation_split, generate, parse_seeds,
                          templates_matching)
 
-__all__ = ["FreshSupply", "supply"]
+__all__ = ["FreshSupply", "UNPROVEN", "supply"]
+
+UNPROVEN = "not yet proven"
 
 
 @dataclass
@@ -60,6 +62,8 @@ class FreshSupply:
 
 
 def _reason_kind(why: str) -> str:
+    if why.startswith(UNPROVEN):
+        return "unproven"
     if "yields" in why:
         return "fewer instances"
     if "raised" in why:
@@ -116,6 +120,6 @@ async def supply(pattern: str, seeds: str | list[int], *, instances: int = 1, sp
                 out.failed[t.id] = reason
     elif todo:
         for t in todo:
-            out.failed[t.id] = "not yet proven (run `uigym tasks validate --seeds ...`)"
+            out.failed[t.id] = UNPROVEN + " (run `uigym tasks validate --seeds ...`)"
     out.served.sort(key=lambda t: t.id)
     return out
