@@ -42,6 +42,28 @@ def _select(tasks_glob: str, app_name: str | None = None, split: str | None = No
     return chosen
 
 
+def _fresh(pattern: str, seeds: str, instances: int, split: str | None, workers: int):
+    """Proven fresh-world tasks (unproven ones are proven first; failures are listed and left out)."""
+    from agent_harness.fresh import supply
+    from gym_core.runtime import Runtime
+
+    async def main():
+        try:
+            return await supply(pattern, seeds, instances=instances, split=split, workers=workers)
+        finally:
+            await Runtime.current().close()
+
+    try:
+        result = asyncio.run(main())
+    except ValueError as e:
+        fail(str(e))
+    for tid, why in result.failed.items():
+        err.print(f"[yellow]not served[/yellow] {tid}: {why.splitlines()[0][:200] if why else ''}")
+    if not result.served:
+        fail(f"no proven fresh-world task matches {pattern!r} on seeds {seeds}")
+    return result.served
+
+
 MODEL_AGENTS = ("openai", "vllm")
 JUDGE_URL_HELP = "LLM judge: OpenAI-compatible endpoint for judged tasks (default $UIGYM_JUDGE_BASE_URL)"
 JUDGE_MODEL_HELP = "LLM judge: model name (default $UIGYM_JUDGE_MODEL)"
@@ -86,9 +108,12 @@ def eval_cmd(
     agent: str = typer.Option("oracle", help="oracle, noop, random, openai (any OpenAI-compatible endpoint: "
                                              "vLLM, uigym serve, hosted), or package.module:Class"),
     tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, comma separated, e.g. 'mail/*'"),
-    split: Optional[str] = typer.Option(None, help="train or test"),
+    split: Optional[str] = typer.Option(None, help="train, test, heldout-seed or heldout-template"),
     tasks_dir: Optional[Path] = typer.Option(None, help="load tasks from this folder (<dir>/<app>/*.json) "
                                                         "instead of the bundled ones"),
+    seeds: Optional[str] = typer.Option(None, help="fresh worlds: the matching templates' instances on these "
+                                                   "seeds (e.g. '1000-1019', held out), proven before they run"),
+    instances: int = typer.Option(1, min=1, help="with --seeds: instances per (template, seed)"),
     workers: int = typer.Option(4, min=1, max=1024, help="episodes run at once, in total"),
     procs: int = typer.Option(1, min=1, max=256, help="worker processes (each its own Chromium and app servers) "
                                                       "sharing the --workers episodes; with --ray: actors"),
@@ -143,7 +168,8 @@ def eval_cmd(
     from gym_core.env import EnvConfig
     from gym_core.runtime import Runtime
 
-    chosen = _select(tasks, split=split, tasks_dir=tasks_dir)
+    chosen = _fresh(tasks, seeds, instances, split, workers) if seeds else _select(tasks, split=split,
+                                                                                     tasks_dir=tasks_dir)
     agent_kwargs = _json_pairs(agent_arg, "--agent-arg")
     if agent in MODEL_AGENTS:
         agent_kwargs = {
@@ -353,6 +379,12 @@ def tasks_validate(
     judge_base_url: Optional[str] = typer.Option(None, help=JUDGE_URL_HELP),
     judge_model: Optional[str] = typer.Option(None, help=JUDGE_MODEL_HELP),
     calibration_out: Optional[Path] = typer.Option(None, help="write the judge calibration report as JSON here"),
+    seeds: Optional[str] = typer.Option(None, help="prove the templates on fresh worlds instead, e.g. '1-20': "
+                                                   "instances generated on each seed, proven, verdicts cached"),
+    instances: int = typer.Option(1, min=1, help="with --seeds: instances per (template, seed)"),
+    report: Optional[Path] = typer.Option(None, help="with --seeds: write the pass rates as JSON here"),
+    generate_only: bool = typer.Option(False, help="with --seeds: only generate (which worlds yield their "
+                                                   "instances), prove nothing new"),
 ):
     """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
     near-misses (0) and adversarial trajectories (0) in real browsers. Judged tasks: the browser proves
@@ -363,6 +395,8 @@ def tasks_validate(
     from tasks.integrity import audit_tasks
 
     _set_judge_env(judge_base_url, judge_model)
+    if seeds is not None:
+        return _validate_fresh(tasks, seeds, instances, workers, report, not generate_only)
     chosen = _select(tasks, tasks_dir=tasks_dir)
     audit = audit_tasks(chosen)
     for p in audit.problems:
@@ -389,6 +423,52 @@ def tasks_validate(
                   f"{len(audit.problems)} audit problem(s)"
                   + ("" if calibrated is None else f"; judge calibration {'agrees' if calibrated else 'DISAGREES'}"))
     if bad or audit.problems or calibrated is False:
+        raise typer.Exit(1)
+
+
+def _validate_fresh(pattern: str, seeds: str, instances: int, workers: int, report: Path | None,
+                    prove: bool = True) -> None:
+    """`tasks validate --seeds`: prove every matching template on fresh worlds, print pass rates."""
+    from rich.table import Table
+
+    from agent_harness.fresh import supply
+    from gym_core.runtime import Runtime
+    from tasks.fresh import parse_seeds
+
+    try:
+        parse_seeds(seeds)
+    except ValueError as e:
+        fail(str(e))
+
+    async def main():
+        try:
+            return await supply(pattern, seeds, instances=instances, workers=workers, validate=prove)
+        finally:
+            await Runtime.current().close()
+
+    result = asyncio.run(main())
+    table = Table(title=f"fresh worlds, seeds {seeds}, {instances} instance(s) per (template, seed)")
+    for c in ("app", "pairs", "pairs yielding", "instances", "validated", "failures by reason"):
+        table.add_column(c)
+    for r in result.by_app():
+        table.add_row(r["app"], str(r["pairs"]), str(r["pairs_yielding"]), str(r["instances"]), str(r["validated"]),
+                      ", ".join(f"{k}: {v}" for k, v in sorted(r["failures"].items())) or "-")
+    console.print(table)
+    weak = [r for r in result.by_template()
+            if r["yielded"] < r["pairs"] or (prove and r["served"] < r["instances"])]
+    for r in weak:
+        err.print(f"[yellow]{r['template']}[/yellow]: {r['yielded']}/{r['pairs']} seeds yield"
+                  + (f", {r['served']}/{r['instances']} instances proven" if prove else ""))
+    if prove:
+        for tid, why in list(result.failed.items())[:10]:
+            err.print(f"[red]{tid}[/red]: {why.splitlines()[0][:300]}")
+    console.print(f"{len(result.served)} instances served, {len(result.failed)} failed, "
+                  f"{result.proven_now} proven in this run (the rest from the cache)")
+    if report is not None:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(json.dumps({"seeds": seeds, "instances": instances, "by_app": result.by_app(),
+                                      "by_template": result.by_template(), "failed": result.failed}, indent=1))
+    if prove and result.failed or any(not g.ok for g in result.generated):
         raise typer.Exit(1)
 
 

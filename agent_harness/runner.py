@@ -33,6 +33,7 @@ from agent_harness.trajectory import StepRecord, Trajectory, episode_dir
 from gym_core.env import AsyncUIEnv, EnvConfig
 from gym_core.runtime import Runtime
 from tasks import Task
+from tasks.fresh import generalisation_split
 
 RESULTS = "results.jsonl"
 
@@ -151,7 +152,7 @@ def _error_kind(error: str | None) -> str | None:
 def error_row(task: Task, sample: int, label: str, out: Path, error: str, steps: int = 0,
               seconds: float = 0.0) -> dict:
     return {"task_id": task.id, "app": task.app, "difficulty": task.difficulty, "split": task.split,
-            "template": task.template, "agent": label, "sample": sample, "reward": 0.0, "passed": False,
+            "generalisation": generalisation_split(task), "seed": task.seed, "template": task.template, "agent": label, "sample": sample, "reward": 0.0, "passed": False,
             "steps": steps, "seconds": round(seconds, 3), "error": error, "answer": None, "tokens": 0,
             "episode_dir": str(episode_dir(out, task.id, sample).relative_to(out)),
             "error_kind": _error_kind(error), "parse_errors": 0, "action_errors": 0,
@@ -209,6 +210,8 @@ async def run_episode(env: AsyncUIEnv, agent, task: Task, out: Path, sample: int
         "app": task.app,
         "difficulty": task.difficulty,
         "split": task.split,
+        "generalisation": generalisation_split(task),
+        "seed": task.seed,
         "template": task.template,
         "agent": label,
         "sample": sample,

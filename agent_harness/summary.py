@@ -48,5 +48,19 @@ def summary_table(rows: list[dict], title: str = "uigym eval") -> Table:
     return t
 
 
+def generalisation_table(rows: list[dict]) -> Table:
+    """Pass rate by generalisation split: the instance split (train/test), held-out seeds, held-out templates."""
+    t = Table(title="by generalisation split")
+    for col in ("split", "episodes", "pass rate", "mean reward", "errors"):
+        t.add_column(col, justify="right" if col != "split" else "left")
+    for s in group_stats(rows, ("generalisation",)):
+        t.add_row(str(s["generalisation"]), str(s["episodes"]), f"{s['pass_rate']:.0%}", f"{s['mean_reward']:.2f}",
+                  str(s["errors"]), style="bold" if s["generalisation"] == "all" else None)
+    return t
+
+
 def print_summary(rows: list[dict], title: str = "uigym eval", console: Console | None = None) -> None:
-    (console or Console()).print(summary_table(rows, title))
+    console = console or Console()
+    console.print(summary_table(rows, title))
+    if len({r.get("generalisation") for r in rows}) > 1:  # e.g. bundled test tasks beside held-out worlds
+        console.print(generalisation_table(rows))

@@ -164,6 +164,16 @@ async def _cancel_all_tasks() -> None:
         await asyncio.wait(tasks, timeout=10)
 
 
+def _fresh_tasks(pattern: str, seeds, split: str | None, app: str | None) -> list[Task]:
+    from tasks.fresh import validated_tasks
+
+    found = [t for t in validated_tasks(pattern, seeds, split=split) if app is None or t.app == app]
+    if not found:
+        raise ValueError(f"no proven fresh-world instance of {pattern!r} on seeds {seeds}: prove them first with "
+                         f"`uigym tasks validate --tasks '{pattern}' --seeds {seeds}`")
+    return found
+
+
 class UIEnv(gym.Env):
     """reset(seed=None, options={"task": Task | id | dict}) -> (obs, info); step(action) -> 5-tuple.
 
@@ -174,12 +184,18 @@ class UIEnv(gym.Env):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
     def __init__(self, app: str | None = None, task: Task | str | None = None, tasks: str | list | None = None,
-                 render_mode: str | None = "rgb_array", config: EnvConfig | None = None, **config_kw):
+                 render_mode: str | None = "rgb_array", config: EnvConfig | None = None,
+                 seeds: str | list[int] | None = None, split: str | None = None, **config_kw):
+        """`seeds` draws from fresh worlds: the proven instances of the templates `tasks` matches on those
+        seeds (prove them first with `uigym tasks validate --seeds ...`; unproven ones are never served).
+        `split` (train, test, heldout-seed, heldout-template) narrows either supply."""
         self.config = config or EnvConfig(**config_kw)
         self.app = app
         self.render_mode = render_mode
-        if isinstance(tasks, str):
-            tasks = select_tasks(tasks, app=app)
+        if seeds is not None:
+            tasks = _fresh_tasks(tasks if isinstance(tasks, str) else f"{app or '*'}/*", seeds, split, app)
+        elif isinstance(tasks, str):
+            tasks = select_tasks(tasks, app=app, split=split)
         self.tasks = list(tasks) if tasks else []
         self.fixed_task = task
         w, h = self.config.viewport

@@ -81,22 +81,40 @@ def _bundled() -> tuple[Task, ...]:
 def select_tasks(pattern: str = "*", *, app: str | None = None, split: str | None = None,
                  difficulty: str | None = None, tasks: list[Task] | None = None) -> list[Task]:
     """Tasks whose id matches a glob (several globs separated by commas)."""
+    from tasks.fresh import generalisation_split
+
     pool = list(tasks) if tasks is not None else list(_bundled())
     globs = [g.strip() for g in pattern.split(",") if g.strip()] or ["*"]
     out = [
         t for t in pool
         if any(fnmatch.fnmatchcase(t.id, g) for g in globs)
         and (app is None or t.app == app)
-        and (split is None or t.split == split)
+        and (split is None or _in_split(t, split, generalisation_split(t)))
         and (difficulty is None or t.difficulty == difficulty)
     ]
     return out
 
 
+def _in_split(task: Task, split: str, general: str) -> bool:
+    """train/test are the instance split, minus what is held out (held-out templates and seeds are
+    never training material); heldout-seed / heldout-template select those."""
+    if split in ("heldout-seed", "heldout-template"):
+        return general == split
+    return task.split == split and general not in ("heldout-seed", "heldout-template")
+
+
 def load_task(task_id: str) -> Task:
+    """A bundled task by id, or a fresh-world one (an id naming its seed, 'mail/x-00.s7': generated)."""
     for t in _bundled():
         if t.id == task_id:
             return t
+    from tasks.fresh import fresh_task, parse_fresh_id
+
+    if parse_fresh_id(task_id) is not None:
+        try:
+            return fresh_task(task_id)
+        except ValueError as e:
+            raise TaskLoadError(str(e)) from None
     close = [t.id for t in _bundled() if task_id.split("/")[-1][:6] in t.id][:5]
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     raise TaskLoadError(f"no task with id {task_id!r}{hint} (see `uigym tasks list`)")

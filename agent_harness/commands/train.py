@@ -81,6 +81,9 @@ def grpo_cmd(
     tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, e.g. 'mail/*,food/*'"),
     split: Optional[str] = typer.Option("train", help="train or test (none: both)"),
     tasks_dir: Optional[Path] = typer.Option(None, help="tasks from <dir>/<app>/*.json instead of the bundled ones"),
+    seeds: Optional[str] = typer.Option(None, help="train on fresh worlds, e.g. '1-200' (seeds >= 1000 are held "
+                                                   "out and refused): the templates' proven instances there"),
+    instances: int = typer.Option(1, min=1, help="with --seeds: instances per (template, seed)"),
     out: Path = typer.Option(Path("runs/grpo"), "--out"),
     preset: Optional[str] = typer.Option(None, help="qwen2.5-vl-3b, qwen3-vl-2b, ui-tars-1.5-7b: sizes and rates"),
     vllm_server: Optional[str] = typer.Option(None, "--vllm-server", help="generate through `trl vllm-serve` at this "
@@ -109,7 +112,8 @@ def grpo_cmd(
     drop_after: Optional[int] = typer.Option(None, help="drop a template after N zero-advantage groups in a row"),
     eval_every: Optional[int] = typer.Option(None, help="save and evaluate (uigym eval) every N steps"),
     eval_tasks: Optional[str] = typer.Option(None, help="eval task glob (default: --tasks)"),
-    eval_split: str = typer.Option("test"),
+    eval_split: str = typer.Option("test", help="test, heldout-seed or heldout-template"),
+    eval_seeds: Optional[str] = typer.Option(None, help="evaluate on these fresh worlds (e.g. '1000-1019')"),
     eval_server: str = typer.Option("uigym", help="uigym (uigym serve), vllm (vllm serve), or URL of a server"),
     eval_device: str = typer.Option("cpu", help="[uigym serve] device for the eval server"),
     save_steps: Optional[int] = typer.Option(None),
@@ -138,7 +142,8 @@ def grpo_cmd(
         fail("choose one of --vllm-server URL, --vllm-colocate, --no-vllm")
     generation = chosen[0] if chosen else "hf"
     cfg = GRPORunConfig(
-        model=model, out=out, tasks=tasks, split=split or None, tasks_dir=tasks_dir, preset=preset,
+        model=model, out=out, tasks=tasks, split=split or None, tasks_dir=tasks_dir, seeds=seeds,
+        instances=instances, preset=preset,
         max_pixels=max_pixels, max_turns=max_turns, reply_tokens=reply_tokens,
         max_completion_length=max_completion_length, max_model_len=max_model_len, max_steps=max_steps,
         learning_rate=learning_rate, num_generations=num_generations, per_device_batch_size=batch_size,
@@ -147,7 +152,7 @@ def grpo_cmd(
         vllm_server_url=vllm_server, vllm_gpu_memory_utilization=vllm_gpu_memory_utilization,
         vllm_tensor_parallel_size=vllm_tensor_parallel_size, logging_steps=logging_steps, save_steps=save_steps,
         report_to=report_to, log_completions=log_completions, eval_every=eval_every, eval_tasks=eval_tasks,
-        eval_split=eval_split, eval_server=eval_server, eval_device=eval_device,
+        eval_split=eval_split, eval_seeds=eval_seeds, eval_server=eval_server, eval_device=eval_device,
         curriculum=CurriculumConfig(enabled=not no_curriculum, drop_after=drop_after),
         app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg))
     console = Console()

@@ -124,6 +124,8 @@ class GRPORunConfig:
     tasks: str = "*"  # glob(s) over task ids
     split: str | None = "train"
     tasks_dir: Path | None = None  # tasks from <dir>/<app>/*.json instead of the bundled ones
+    seeds: str | None = None  # fresh training worlds ("1-200"): the matching templates' proven instances there
+    instances: int = 1  # with seeds: instances per (template, seed)
     preset: str | None = None
     # episode and tokens
     max_pixels: int | None = None  # default: the preset's, else 28*28*600
@@ -162,6 +164,7 @@ class GRPORunConfig:
     eval_every: int | None = None  # evaluate every N steps (on the saved checkpoint) with `uigym eval`
     eval_tasks: str | None = None  # default: --tasks
     eval_split: str | None = "test"
+    eval_seeds: str | None = None  # evaluate on these fresh worlds (held out: >= 1000) instead of bundled tasks
     eval_workers: int = 4
     eval_server: str = "uigym"  # uigym (uigym serve, transformers) | vllm (vllm serve) | URL of a running server
     eval_device: str = "cpu"

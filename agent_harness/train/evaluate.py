@@ -104,7 +104,9 @@ def eval_command(cfg, settings, base_url: str, out: Path) -> list[str]:
            "--history-images", str(cfg.max_turns + 1), "--max-tokens", str(cfg.reply_tokens),
            "--max-steps", str(cfg.max_turns), "--tasks", cfg.eval_tasks or cfg.tasks, "--workers", str(cfg.eval_workers),
            "--out", str(out), "--no-report", "--label", "checkpoint"]
-    if cfg.eval_split:
+    if cfg.eval_seeds:  # every proven instance on those worlds; results carry their generalisation split
+        cmd += ["--seeds", cfg.eval_seeds]
+    elif cfg.eval_split:
         cmd += ["--split", cfg.eval_split]
     if cfg.tasks_dir:
         cmd += ["--tasks-dir", str(cfg.tasks_dir)]

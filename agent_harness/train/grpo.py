@@ -67,11 +67,38 @@ def load_model(model: str, bf16: bool = False):
 
 
 def select_tasks(cfg: GRPORunConfig, pattern: str | None = None, split: str | None = None):
+    """The training tasks: bundled ones (or --tasks-dir's), or with `cfg.seeds` the proven instances of the
+    matching templates on those fresh worlds (held-out seeds are refused, held-out templates left out)."""
     from tasks import load_tasks
     from tasks import select_tasks as _select
 
+    if cfg.seeds:
+        return fresh_training_tasks(pattern or cfg.tasks, cfg.seeds, cfg.instances, split)
     pool = load_tasks(cfg.tasks_dir) if cfg.tasks_dir else None
     return _select(pattern or cfg.tasks, split=split, tasks=pool)
+
+
+def fresh_training_tasks(pattern: str, seeds: str, instances: int = 1, split: str | None = "train",
+                         validate: bool = True):
+    """Proven fresh-world tasks for training; unproven ones are proven first (in a private runtime)."""
+    import asyncio
+
+    from agent_harness.fresh import supply
+    from gym_core.runtime import Runtime
+
+    async def main():
+        rt = Runtime()
+        try:
+            return await supply(pattern, seeds, instances=instances, split=split or "train", runtime=rt,
+                                validate=validate)
+        finally:
+            await rt.close()
+
+    result = asyncio.run(main())
+    if result.failed:
+        log.warning("%d fresh instances not served (failed or unproven): %s", len(result.failed),
+                    ", ".join(list(result.failed)[:5]))
+    return result.served
 
 
 def env_settings(cfg: GRPORunConfig, processor) -> EnvSettings:

@@ -95,8 +95,12 @@ def load_templates(app: str) -> list[TemplateInfo]:
     return sorted((t for t in TEMPLATES.values() if t.app == app), key=lambda t: t.name)
 
 
-def instances_of(info: TemplateInfo) -> list[dict]:
+def instances_of(info: TemplateInfo, seed: int | None = None, *, strict: bool = True) -> list[dict]:
     """The template's tasks as validated dicts, with ids, seeds and splits assigned.
+
+    `seed` draws the instances from another world than the template's own (a fresh world): their
+    ids name the seed (`mail/star-latest-from-00.s7`, see tasks/fresh.py), so every episode can be
+    replayed. `strict=False` returns however many instances the world yields instead of raising.
 
     An instance may carry `distractors` (the world's competing answers, used for the generated
     hedge and shotgun answers, not stored) and `adversarial` (the template's own dishonest
@@ -105,16 +109,18 @@ def instances_of(info: TemplateInfo) -> list[dict]:
     from tasks.schema import Task
     from tasks.templates.adversarial import answer_adversarials
 
-    world = World.build(info.app, info.seed)
-    rng = random.Random(f"{info.app}/{info.name}/{info.seed}")
+    seed = info.seed if seed is None else seed
+    suffix = "" if seed == info.seed else f".s{seed}"
+    world = World.build(info.app, seed)
+    rng = random.Random(f"{info.app}/{info.name}/{seed}")
     out: list[dict] = []
     for i, inst in enumerate(info.fn(world, rng)):
         if i >= info.count:
             break
         task = {
-            "id": f"{info.app}/{info.name}-{i:02d}",
+            "id": f"{info.app}/{info.name}-{i:02d}{suffix}",
             "app": info.app,
-            "seed": info.seed,
+            "seed": seed,
             "difficulty": info.difficulty,
             "max_steps": info.max_steps,
             "template": info.name,
@@ -127,7 +133,7 @@ def instances_of(info: TemplateInfo) -> list[dict]:
         task["adversarial"] = answer_adversarials(task["solution"], task.get("near_misses", []), distractors) \
             + list(inst.get("adversarial", []))
         out.append(json.loads(Task.model_validate(task).model_dump_json(exclude_defaults=False, exclude_none=True)))
-    if len(out) < info.count:
+    if len(out) < info.count and strict:
         raise ValueError(f"template {info.app}/{info.name} yielded {len(out)} instances, {info.count} wanted")
     return out
 
