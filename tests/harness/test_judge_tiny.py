@@ -33,7 +33,7 @@ class Recording(OpenAIJudge):
 
 
 def test_judge_against_tiny_server(tiny_server, tmp_path):
-    judge = Recording(tiny_server, "tiny-vlm", timeout_s=120, retries=0, max_tokens=24,
+    judge = Recording(tiny_server, "tiny-vlm", timeout_s=120, retries=0, max_tokens=8,
                       cache=JudgeCache(tmp_path / "cache"))
     r = verify(SPEC, START, END, None, judge=judge)
     # The model answered (a chat completion came back), but with no parseable verdict: ungraded.
