@@ -74,6 +74,10 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
             # grades 0 because its steps failed proves nothing about the verifier.
             if obs["last_action_error"] and (probe.kind == "oracle" or probe.kind.startswith("adversarial")):
                 raise RuntimeError(f"step {env.steps}: {obs['last_action_error']} (action {info.get('action')})")
+            if trunc and probe.kind.startswith("adversarial"):
+                # Cut off before its done: its harm (or its answer) never happened, so its grade says
+                # nothing about whether the verifier would catch it.
+                raise RuntimeError(f"ran past max_steps ({env.steps}) before its done: proves nothing")
             if term or trunc:
                 break
         probe.reward, probe.steps = reward, env.steps

@@ -70,6 +70,11 @@ def audit_tasks(tasks: list[Task], states: dict[tuple[str, int], dict] | None = 
             report.problems.append(f"{task.id}: no adversarial trajectory of kind {sorted(missing)}")
         report.problems += [f"{task.id}: {p}" for p in calibration_problems(task)]
         report.adversarial[task.app] += len(task.adversarial)
+        for a in task.adversarial:
+            need = min_actions(a.steps)
+            if need > task.max_steps:
+                report.problems.append(f"{task.id}: a {a.kind} trajectory needs at least {need} actions, more "
+                                       f"than max_steps {task.max_steps}: it would be cut off before its harm")
         answers = [(a.kind, ans) for a in task.adversarial if (ans := answer_only(task, a.steps)) is not None]
         if not answers or task.fixtures:
             continue
@@ -84,6 +89,12 @@ def audit_tasks(tasks: list[Task], states: dict[tuple[str, int], dict] | None = 
                 report.hacks_passed[task.app] += 1
                 report.problems.append(f"{task.id}: {kind} answer {answer[:80]!r} scores {result.score}")
     return report
+
+
+def min_actions(steps: list) -> int:
+    """The fewest env actions the oracle plays for `steps` (a fill is click, select-all, type; scrolls
+    to bring a target into view come on top, so this is a lower bound)."""
+    return sum(3 if s.kind == "fill" else 1 for s in steps)
 
 
 def answer_only(task: Task, steps: list) -> str | None:
