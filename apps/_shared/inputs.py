@@ -139,13 +139,23 @@ def id_list(data: Any, key: str) -> list[int]:
             bad_request(f"'{key}' must be a list of ids.")
     out = []
     for x in raw:
-        if isinstance(x, bool) or not (isinstance(x, int) or (isinstance(x, str) and x.strip().isdigit())):
+        if isinstance(x, bool) or not (isinstance(x, int) or (isinstance(x, str) and x.strip().isdecimal())):
             bad_request(f"'{key}' must be a list of ids.")
         n = int(x)
         if not 0 <= n <= SQL_INT_MAX:
             bad_request(f"'{key}' must be a list of ids.")
         out.append(n)
     return out
+
+
+def id_text(s: Any) -> int | None:
+    """An id typed as text (a form's lookup field, an owner): ASCII digits that fit an INTEGER column, or None.
+    (`"²".isdigit()` is true and `int("²")` fails; 30 digits pass `int` and overflow SQLite.)"""
+    s = str(s).strip()
+    if not (s.isascii() and s.isdecimal()):
+        return None
+    n = int(s)
+    return n if n <= SQL_INT_MAX else None
 
 
 def objects(data: Any, key: str) -> list[dict]:

@@ -257,7 +257,7 @@ def parse_field(f: Field, form, errors: dict[str, str], out: dict[str, Any]) -> 
             out[f"{key}_type"], out[f"{key}_id"] = None, None
             return
         typ, _, rid = raw.partition(":")
-        if typ not in f.ref or not rid.isdigit() or db().get(MODEL_BY_API[typ], int(rid)) is None:
+        if typ not in f.ref or inputs.id_text(rid) is None or db().get(MODEL_BY_API[typ], int(rid)) is None:
             errors[key] = "Select an option from the picklist or remove the search term."
             return
         out[f"{key}_type"], out[f"{key}_id"] = typ, int(rid)
@@ -306,7 +306,7 @@ def parse_field(f: Field, form, errors: dict[str, str], out: dict[str, Any]) -> 
             out[f.name] = raw
         elif t in ("lookup", "user"):
             model = MODEL_BY_API[f.ref[0]]
-            if not str(raw).isdigit() or db().get(model, int(raw)) is None:
+            if inputs.id_text(str(raw)) is None or db().get(model, int(raw)) is None:
                 raise ValueError("Select an option from the picklist or remove the search term.")
             out[f.name] = int(raw)
     except ValueError as e:

@@ -318,7 +318,7 @@ def luhn_ok(number: str) -> bool:
 def card_brand(number: str) -> str | None:
     if number.startswith("4"):
         return "Visa"
-    if number[:2] in {"51", "52", "53", "54", "55"} or (number[:4].isdigit() and 2221 <= int(number[:4]) <= 2720):
+    if number[:2] in {"51", "52", "53", "54", "55"} or (number[:4].isdecimal() and 2221 <= int(number[:4]) <= 2720):
         return "Mastercard"
     if number[:2] in {"34", "37"}:
         return "Amex"
@@ -331,10 +331,10 @@ def validate_card(number: str, exp: str, cvc: str, zip_code: str, now: dt.dateti
     """(errors by field, parsed card). Field keys: number, exp, cvc, zip."""
     errors: dict[str, str] = {}
     num = "".join(c for c in (number or "") if not c.isspace() and c != "-")
-    brand = card_brand(num) if num.isdigit() else None
+    brand = card_brand(num) if num.isdecimal() else None
     if not num:
         errors["number"] = "Enter a card number."
-    elif not num.isdigit() or not (13 <= len(num) <= 19) or brand is None:
+    elif not num.isdecimal() or not (13 <= len(num) <= 19) or brand is None:
         errors["number"] = "Enter a valid card number."
     elif (brand == "Amex" and len(num) != 15) or (brand != "Amex" and len(num) not in (16, 19)):
         errors["number"] = "Enter a valid card number."
@@ -346,7 +346,7 @@ def validate_card(number: str, exp: str, cvc: str, zip_code: str, now: dt.dateti
         errors["exp"] = "Enter an expiration date."
     else:
         parts = e.split("/")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts) or not 1 <= int(parts[0]) <= 12:
+        if len(parts) != 2 or not all(p.isdecimal() for p in parts) or not 1 <= int(parts[0]) <= 12:
             errors["exp"] = "Enter a valid expiration date (MM/YY)."
         else:
             month, year = int(parts[0]), int(parts[1])
@@ -359,10 +359,10 @@ def validate_card(number: str, exp: str, cvc: str, zip_code: str, now: dt.dateti
     want = 4 if brand == "Amex" else 3
     if not c:
         errors["cvc"] = "Enter the security code."
-    elif not c.isdigit() or len(c) != want:
+    elif not c.isdecimal() or len(c) != want:
         errors["cvc"] = f"Enter the {want}-digit security code."
     z = (zip_code or "").strip()
-    if not (z.isdigit() and len(z) == 5):
+    if not (z.isdecimal() and len(z) == 5):
         errors["zip"] = "Enter a valid 5-digit ZIP code."
     return errors, {"brand": brand, "last4": num[-4:], "exp_month": month, "exp_year": year, "zip": z}
 

@@ -25,7 +25,6 @@ from flask import Flask, Request, request
 from hypothesis import strategies as st
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.exceptions import HTTPException
-from werkzeug.routing import Rule
 
 SKIP_PREFIXES = ("/_gym", "/static", "/_shared/static")
 

@@ -140,3 +140,15 @@ def test_a_non_finite_amount_filter_is_refused_with_a_message(client_for):
 ])
 def test_number_reads_amounts_people_type(typed, expect):
     assert inputs.number(typed) == expect
+
+
+@pytest.mark.parametrize("typed", ["²", "9" * 30, "١٢"])
+def test_an_id_typed_into_a_form_is_refused_not_crashed(client_for, typed):
+    """Lookups typed as text: "²".isdigit() is true but int() fails; 30 digits pass int() and overflow SQLite."""
+    c = client_for("crm")
+    for path, data in [("/lightning/r/Account/1/owner", {"owner_id": typed}),
+                       ("/lightning/o/Account/mass/owner", {"ids": "1", "owner_id": typed}),
+                       ("/lightning/r/Opportunity/1/contact-role/new", {"contact_id": typed})]:
+        assert c.post(path, data=data).status_code == 200  # the form again, with its error
+    assert c.get("/lightning/o/Account/list", query_string={"offset": "9" * 30}).status_code == 400
+    assert inputs.id_text(typed) is None and inputs.id_text(" 42 ") == 42

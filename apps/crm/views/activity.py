@@ -7,7 +7,7 @@ import datetime as dt
 
 from flask import abort, request
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.crm import records as R
 from apps.crm.meta import OBJECTS
 from apps.crm.views import bp, done, fail, json_ok
@@ -21,7 +21,7 @@ def _ref(raw: str, allowed: tuple[str, ...], errors: dict, key: str):
     if not raw:
         return None, None
     typ, _, rid = raw.partition(":")
-    if typ not in allowed or not rid.isdigit() or db().get(R.MODEL_BY_API[typ], int(rid)) is None:
+    if typ not in allowed or inputs.id_text(rid) is None or db().get(R.MODEL_BY_API[typ], int(rid)) is None:
         errors[key] = "Select an option from the picklist or remove the search term."
         return None, None
     return typ, int(rid)
@@ -52,7 +52,7 @@ def compose(obj: str, rid: int, kind: str):
     owner = R.ME
     if kind in ("task", "event"):
         raw = f.get("owner_id", "")
-        if not raw.isdigit() or R.user_by_id(int(raw)) is None:
+        if inputs.id_text(raw) is None or R.user_by_id(int(raw)) is None:
             errors["owner_id"] = "Complete this field."
         else:
             owner = int(raw)

@@ -41,7 +41,7 @@ def convert_context(lead: m.Lead, form=None, errors=None) -> dict:
 
 def _pick(form, key_radio: str, key_lookup: str, model):
     raw = form.get(key_radio) or form.get(key_lookup) or ""
-    if str(raw).isdigit():
+    if str(raw).isdecimal():
         return db().get(model, int(raw))
     return None
 
@@ -66,7 +66,7 @@ def lead_convert(rid: int):
     opp_mode = f.get("opp_mode", "new")
     no_opp = f.get("no_opportunity") in ("on", "1", "true")
     owner_raw = f.get("owner_id", "")
-    owner = int(owner_raw) if owner_raw.isdigit() and R.user_by_id(int(owner_raw)) else None
+    owner = int(owner_raw) if owner_raw.isdecimal() and R.user_by_id(int(owner_raw)) else None
     if owner is None:
         errors["owner_id"] = "Complete this field."
     account = None

@@ -150,7 +150,7 @@ def list_view(obj: str):
         sort = dsort
     direction = request.args.get("dir") or (ddir if sort == dsort else "asc")
     display = "kanban" if (obj == "Opportunity" and request.args.get("display") == "kanban") else "table"
-    offset = max(0, request.args.get("offset", 0, type=int))
+    offset = inputs.integer(request.args, "offset", 0, 0)
     if display == "kanban":
         rows, total = run_list(obj, lv, q, sort, direction, 0, 2000)
     else:
@@ -253,7 +253,7 @@ def inline_save():
 # ------------------------------------------------------------------------ mass actions
 def _ids() -> list[int]:
     raw = [x for v in request.values.getlist("ids") for x in str(v).split(",")]
-    return sorted({int(x) for x in raw if x.strip().isdigit()})
+    return sorted({int(x) for x in raw if x.strip().isdecimal()})
 
 
 @bp.route("/lightning/o/<obj>/mass/<action>", methods=["GET", "POST"])
@@ -271,7 +271,7 @@ def mass_action(obj: str, action: str):
     recs = list(db().scalars(select(o.model).where(o.model.id.in_(ids))))
     if action == "owner":
         uid = request.form.get("owner_id", "")
-        if not uid.isdigit() or R.user_by_id(int(uid)) is None:
+        if inputs.id_text(uid) is None or R.user_by_id(int(uid)) is None:
             html = render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
                                    status_options=[], errors={"owner_id": "Complete this field."})
             return fail(html)

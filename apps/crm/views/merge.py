@@ -52,7 +52,7 @@ def merge_start(obj: str, rid: int):
     names.load()
     step = request.args.get("step", "select")
     if step == "compare":
-        ids = [int(x) for x in request.args.get("ids", "").split(",") if x.isdigit()]
+        ids = [int(x) for x in request.args.get("ids", "").split(",") if x.isdecimal()]
         chosen = [r for r in recs if r.id in ids]
         if len(chosen) < 2:
             return fail(message=f"Select at least two {o.plural.lower()} to merge.")
@@ -83,16 +83,16 @@ def merge_do(obj: str, rid: int):
     rec = R.get_record(obj, rid)
     o = OBJECTS[obj]
     allowed = {r.id: r for r in candidates(obj, rec)}
-    ids = [int(x) for x in request.form.get("ids", "").split(",") if x.isdigit() and int(x) in allowed]
+    ids = [int(x) for x in request.form.get("ids", "").split(",") if x.isdecimal() and int(x) in allowed]
     master_id = request.form.get("master", "")
-    if len(ids) < 2 or not master_id.isdigit() or int(master_id) not in ids:
+    if len(ids) < 2 or not master_id.isdecimal() or int(master_id) not in ids:
         return fail(message="Choose a master record.")
     master = allowed[int(master_id)]
     others = [allowed[i] for i in ids if i != master.id]
     values = {}
     for fname in MERGE_FIELDS[obj]:
         src = request.form.get(f"f_{fname}", "")
-        if src.isdigit() and int(src) in ids and int(src) != master.id:
+        if src.isdecimal() and int(src) in ids and int(src) != master.id:
             values[fname] = getattr(allowed[int(src)], fname)
     R.update(master, values)
     s = db()

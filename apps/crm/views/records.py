@@ -8,7 +8,7 @@ import datetime as dt
 from flask import abort, redirect, render_template, request
 from sqlalchemy import delete, or_, select
 
-from apps._shared import db, now
+from apps._shared import db, inputs, now
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import GUIDANCE, KEY_FIELDS, OBJECTS, PATHS, STAGES
@@ -339,7 +339,7 @@ def prefill_from_args(obj: str) -> dict:
     for k, v in request.args.items():
         if k in o.by_name and v != "":
             f = o.field(k)
-            if f.type in ("lookup", "user") and v.isdigit():
+            if f.type in ("lookup", "user") and v.isdecimal():
                 vals[k] = int(v)
             elif f.type == "picklist" and v in (f.options or []):
                 vals[k] = v
@@ -347,10 +347,10 @@ def prefill_from_args(obj: str) -> dict:
                 vals[k] = v
         if k in ("who", "what") and ":" in v:
             t, _, i = v.partition(":")
-            if i.isdigit():
+            if i.isdecimal():
                 vals[f"{k}_type"], vals[f"{k}_id"] = t, int(i)
         if k == "contact_id" and obj == "Opportunity":
-            vals["_contact_id"] = int(v) if v.isdigit() else None
+            vals["_contact_id"] = int(v) if v.isdecimal() else None
     return vals
 
 
@@ -430,12 +430,12 @@ def record_new(obj: str):
         vals = Prefill({k: v for k, v in request.form.items()})
         for f in o.fields:
             if f.type in ("lookup", "user") and f.name not in ("who", "what"):
-                vals[f.name] = int(vals[f.name]) if str(vals.get(f.name, "")).isdigit() else None
+                vals[f.name] = int(vals[f.name]) if str(vals.get(f.name, "")).isdecimal() else None
         for k in ("who", "what"):
             raw = request.form.get(f"{k}_id", "")
             if ":" in raw:
                 t, _, i = raw.partition(":")
-                vals[f"{k}_type"], vals[f"{k}_id"] = t, int(i) if i.isdigit() else None
+                vals[f"{k}_type"], vals[f"{k}_id"] = t, int(i) if i.isdecimal() else None
             else:
                 vals[f"{k}_type"], vals[f"{k}_id"] = None, None
         for f in o.fields:
@@ -454,7 +454,7 @@ def record_new(obj: str):
         values["task_subtype"] = request.form.get("subtype") if request.form.get("subtype") in ("Call", "Email") else "Task"
     rec = R.create(obj, values)
     db().flush()
-    if obj == "Opportunity" and str(request.form.get("contact_id", "")).isdigit():
+    if obj == "Opportunity" and str(request.form.get("contact_id", "")).isdecimal():
         cid = int(request.form["contact_id"])
         if db().get(m.Contact, cid):
             db().add(m.OpportunityContactRole(id=R.next_id(m.OpportunityContactRole), opportunity_id=rec.id,
@@ -586,7 +586,7 @@ def record_owner(obj: str, rid: int):
         return modal_response(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors={},
                                               action=f"/lightning/r/{obj}/{rid}/owner"), obj, rid)
     uid = request.form.get("owner_id", "")
-    if not uid.isdigit() or R.user_by_id(int(uid)) is None:
+    if inputs.id_text(uid) is None or R.user_by_id(int(uid)) is None:
         return fail(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name,
                                                errors={"owner_id": "Complete this field."},
                                                action=f"/lightning/r/{obj}/{rid}/owner"))
@@ -716,7 +716,7 @@ def contact_role_new(rid: int):
     cid = request.form.get("contact_id", "")
     role = request.form.get("role", "")
     errors = {}
-    if not cid.isdigit() or db().get(m.Contact, int(cid)) is None:
+    if inputs.id_text(cid) is None or db().get(m.Contact, int(cid)) is None:
         errors["contact_id"] = "Complete this field."
     if role and role not in CONTACT_ROLES:
         errors["role"] = "Select a valid value."

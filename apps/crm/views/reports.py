@@ -219,7 +219,7 @@ def report_view(rid: int):
         st = report_state(rep, args)
         if "nf_scope" in args and args["nf_scope"] in ("all", "mine"):
             st["scope"] = args["nf_scope"]
-        if "nf_remove" in args and args["nf_remove"].isdigit():
+        if "nf_remove" in args and args["nf_remove"].isdecimal():
             i = int(args["nf_remove"])
             if 0 <= i < len(st["filters"]):
                 st["filters"].pop(i)
@@ -229,7 +229,7 @@ def report_view(rid: int):
             if fld in o.by_name and op in OPS:
                 nf = {"field": fld, "op": op, "value": val}
                 i = args.get("nf_index", "")
-                if i.isdigit() and int(i) < len(st["filters"]):
+                if i.isdecimal() and int(i) < len(st["filters"]):
                     st["filters"][int(i)] = nf
                 else:
                     st["filters"].append(nf)

@@ -144,7 +144,7 @@ def _apply(c: Cart, data) -> str | None:
                 if not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", raw):
                     return "Enter a tip amount like 5 or 5.50."
                 c.tip_cents = round(float(raw) * 100)
-        elif str(tip).isdigit() and int(tip) in logic.TIP_PRESETS:
+        elif str(tip).isdecimal() and int(tip) in logic.TIP_PRESETS:
             c.tip_percent = int(tip)
             c.tip_cents = 0
     pm = inputs.integer(data, "payment_method_id")

@@ -153,7 +153,7 @@ SORTS = {
 
 def read_filters() -> dict[str, Any]:
     a = request.args
-    price = sorted({int(p) for p in a.get("price", "").split(",") if p.isdigit() and 1 <= int(p) <= 4})
+    price = sorted({int(p) for p in a.get("price", "").split(",") if p.isdecimal() and 1 <= int(p) <= 4})
     sort = a.get("sort", "recommended")
     return {
         "r45": a.get("r45") == "1", "fast": a.get("fast") == "1", "price": price,

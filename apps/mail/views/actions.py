@@ -547,7 +547,7 @@ def apply_action(session, action: str, ids: list[int], body: dict | None = None)
                 for m in msgs:
                     m.is_trashed, m.trashed_at, m.in_inbox = True, t, False
             elif target.startswith("label:"):
-                lid = _int(int(target[6:]) if target[6:].isdigit() else None, "target")
+                lid = _int(int(target[6:]) if target[6:].isdecimal() else None, "target")
                 live = [m for m in msgs if not m.is_trashed] or msgs
                 for m in msgs:
                     if m.is_trashed:
