@@ -25,7 +25,7 @@ APP_TAG=localhost/uigym-app:latest
 WORKER_TAG=localhost/uigym-worker:latest
 SUITE=bookworm
 BASE_PACKAGES=python3,python3-pip,python-is-python3,ca-certificates,netbase,tzdata
-SMOKE_TASKS=${UIGYM_SMOKE_TASKS:-mail/add-contact-00,mail/apply-label-00,food/add-address-00,food/edit-cart-00,crm/account-industry-00,crm/contact-phone-00}
+SMOKE_TASKS=${UIGYM_SMOKE_TASKS:-mail/star-latest-from-00,mail/mark-important-00,food/switch-address-00,food/add-item-quantity-00,crm/complete-todays-task-00,crm/kanban-move-00}
 OUT=${UIGYM_SMOKE_OUT:-$ROOT/runs/containers-smoke}
 
 log() { echo "[containers $(date -u +%H:%M:%S)] $*" >&2; }
@@ -171,9 +171,10 @@ pip_secrets() {
 }
 
 build_image() {
-  local tag=$1 file=$2 secrets=$3 t0
+  local tag=$1 file=$2 secrets=$3 t0 also=()
+  [[ -n "${4:-}" ]] && also=(-t "$4")
   t0=$(now)
-  podman build --layers -q -f "$file" -t "$tag" \
+  podman build --layers -q -f "$file" -t "$tag" "${also[@]}" \
     --secret "id=pip_conf,src=$secrets/pip.conf" --secret "id=pip_ca,src=$secrets/ca.pem" . >/dev/null \
     || die "podman build -f $file failed"
   log "$tag: $(since "$t0") s, $(image_mb "$tag") MB"
@@ -189,10 +190,10 @@ cmd_build() {
   trap "rm -rf '$secrets'" RETURN
   pip_secrets "$secrets"
   t0=$(now)
-  build_image "$APP_TAG" docker/app.Dockerfile "$secrets"
+  build_image "$APP_TAG" docker/app.Dockerfile "$secrets" "${RUN_APP_TAG:-}"
   BUILD_APP_S=$(since "$t0")
   t0=$(now)
-  build_image "$WORKER_TAG" docker/worker.Dockerfile "$secrets"
+  build_image "$WORKER_TAG" docker/worker.Dockerfile "$secrets" "${RUN_WORKER_TAG:-}"
   BUILD_WORKER_S=$(since "$t0")
 }
 
@@ -203,13 +204,22 @@ PROJECT=""
 compose() { podman-compose -p "$PROJECT" -f docker/compose.yaml "$@"; }
 
 teardown() {
-  [[ -n "$PROJECT" ]] || return 0
-  log "teardown: $PROJECT"
-  compose down >/dev/null 2>&1 || true
-  local ids
-  ids=$(podman ps -aq --filter "label=io.podman.compose.project=$PROJECT" 2>/dev/null || true)
-  [[ -z "$ids" ]] || podman rm -f $ids >/dev/null 2>&1 || true
-  podman network rm -f "${PROJECT}_default" >/dev/null 2>&1 || true
+  if [[ -n "$PROJECT" ]]; then
+    log "teardown: $PROJECT"
+    compose down >/dev/null 2>&1 || true
+    local ids
+    ids=$(podman ps -aq --filter "label=io.podman.compose.project=$PROJECT" 2>/dev/null || true)
+    [[ -z "$ids" ]] || podman rm -f $ids >/dev/null 2>&1 || true
+    podman network rm -f "${PROJECT}_default" >/dev/null 2>&1 || true
+  fi
+  untag_run_images
+}
+
+untag_run_images() {
+  local t
+  for t in "${RUN_APP_TAG:-}" "${RUN_WORKER_TAG:-}"; do
+    [[ -z "$t" ]] || podman untag "$t" "$t" >/dev/null 2>&1 || true
+  done
 }
 
 wait_healthy() {  # the compose healthcheck itself, run by podman (no systemd timers here to run it)
@@ -250,6 +260,10 @@ cmd_smoke() {
   rm -rf "$OUT"
   mkdir -p "$OUT/runs"
   BUILD_APP_S="" BUILD_WORKER_S=""
+  # This run's own tags (besides :latest), so that a build from another checkout on the same machine
+  # cannot swap the images under this stack; untagged at the end (the layers stay cached).
+  RUN_APP_TAG=localhost/uigym-app:smoke-$$ RUN_WORKER_TAG=localhost/uigym-worker:smoke-$$
+  export UIGYM_APP_IMAGE=$RUN_APP_TAG UIGYM_WORKER_IMAGE=$RUN_WORKER_TAG
   cmd_build
 
   PROJECT="uigym-smoke-$$"
@@ -338,7 +352,6 @@ PY
   local down_s left
   down_s=$(since "$t0")
   left=$(podman ps -aq --filter "label=io.podman.compose.project=$PROJECT" | wc -l)
-  PROJECT_DONE=$PROJECT
   PROJECT=""
 
   python3 - "$OUT" "$SMOKE_TASKS" "${mail_tasks:-$SMOKE_TASKS}" <<PY
