@@ -137,7 +137,8 @@ cmd_base() {
     --change 'CMD ["python3"]' \
     --message "uigym: Debian $SUITE (debootstrap) + python3 and pip, standing in for $BASE_TAG" \
     - "$BASE_TAG" >/dev/null
-  log "base $BASE_TAG: built in $(since "$t0") s, $(image_mb "$BASE_TAG") MB"
+  BASE_S=$(since "$t0")
+  log "base $BASE_TAG: built in $BASE_S s, $(image_mb "$BASE_TAG") MB"
 }
 
 image_mb() { podman image inspect -f '{{.Size}}' "$1" | awk '{printf "%.0f", $1/1e6}'; }
@@ -259,7 +260,7 @@ cmd_smoke() {
   T0=$(now)
   rm -rf "$OUT"
   mkdir -p "$OUT/runs"
-  BUILD_APP_S="" BUILD_WORKER_S=""
+  BASE_S=0 BUILD_APP_S="" BUILD_WORKER_S=""
   # This run's own tags (besides :latest), so that a build from another checkout on the same machine
   # cannot swap the images under this stack; untagged at the end (the layers stay cached).
   RUN_APP_TAG=localhost/uigym-app:smoke-$$ RUN_WORKER_TAG=localhost/uigym-worker:smoke-$$
@@ -370,7 +371,8 @@ for line in (out / "isolation.log").read_text().splitlines():
     if line.startswith("ISOLATION "):
         iso = json.loads(line[len("ISOLATION "):])
 summary = {
-    "build_s": {"app": float("${BUILD_APP_S:-0}" or 0), "worker": float("${BUILD_WORKER_S:-0}" or 0)},
+    "build_s": {"base": float("${BASE_S:-0}"), "app": float("${BUILD_APP_S:-0}" or 0),
+                "worker": float("${BUILD_WORKER_S:-0}" or 0)},
     "image_mb": {"base": $(image_mb "$BASE_TAG"), "app": $(image_mb "$APP_TAG"), "worker": $(image_mb "$WORKER_TAG")},
     "healthy_s": {${healthy[*]// /}}, "up_s": $up_s, "eval_s": $eval_s,
     "worker_a": dict(results("a"), tasks=tasks_a.split(",")),
