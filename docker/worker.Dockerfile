@@ -16,7 +16,6 @@ RUN --mount=type=secret,id=pip_conf --mount=type=secret,id=pip_ca \
     if [ -s /run/secrets/pip_conf ]; then export PIP_CONFIG_FILE=/run/secrets/pip_conf; fi; \
     python requirements.py pyproject.toml --extras "$EXTRAS" > /tmp/requirements.txt \
     && pip install "setuptools>=68" wheel -r /tmp/requirements.txt && rm /tmp/requirements.txt requirements.py
-COPY README.md ./
 COPY seed_data seed_data
 COPY verifiers verifiers
 COPY tasks tasks
@@ -24,6 +23,8 @@ COPY gym_core gym_core
 COPY bench bench
 COPY apps apps
 COPY agent_harness agent_harness
+# README.md last: pyproject.toml names it as the readme, and it changes more often than the code.
+COPY README.md ./
 RUN pip install --no-deps --no-build-isolation -e .
 ENV UIGYM_HOME=/var/lib/uigym UIGYM_CHROMIUM=/usr/bin/chromium
 VOLUME /runs

@@ -28,6 +28,15 @@ BASE_PACKAGES=python3,python3-pip,python-is-python3,ca-certificates,netbase,tzda
 SMOKE_TASKS=${UIGYM_SMOKE_TASKS:-mail/star-latest-from-00,mail/mark-important-00,food/switch-address-00,food/add-item-quantity-00,crm/complete-todays-task-00,crm/kanban-move-00}
 OUT=${UIGYM_SMOKE_OUT:-$ROOT/runs/containers-smoke}
 
+CLEANUP=()  # temporary paths, removed on exit (also on failure)
+PROJECT=""  # the compose project a smoke run has up, torn down on exit
+on_exit() {
+  teardown
+  ((${#CLEANUP[@]} == 0)) || rm -rf "${CLEANUP[@]}"
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+
 log() { echo "[containers $(date -u +%H:%M:%S)] $*" >&2; }
 die() { log "FAIL: $*"; exit 1; }
 now() { date +%s.%N; }
@@ -124,8 +133,7 @@ cmd_base() {
   t0=$(now)
   log "base $BASE_TAG: debootstrap $SUITE from $mirror"
   rootfs=$(mktemp -d /var/tmp/uigym-base.XXXXXX)
-  # shellcheck disable=SC2064
-  trap "rm -rf '$rootfs'" RETURN
+  CLEANUP+=("$rootfs" "$rootfs.log")
   debootstrap --variant=minbase --include="$BASE_PACKAGES" "$SUITE" "$rootfs" "$mirror" >"$rootfs.log" 2>&1 \
     || { tail -20 "$rootfs.log" >&2; rm -f "$rootfs.log"; die "debootstrap failed"; }
   rm -f "$rootfs.log"
@@ -138,6 +146,7 @@ cmd_base() {
     --message "uigym: Debian $SUITE (debootstrap) + python3 and pip, standing in for $BASE_TAG" \
     - "$BASE_TAG" >/dev/null
   BASE_S=$(since "$t0")
+  rm -rf "$rootfs"
   log "base $BASE_TAG: built in $BASE_S s, $(image_mb "$BASE_TAG") MB"
 }
 
@@ -186,9 +195,8 @@ cmd_build() {
   cmd_base
   local secrets t0
   secrets=$(mktemp -d)
+  CLEANUP+=("$secrets")
   chmod 700 "$secrets"
-  # shellcheck disable=SC2064
-  trap "rm -rf '$secrets'" RETURN
   pip_secrets "$secrets"
   t0=$(now)
   build_image "$APP_TAG" docker/app.Dockerfile "$secrets" "${RUN_APP_TAG:-}"
@@ -196,12 +204,12 @@ cmd_build() {
   t0=$(now)
   build_image "$WORKER_TAG" docker/worker.Dockerfile "$secrets" "${RUN_WORKER_TAG:-}"
   BUILD_WORKER_S=$(since "$t0")
+  rm -rf "$secrets"
 }
 
 # ----------------------------------------------------------------------------------------------- smoke
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-PROJECT=""
 compose() { podman-compose -p "$PROJECT" -f docker/compose.yaml "$@"; }
 
 teardown() {
@@ -268,8 +276,6 @@ cmd_smoke() {
   cmd_build
 
   PROJECT="uigym-smoke-$$"
-  trap teardown EXIT
-  trap 'exit 130' INT TERM
   export UIGYM_GYM_TOKEN UIGYM_MAIL_PORT UIGYM_FOOD_PORT UIGYM_CRM_PORT UIGYM_RUNS="$OUT/runs"
   UIGYM_GYM_TOKEN=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
   UIGYM_MAIL_PORT=$(free_port) UIGYM_FOOD_PORT=$(free_port) UIGYM_CRM_PORT=$(free_port)
@@ -280,9 +286,10 @@ cmd_smoke() {
   log "compose up (mail food crm) as $PROJECT"
   t0=$(now)
   compose up -d mail food crm >"$OUT/compose-up.log" 2>&1 || { cat "$OUT/compose-up.log" >&2; die "compose up failed"; }
-  local svc healthy=()
+  local svc h healthy=()
   for svc in mail food crm; do
-    healthy+=("\"$svc\": $(wait_healthy "${PROJECT}_${svc}_1"),")
+    h=$(wait_healthy "${PROJECT}_${svc}_1") || die "$svc did not become healthy"
+    healthy+=("\"$svc\": $h,")
   done
   local up_s
   up_s=$(since "$t0")
