@@ -41,6 +41,21 @@ def _stop_on_sigterm(signum, frame) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    # SIGTERM (`docker stop`, a parent's terminate) ends the server at once, also while it starts. As a
+    # container's PID 1 the process would otherwise ignore it (the kernel drops signals PID 1 has no handler
+    # for) until the SIGKILL that follows 10 s later.
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    try:
+        _serve(argv)
+    except _Terminated:
+        # Worlds are SQLite files, committed request by request: nothing is left to write. Skip the
+        # interpreter's teardown, which spends 2-3 s collecting the seed data's objects.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
+def _serve(argv: list[str] | None) -> None:
     p = argparse.ArgumentParser(prog="python -m apps.serve")
     p.add_argument("app")
     p.add_argument("--host", default="127.0.0.1")
@@ -60,21 +75,11 @@ def main(argv: list[str] | None = None) -> None:
     server = make_server(args.host, args.port, app, threaded=True)
     if args.with_parent:
         _exit_with_parent(server)
-    # SIGTERM (`docker stop`, a parent's terminate) ends the server at once. As a container's PID 1 the
-    # process would otherwise ignore it (the kernel drops signals PID 1 has no handler for) until SIGKILL.
-    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     print(f"UIGYM_READY port={server.server_port}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
-    except _Terminated:
-        # Worlds are SQLite files, committed request by request: nothing is left to write. Skip the
-        # interpreter's teardown, which spends 2-3 s collecting the seed data's objects.
-        server.server_close()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
 
 
 if __name__ == "__main__":
