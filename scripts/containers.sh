@@ -181,12 +181,16 @@ pip_secrets() {
 }
 
 build_image() {
-  local tag=$1 file=$2 secrets=$3 t0 also=()
+  local tag=$1 file=$2 secrets=$3 t0 also=() before after
   [[ -n "${4:-}" ]] && also=(-t "$4")
+  before=$(podman image inspect -f '{{.Id}}' "$tag" 2>/dev/null || true)
   t0=$(now)
-  podman build --layers -q -f "$file" -t "$tag" "${also[@]}" \
-    --secret "id=pip_conf,src=$secrets/pip.conf" --secret "id=pip_ca,src=$secrets/ca.pem" . >/dev/null \
+  after=$(podman build --layers -q -f "$file" -t "$tag" "${also[@]}" \
+    --secret "id=pip_conf,src=$secrets/pip.conf" --secret "id=pip_ca,src=$secrets/ca.pem" . | tail -1) \
     || die "podman build -f $file failed"
+  # The image this tag named before, now untagged: remove it (podman refuses while a container or another
+  # tag uses it), so that builds after every change do not pile up on the machine. Cached layers stay.
+  if [[ -n "$before" && "$after" != "$before"* ]]; then podman rmi "$before" >/dev/null 2>&1 || true; fi
   log "$tag: $(since "$t0") s, $(image_mb "$tag") MB"
 }
 
