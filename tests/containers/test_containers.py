@@ -4,7 +4,7 @@ times `podman stop` of an app and tears everything down (README "Containers").
 
 CI sets UIGYM_REQUIRE_CONTAINERS=1 (.ci/run): there a missing podman or root is a failure, and the script
 installs podman from Debian's packages. Elsewhere the smoke test skips, with the reason, where podman is
-missing or the user is not root. It took 7 minutes with the images cached, 21 cold, on a crowded 2-core machine.
+missing or the user is not root. It took 3-7 minutes with the images cached, 21 cold, on a crowded 2-core machine.
 """
 
 from __future__ import annotations
