@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -33,7 +34,30 @@ def _exit_with_parent(*servers) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+class _Terminated(Exception):
+    pass
+
+
+def _stop_on_sigterm(signum, frame) -> None:
+    raise _Terminated
+
+
 def main(argv: list[str] | None = None) -> None:
+    # SIGTERM (`docker stop`, a parent's terminate) ends the server at once, also while it starts. As a
+    # container's PID 1 the process would otherwise ignore it (the kernel drops signals PID 1 has no handler
+    # for) until the SIGKILL that follows 10 s later.
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    try:
+        _serve(argv)
+    except _Terminated:
+        # Worlds are SQLite files, committed request by request: nothing is left to write. Skip the
+        # interpreter's teardown, which spends 2-3 s collecting the seed data's objects.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
+def _serve(argv: list[str] | None) -> None:
     p = argparse.ArgumentParser(prog="python -m apps.serve")
     p.add_argument("app")
     p.add_argument("--host", default="127.0.0.1")

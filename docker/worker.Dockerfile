@@ -1,20 +1,31 @@
 # A rollout worker: uigym + Debian's Chromium; runs evals, or joins a Ray cluster.
-#   docker build -f docker/worker.Dockerfile -t uigym-worker .
-#   docker run uigym-worker uigym eval --agent oracle --tasks 'mail/*' --out /runs/oracle
-FROM python:3.11-slim
-RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-noto-color-emoji \
+#   docker build -f docker/worker.Dockerfile -t uigym-worker .          (--build-arg EXTRAS=model,ray for more)
+#   docker run --rm -v "$PWD/runs:/runs" uigym-worker uigym eval --agent oracle --tasks 'mail/*' --out /runs/oracle
+FROM python:3.11-slim-bookworm
+# libatomic1: Playwright's bundled Node (its driver) needs it; Debian's chromium does not pull it in.
+RUN apt-get update && apt-get install -y --no-install-recommends chromium libatomic1 fonts-noto-color-emoji \
     && rm -rf /var/lib/apt/lists/*
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore
 WORKDIR /opt/uigym
-COPY pyproject.toml README.md ./
-COPY apps apps
-COPY seed_data seed_data
-COPY gym_core gym_core
-COPY tasks tasks
-COPY verifiers verifiers
-COPY agent_harness agent_harness
-COPY bench bench
+# Dependencies first, from pyproject.toml alone (see app.Dockerfile); then the source, installed editable
+# (one copy of it in the image, no reinstall of anything else).
+COPY pyproject.toml docker/requirements.py ./
 ARG EXTRAS=""
-RUN pip install --no-cache-dir ".${EXTRAS:+[$EXTRAS]}"
+RUN --mount=type=secret,id=pip_conf --mount=type=secret,id=pip_ca \
+    if [ -s /run/secrets/pip_conf ]; then export PIP_CONFIG_FILE=/run/secrets/pip_conf; fi; \
+    python requirements.py pyproject.toml --extras "$EXTRAS" > /tmp/requirements.txt \
+    && pip install "setuptools>=68" wheel -r /tmp/requirements.txt && rm /tmp/requirements.txt requirements.py
+COPY seed_data seed_data
+COPY verifiers verifiers
+COPY tasks tasks
+COPY gym_core gym_core
+COPY bench bench
+COPY apps apps
+COPY agent_harness agent_harness
+# README.md last: pyproject.toml names it as the readme, and it changes more often than the code.
+COPY README.md ./
+RUN pip install --no-deps --no-build-isolation -e .
 ENV UIGYM_HOME=/var/lib/uigym UIGYM_CHROMIUM=/usr/bin/chromium
 VOLUME /runs
 CMD ["uigym", "--help"]
