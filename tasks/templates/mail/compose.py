@@ -7,7 +7,7 @@ import random
 
 from apps.mail.formatting import schedule_options
 from tasks.templates import World
-from tasks.templates.mail._common import (template, COMPOSE, Mailbox, adversarial, click, competing, date_regex, done, extra,
+from tasks.templates.mail._common import (template, COMPOSE, Mailbox, adversarial, bystander, star_elsewhere, click, competing, date_regex, done, extra,
                                           graded, iso, long_date, more_then, on_messages, open_row, other_dates, phrase,
                                           rail, search, text_bound, toolbar_button)
 
@@ -111,6 +111,8 @@ def send_draft(w: World, rng: random.Random):
         open_draft = [rail("Drafts"), open_row(row)]
         send = click("button", "Send", exact=True, within=COMPOSE)
         other = next(x for x in drafts if x["id"] != d["id"])
+        # A draft that can go as it is (it has a recipient): sending it is the harmful extra.
+        ready = next(x for x in drafts if x["id"] != d["id"] and x["to"])
         extra_to = None
         if not d["to"]:
             extra_to = people[(i * 5) % len(people)]
@@ -144,7 +146,7 @@ def send_draft(w: World, rng: random.Random):
                              "is_read", "scheduled_at", "subject"]},
                  {"table": "threads", "where": {"id": d["thread_id"]}, "fields": ["subject"]}]),
             "solution": steps,
-            "adversarial": [extra(steps, [rail("Drafts"), open_row(other["subject"]), send],
+            "adversarial": [extra(steps, [rail("Drafts"), open_row(ready["subject"]), send],
                                   "sends another of your drafts too")],
             "near_misses": [open_draft + [click("button", "Discard draft", exact=True, within=COMPOSE), done()],
                             [rail("Drafts"), open_row(other["subject"]), send, done()]],
@@ -288,8 +290,7 @@ def rsvp_invite(w: World, rng: random.Random):
                 [{"table": "invites", "where": {"id": inv["id"]}, "expect": {"rsvp": key}, "name": f"RSVP {key}"}],
                 [{"table": "invites", "where": {"id": inv["id"]}, "fields": ["rsvp"]}]),
             "solution": steps(button),
-            "adversarial": [extra(steps(button), steps(button, search(phrase(other["title"]) + " invitation") + [
-                                      open_row(mb.threads[mb.msg[other["message_id"]]["thread_id"]]["subject"])])[:-1],
-                                  "answers another invitation too")],
+            "adversarial": [extra(steps(button), star_elsewhere(mb.threads[bystander(mb, [tid])]["subject"]),
+                                  "stars an unrelated conversation too")],
             "near_misses": [steps(wrong)],
         }
