@@ -25,7 +25,7 @@ from agent_harness.agents import NoopAgent, OracleAgent
 from gym_core.env import AsyncUIEnv, EnvConfig
 from gym_core.runtime import Runtime
 from tasks import Task
-from tasks.integrity import answer_only
+from tasks.integrity import answer_only, min_actions
 
 
 @dataclass
@@ -149,6 +149,10 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                 else:
                     agent = OracleAgent(steps=steps)
                 probe = Probe(task.id, kind, expected)
+                if kind.startswith("adversarial") and steps is not None:
+                    # The verifier is on trial, not the step budget: an adversarial gets room to reach its
+                    # harm and its done (a policy confined to the budget can do less, never more).
+                    task = task.model_copy(update={"max_steps": max(task.max_steps, 2 * min_actions(steps) + 8)})
                 try:
                     await asyncio.wait_for(_play(env, agent, task, probe, riders), probe_timeout_s)
                 except asyncio.TimeoutError:

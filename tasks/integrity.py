@@ -70,11 +70,6 @@ def audit_tasks(tasks: list[Task], states: dict[tuple[str, int], dict] | None = 
             report.problems.append(f"{task.id}: no adversarial trajectory of kind {sorted(missing)}")
         report.problems += [f"{task.id}: {p}" for p in calibration_problems(task)]
         report.adversarial[task.app] += len(task.adversarial)
-        for a in task.adversarial:
-            need = min_actions(a.steps)
-            if need > task.max_steps:
-                report.problems.append(f"{task.id}: a {a.kind} trajectory needs at least {need} actions, more "
-                                       f"than max_steps {task.max_steps}: it would be cut off before its harm")
         answers = [(a.kind, ans) for a in task.adversarial if (ans := answer_only(task, a.steps)) is not None]
         if not answers or task.fixtures:
             continue

@@ -26,6 +26,8 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.exceptions import HTTPException
 
+from tests.apps.world_fixtures import bind
+
 SKIP_PREFIXES = ("/_gym", "/static", "/_shared/static")
 
 ADVERSARIAL = [
@@ -306,7 +308,7 @@ class AppFuzz:
     def reset(self) -> None:
         self.store.reset(self.world, 0, None, [])
         self.client = self.app.test_client()
-        self.client.set_cookie("uigym_world", self.world)
+        bind(self.client, self.app, self.world)  # the signed world binding, as the gym's browser holds it
         if self.setup:
             self.setup(self.client)
 

@@ -14,6 +14,7 @@ from apps._shared import inputs
 from apps.crm import create_app as crm_app
 from apps.food import create_app as food_app
 from apps.mail import create_app as mail_app
+from tests.apps.world_fixtures import bind
 
 CREATE = {"mail": mail_app, "food": food_app, "crm": crm_app}
 HUGE = "9" * 23
@@ -33,7 +34,8 @@ def client_for(home):
         wid = f"inputs-{name}-{len(made)}"
         app.extensions["uigym_worlds"].reset(wid, 0, None, [])
         c = app.test_client()
-        c.set_cookie("uigym_world", wid)
+        bind(c, app, wid)  # the signed world binding, as the gym's browser holds it
+        c.world_id = wid
         made.append((app, wid))
         return c
 
@@ -44,7 +46,7 @@ def client_for(home):
 
 def _count(client, model) -> int:
     app = client.application
-    wid = client.get_cookie("uigym_world").value
+    wid = client.world_id
     with Session(app.extensions["uigym_worlds"].engine(wid)) as s:
         return s.scalar(select(func.count()).select_from(model))
 
@@ -113,13 +115,13 @@ def test_a_non_finite_amount_filter_is_refused_with_a_message(client_for):
 
     c = client_for("crm")
     app = c.application
-    with Session(app.extensions["uigym_worlds"].engine(c.get_cookie("uigym_world").value)) as s:
+    with Session(app.extensions["uigym_worlds"].engine(c.world_id)) as s:
         lv = s.scalars(select(m.ListView).where(m.ListView.object == "Opportunity", m.ListView.is_standard.is_(False))).first()
     if lv is None:  # a world without a custom list view: make one through the UI's own route
         r = c.post("/lightning/o/Opportunity/listview/new", data={"name": "Big deals", "api_name": "Big_deals"},
                    headers={"X-Requested-With": "fetch"})
         assert r.status_code == 200 and r.json["ok"], r.json
-        with Session(app.extensions["uigym_worlds"].engine(c.get_cookie("uigym_world").value)) as s:
+        with Session(app.extensions["uigym_worlds"].engine(c.world_id)) as s:
             lv = s.scalars(select(m.ListView).where(m.ListView.name == "Big deals")).one()
     for value in ("1e309", "-1e309", "nan", "inf", "9" * 400):
         r = c.post(f"/lightning/o/Opportunity/listview/{lv.id}/filters", headers={"X-Requested-With": "fetch"},

@@ -137,7 +137,7 @@ def call_summary(w: World, rng: random.Random):
         }
 
 
-@template("crm", "judged-case-update-email", difficulty="medium", max_steps=24, count=4, test_every=4, tags=("judged",))
+@template("crm", "judged-case-update-email", difficulty="medium", max_steps=20, count=4, test_every=4, tags=("judged",))
 def case_update_email(w: World, rng: random.Random):
     """Email a contact about their open case: apologise, say who works on it, promise an update by a date (judged)."""
     crm = Crm(w)

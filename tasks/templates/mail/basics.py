@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 import re
 
-from tasks.templates import World
-from tasks.templates.mail._common import (template, COMPOSE, Mailbox, adversarial, bystander, competing, done, extra, graded,
+from tasks.templates import World, template
+from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, competing, done, extra, graded,
                                           on_messages, open_row, phrase, search, star_elsewhere, text_bound,
                                           toolbar_button)
 

@@ -6,8 +6,8 @@ import datetime as dt
 import random
 
 from apps.mail.formatting import schedule_options
-from tasks.templates import World
-from tasks.templates.mail._common import (template, COMPOSE, Mailbox, adversarial, bystander, star_elsewhere, click, competing, date_regex, done, extra,
+from tasks.templates import World, template
+from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, star_elsewhere, click, competing, date_regex, done, extra,
                                           graded, iso, long_date, more_then, on_messages, open_row, other_dates, phrase,
                                           rail, search, text_bound, toolbar_button)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from tasks.templates import World
-from tasks.templates.mail._common import template, Mailbox, click, done, extra, graded
+from tasks.templates import World, template
+from tasks.templates.mail._common import Mailbox, click, done, extra, graded
 
 NEW_PEOPLE = [
     ("Priya", "Raman", "priya.raman@northwindlegal.com", "Northwind Legal", "(555) 201-4410"),

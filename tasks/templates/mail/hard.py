@@ -6,8 +6,8 @@ import datetime as dt
 import random
 import re
 
-from tasks.templates import World
-from tasks.templates.mail._common import (template, TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
+from tasks.templates import World, template
+from tasks.templates.mail._common import (TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
                                           extra, graded, in_row, long_date, on_messages, open_row, other_dates, phrase,
                                           search, text_bound, toolbar_button)
 from tasks.templates.mail.basics import every_amount, forward_body, forward_steps, invoices

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from apps.mail.views.common import LABEL_COLORS
-from tasks.templates import World
-from tasks.templates.mail._common import template, Mailbox, click, done, extra, graded
+from tasks.templates import World, template
+from tasks.templates.mail._common import Mailbox, click, done, extra, graded
 
 NAV = {"role": "navigation", "name": "Mailboxes"}
 NEW_NAMES = ["Conferences", "Vendors", "Hiring", "Taxes 2026", "Side projects", "Contracts", "Board", "Recipes"]

@@ -6,8 +6,8 @@ import datetime as dt
 import random
 
 from apps.mail.formatting import snooze_options
-from tasks.templates import World
-from tasks.templates.mail._common import (template, TOOLBAR, Mailbox, bystander, click, done, extra, graded, in_row, iso,
+from tasks.templates import World, template
+from tasks.templates.mail._common import (TOOLBAR, Mailbox, bystander, click, done, extra, graded, in_row, iso,
                                           more_then, on_messages, open_row, phrase, picker_day, rail, search,
                                           star_elsewhere, toolbar_button)
 

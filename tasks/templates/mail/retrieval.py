@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from tasks.templates import World
-from tasks.templates.mail._common import (template, Mailbox, bystander, click, done, extra, graded, more_then, rail, search,
+from tasks.templates import World, template
+from tasks.templates.mail._common import (Mailbox, bystander, click, done, extra, graded, more_then, rail, search,
                                           star_elsewhere)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from tasks.templates import World
-from tasks.templates.mail._common import (template, MONTHS, Mailbox, all_settings, click, done, extra, graded, open_row, search)
+from tasks.templates import World, template
+from tasks.templates.mail._common import (MONTHS, Mailbox, all_settings, click, done, extra, graded, open_row, search)
 
 
 def _long(d: dt.date) -> str:
