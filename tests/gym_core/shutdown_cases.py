@@ -1,0 +1,79 @@
+"""The env's clean-shutdown cases, run in a fresh interpreter by
+tests/gym_core/test_gym_contract.py::test_shutdown_cases_in_a_fresh_interpreter (a long test session keeps
+other runtimes, servers and threads alive, which must not be mistaken for these envs' leftovers)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from gym_core.env import AsyncUIEnv
+from gym_core.sync_env import UIEnv
+from gym_core import EnvConfig
+from tests.gym_core.test_gym_contract import TOY, assert_nothing_left, open_loops, started_by, threads
+
+
+@pytest.mark.filterwarnings("error")  # a ResourceWarning (an unclosed file, socket or loop) fails it
+def test_make_reset_step_close_in_a_loop_leaves_no_process_thread_or_loop_behind():
+    threads_before, loops_before = threads(), open_loops()
+    for i in range(3):
+        env = UIEnv(TOY, config=EnvConfig(set_of_marks=True))
+        procs = started_by(lambda: (env.reset(seed=i), env.step({"type": "click", "x": 100, "y": 100})))
+        env.close()
+        env.close()  # a second close is allowed, and does nothing
+        assert_nothing_left(procs, threads_before, loops_before)
+        with pytest.raises(RuntimeError, match="closed"):
+            env.reset()
+
+
+@pytest.mark.filterwarnings("error")
+def test_close_after_a_step_that_raises_leaves_nothing_behind(monkeypatch):
+    threads_before, loops_before = threads(), open_loops()
+    env = UIEnv(TOY)
+    procs = started_by(lambda: env.reset(seed=0))
+
+    async def broken(self, action):  # fails half-way through an action: the mouse button is down
+        await self.page.mouse.move(50, 50)
+        await self.page.mouse.down()
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(AsyncUIEnv, "_perform", broken)
+    with pytest.raises(RuntimeError, match="boom"):
+        env.step({"type": "click", "x": 50, "y": 50})
+    env.close()
+    assert_nothing_left(procs, threads_before, loops_before)
+
+
+def step_tasks(env: UIEnv) -> list[str]:
+    async def list_them():
+        return [t.get_coro().__qualname__ for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+
+    return env._loop.run(list_them())
+
+
+@pytest.mark.filterwarnings("error")
+def test_keyboard_interrupt_mid_step_cancels_the_step_and_close_leaves_nothing_behind():
+    threads_before, loops_before = threads(), open_loops()
+    env = UIEnv(TOY)
+    procs = started_by(lambda: env.reset(seed=0))
+    # A real SIGINT, as Ctrl-C sends: it interrupts the main thread while it waits for the step.
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        env.step({"type": "wait", "ms": 8000})
+    timer.join()
+    assert time.monotonic() - t0 < 6  # given up at the interrupt, not waited out
+    # The step was cancelled on the loop, not left running behind the caller's back.
+    assert not [name for name in step_tasks(env) if "runner" in name or "step" in name]
+    obs, _ = env.reset(seed=0)  # and the env still works
+    assert obs["step"] == 0
+    env.close()
+    assert_nothing_left(procs, threads_before, loops_before)
+
+
