@@ -10,7 +10,7 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.judged_lib import calibration, judge_check
-from tasks.templates.mail._common import (COMPOSE, Mailbox, clock, click, done, long_date, open_row, phrase, search,
+from tasks.templates.mail._common import (graded, COMPOSE, Mailbox, clock, click, done, long_date, open_row, phrase, search,
                                           toolbar_button)
 from tasks.templates.mail.compose import _date_in, compose_steps, question_pairs
 
@@ -23,13 +23,11 @@ def _reply(path: list[dict], text: str) -> list[dict]:
 
 
 def _reply_spec(tid: int, to: str, judge: dict) -> dict:
-    return {
-        "checks": [{"table": "messages", "in": "created", "count": 1,
+    # graded(): the reading rule every mail task shares (reading the thread marks it read, within a budget).
+    return graded([{"table": "messages", "in": "created", "count": 1,
                     "expect": {"thread_id": tid, "to": [to], "is_sent": True, "is_draft": False},
-                    "name": "one reply sent in the thread"},
-                   judge],
-        "unchanged_except": [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid}, "max": 1}],
-    }
+                    "name": "one reply sent in the thread"}, judge],
+                  [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid}, "max": 1}])
 
 
 def _text(tid: int) -> dict:
@@ -205,15 +203,13 @@ def thank_you(w: World, rng: random.Random):
         yield {
             "goal": f"Email {c['name']} ({c['email']}) to thank them for {what}, and ask them to send you {ask}.",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "messages", "in": "created", "count": 1,
-                            "expect": {"to": [c["email"]], "cc": [], "bcc": [], "is_sent": True, "is_draft": False},
-                            "name": f"one email sent to {c['email']} only"},
-                           judge_check({"table": "messages", "in": "created", "field": ["subject", "body"]}, rubric,
-                                       context, 600, "a fitting thank-you with the request")],
-                "unchanged_except": [{"table": "messages", "ops": ["create"], "max": 1},
-                                     {"table": "threads", "ops": ["create"], "max": 1}],
-            },
+            "verify": graded([{"table": "messages", "in": "created", "count": 1,
+                               "expect": {"to": [c["email"]], "cc": [], "bcc": [], "is_sent": True, "is_draft": False},
+                               "name": f"one email sent to {c['email']} only"},
+                              judge_check({"table": "messages", "in": "created", "field": ["subject", "body"]}, rubric,
+                                          context, 600, "a fitting thank-you with the request")],
+                             [{"table": "messages", "ops": ["create"], "max": 1},
+                              {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": steps,
             "near_misses": [compose_steps(c["email"], subject, no_ask.split("body: ", 1)[1])
                             + [click("button", "Send", exact=True, within=COMPOSE), done()],
@@ -280,17 +276,15 @@ def vacation_message(w: World, rng: random.Random):
                     f"\u201c{subject}\u201d and a short message of your own saying you're away until then and that "
                     f"urgent matters should go to {c['name']} ({c['email']}).",
             "start_path": "/inbox",
-            "verify": {
-                "checks": [{"table": "account", "where": {"id": 1},
-                            "expect": {"vacation_enabled": True, "vacation_start": start.isoformat(),
-                                       "vacation_end": end.isoformat(), "vacation_subject": {"$ieq": subject}},
-                            "name": "vacation responder on, for those days"},
-                           judge_check({"table": "account", "in": "changed", "where": {"id": 1},
-                                        "field": "vacation_body"}, rubric, context, 500, "the away message")],
-                "unchanged_except": [{"table": "account", "where": {"id": 1},
-                                      "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
-                                                 "vacation_body", "vacation_contacts_only"]}],
-            },
+            "verify": graded([{"table": "account", "where": {"id": 1},
+                               "expect": {"vacation_enabled": True, "vacation_start": start.isoformat(),
+                                          "vacation_end": end.isoformat(), "vacation_subject": {"$ieq": subject}},
+                               "name": "vacation responder on, for those days"},
+                              judge_check({"table": "account", "in": "changed", "where": {"id": 1},
+                                           "field": "vacation_body"}, rubric, context, 500, "the away message")],
+                             [{"table": "account", "where": {"id": 1},
+                               "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
+                                          "vacation_body", "vacation_contacts_only"]}]),
             "solution": steps(text),
             "near_misses": [steps(no_contact), steps(text, end + dt.timedelta(days=1))],
             "adversarial": [{"kind": "extra", "why": "the right responder, and the signature replaced",
