@@ -7,7 +7,9 @@
       "verify": {...},                       # verifiers.VerifySpec
       "solution": [{"click": {"role": "row", "name": "Ana Ruiz"}}, ...],
       "near_misses": [[...], ...],           # trajectories that look right but must grade 0
-      "adversarial": [{"kind": "hedge", "steps": [...], "why": "..."}, ...]   # dishonest ones: must grade 0
+      "adversarial": [{"kind": "hedge", "steps": [...], "why": "..."}, ...],  # dishonest ones: must grade 0
+      "tools": {"solution": [{"tool": "star_thread", "args": {"thread_id": 7}}, {"tool": "done", "args": {}}],
+                "near_misses": [[...]]}   # tool mode: the same task as function calls
     }
 
 Solution steps are semantic (role/name selectors + text); the oracle agent resolves them to
@@ -160,6 +162,38 @@ class CalibrationExample(BaseModel):
         return self
 
 
+class ToolCall(BaseModel):
+    """One function call of tool mode: a tool of the app (apps/<app>/tools.py) and its arguments, or
+    `{"tool": "done", "args": {"answer": ...}}`, the episode's end."""
+
+    model_config = ConfigDict(extra="forbid")
+    tool: str = Field(pattern=r"^[a-z][a-z0-9_]{0,63}$")
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToolPlan(BaseModel):
+    """The task in tool mode: its gold calls and near-misses (each ends with `done`), or, for a task that
+    truly cannot be done through the tools, `unsupported`: why."""
+
+    model_config = ConfigDict(extra="forbid")
+    solution: list[ToolCall] = Field(default_factory=list)
+    near_misses: list[list[ToolCall]] = Field(default_factory=list)
+    unsupported: str | None = None
+
+    @model_validator(mode="after")
+    def _solution_or_why(self):
+        if bool(self.solution) == bool(self.unsupported):
+            raise ValueError("tools: give a 'solution' (ending with done) or say why it is 'unsupported', not both")
+        for calls in [self.solution, *self.near_misses]:
+            if calls and calls[-1].tool != "done":
+                raise ValueError("tools: a tool solution or near-miss must end with a 'done' call")
+            if any(c.tool == "done" for c in calls[:-1]):
+                raise ValueError("tools: 'done' ends a tool trajectory; it cannot come earlier")
+        if self.unsupported and self.near_misses:
+            raise ValueError("tools: an unsupported task has no near-misses")
+        return self
+
+
 class Task(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
@@ -177,6 +211,8 @@ class Task(BaseModel):
     adversarial: list[Adversarial] = Field(default_factory=list)
     # Judged tasks: labelled judge texts (None, not [], for the others, so their JSON has no such key).
     calibration: list[CalibrationExample] | None = None
+    # Tool mode (gym_core's tools and hybrid envs): the gold function calls. None: not written yet.
+    tools: ToolPlan | None = None
     split: Literal["train", "test"] = "train"
     template: str | None = None
     tags: list[str] = Field(default_factory=list)

@@ -10,6 +10,8 @@ Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
     POST   /worlds/<id>/reset    {"seed": int, "now": ISO date-time, "fixtures": [...]}  -> {..., "cookie"}
     GET    /worlds/<id>/state
     DELETE /worlds/<id>
+    GET    /tools                       -> {"app", "tools": [{name, description, input_schema}]}
+    POST   /worlds/<id>/tools/<name>    {arguments}  -> {"result": ...}, or 422 {"error": ...} (world unchanged)
 
 `cookie` in the reset's answer, {name, value}, is the signed binding of a browser to the world: the gym sets
 it HttpOnly in its browser (apps/_shared/session.py).
@@ -18,6 +20,7 @@ it HttpOnly in its browser (apps/_shared/session.py).
 from __future__ import annotations
 
 import hmac
+import importlib
 import json
 from typing import Any
 
@@ -26,6 +29,7 @@ from werkzeug.exceptions import HTTPException
 
 from apps._shared.fixtures import FixtureError
 from apps._shared.session import WORLD_COOKIE, sign_world
+from apps._shared.tools import ToolError
 from apps._shared.worlds import WorldError
 
 MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest bundled task's fixtures are a few kB
@@ -46,7 +50,7 @@ def _depth_ok(value: Any, limit: int) -> bool:
     return True
 
 
-def _json_body() -> dict:
+def _json_body(shape: str = "{seed, now, fixtures}") -> dict:
     """The request's JSON object; an empty body is {}. Anything else is a 400 saying what is wrong."""
     raw = request.get_data(cache=False)
     if not raw.strip():
@@ -58,10 +62,21 @@ def _json_body() -> dict:
     except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
         raise WorldError(f"the body is not valid JSON: {e}") from None
     if not isinstance(body, dict):
-        raise WorldError("the body must be a JSON object {seed, now, fixtures}")
+        raise WorldError(f"the body must be a JSON object {shape}")
     if not _depth_ok(body, MAX_JSON_DEPTH):
         raise WorldError(f"the JSON body is nested too deeply (at most {MAX_JSON_DEPTH} levels)")
     return body
+
+
+def tool_set(page_app: Flask):
+    """The clone's ToolSet (apps/<app>/tools.py), imported on first use."""
+    tools = page_app.extensions.get("uigym_tools")
+    if tools is None:
+        spec = page_app.extensions["uigym_spec"]
+        if not spec.tools:
+            raise ToolError(f"the {spec.name} app has no tools")
+        tools = page_app.extensions["uigym_tools"] = importlib.import_module(spec.tools).TOOLS
+    return tools
 
 
 def create_control_app(page_app: Flask) -> Flask:
@@ -116,6 +131,22 @@ def create_control_app(page_app: Flask) -> Flask:
         if not store.world_path(world_id).exists():
             raise WorldError(f"world {world_id!r} does not exist; reset it first")
         return jsonify(store.state(world_id))
+
+    @ctl.errorhandler(ToolError)
+    def _tool_error(e):
+        return jsonify(error=str(e)), 422
+
+    @ctl.get("/tools")
+    def tools():
+        return jsonify(app=spec.name, tools=tool_set(page_app).describe())
+
+    @ctl.post("/worlds/<world_id>/tools/<name>")
+    def call_tool(world_id: str, name: str):
+        store.check_id(world_id)
+        if not store.world_path(world_id).exists():
+            raise WorldError(f"world {world_id!r} does not exist; reset it first")
+        args = _json_body("of the tool's arguments")
+        return jsonify(result=tool_set(page_app).call(page_app, world_id, name, args))
 
     @ctl.delete("/worlds/<world_id>")
     def drop(world_id: str):

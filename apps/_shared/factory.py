@@ -48,6 +48,8 @@ class AppSpec:
     # Let the app's pages run inline scripts and on* handlers (test fixture apps written that way). The
     # clones do not: their one inline script carries the request's CSP nonce (apps/_shared/sandbox.py).
     inline_scripts: bool = False
+    # The module whose TOOLS (apps._shared.tools.ToolSet) are the app's function-call surface.
+    tools: str | None = None
 
 
 def _views(spec: AppSpec):

@@ -18,6 +18,7 @@ SPEC = AppSpec(
     base=Base,
     build_world=seed_data.crm.build,
     views="apps.crm.views",
+    tools="apps.crm.tools",
     # A Thursday late in Q1: "this quarter" ends in 19 days.
     default_now=dt.datetime(2026, 3, 12, 9, 15),
     start_path="/lightning/page/home",

@@ -23,6 +23,7 @@ SPEC = AppSpec(
     base=Base,
     build_world=_build_world,
     views="apps.food.views",
+    tools="apps.food.tools",
     default_now=dt.datetime(2026, 3, 13, 18, 30),
     start_path="/",
     vocab_dir=Path(__file__).resolve().parents[1] / "seed_data" / "vocab" / "food",

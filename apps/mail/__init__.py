@@ -17,6 +17,7 @@ SPEC = AppSpec(
     base=Base,
     build_world=seed_data.mail.build,
     views="apps.mail.views",
+    tools="apps.mail.tools",
     default_now=dt.datetime(2026, 3, 12, 10, 24),
     start_path="/inbox",
     vocab_dir=seed_data.mail.VOCAB_DIR,
