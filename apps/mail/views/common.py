@@ -12,16 +12,7 @@ from apps.mail import queries as Q
 from apps.mail.models import Account
 from seed_data.images import avatar_color, initial
 
-# Gmail's label colour palette (a subset, with names people use): background, text.
-LABEL_COLORS = [
-    ("Grey", "#cccccc", "#000000"), ("Red", "#fb4c2f", "#ffffff"), ("Orange", "#ffad47", "#ffffff"),
-    ("Yellow", "#fad165", "#000000"), ("Green", "#16a766", "#ffffff"), ("Teal", "#2da2bb", "#ffffff"),
-    ("Blue", "#4a86e8", "#ffffff"), ("Purple", "#a479e2", "#ffffff"), ("Pink", "#f691b3", "#ffffff"),
-    ("Brown", "#8a1c0a", "#ffffff"), ("Light red", "#efa093", "#822111"), ("Light orange", "#ffc8af", "#7a2e0b"),
-    ("Light yellow", "#fdedc1", "#684e07"), ("Light green", "#b3efd3", "#0b4f30"), ("Light blue", "#a4c2f4", "#1c4587"),
-    ("Light purple", "#d0bcf1", "#41236d"),
-]
-COLOR_BY_NAME = {n.lower(): (bg, fg) for n, bg, fg in LABEL_COLORS}
+from apps.mail.services.labels import LABEL_COLORS  # one palette, kept with the label rules
 
 
 def safe_back(value: str | None, default: str = "/inbox") -> str:

@@ -10,7 +10,7 @@ from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Attachment, BlockedSender, Invite, Label, Message, MessageLabel, Thread
 from apps.mail.views import bp
-from apps.mail.views.actions import forward_block
+from apps.mail.services.compose import forward_block, reply_source
 from apps.mail.views.common import render_page, safe_back
 
 BACK_TITLES = {"/inbox": "Inbox", "/starred": "Starred", "/snoozed": "Snoozed", "/sent": "Sent", "/drafts": "Drafts",
@@ -121,17 +121,7 @@ def thread(thread_id: int):
             folded = [v["m"].id for v in collapsed_middle]
 
     me = d.me
-    last = msgs[-1]
-    last_other = next((m for m in reversed(msgs) if not d.is_me(m.from_email)), None)
-    # Reply goes to the last sender who is not me (or, in my own thread, to my last recipients).
-    if last_other is not None:
-        reply_to = [last_other.from_email]
-        reply_src = last_other
-    else:
-        reply_to = list(last.to)
-        reply_src = last
-    everyone = [reply_src.from_email, *reply_src.to, *reply_src.cc]
-    reply_all_to = [e for e in dict.fromkeys(x.lower() for x in everyone) if not (me and e == me.email.lower())]
+    reply_src, reply_to, reply_all_to = reply_source(session, msgs)
     reply_all = len(reply_all_to) > 1
     in_inbox = any(m.in_inbox for m in msgs)
     is_spam = all(m.is_spam for m in msgs)

@@ -1,0 +1,193 @@
+"""Writing mail: a new message, reply / reply all / forward, drafts (save, discard), schedule send and its
+cancel. Never commits. The compose window's race handling (its saves against its Send) stays in the view:
+it is about one browser window, not about mail."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import select
+
+from apps._shared import now
+from apps.mail import formatting as fmt
+from apps.mail import queries as Q
+from apps.mail.models import Account, Message, Thread
+from apps.mail.services.conversations import delete_messages, future_time
+from apps.mail.services.errors import ServiceError
+
+MODES = ("new", "reply", "reply_all", "forward")
+
+
+def me(session) -> Account:
+    return session.get(Account, 1)
+
+
+def addresses(to: Any, cc: Any, bcc: Any, strict: bool) -> tuple[list[str], list[str], list[str]]:
+    """The recipients as lower-case addresses. `strict` (Send, Schedule) refuses a bad address; a draft keeps
+    the good ones."""
+    out = []
+    for raw, field in ((to, "To"), (cc, "Cc"), (bcc, "Bcc")):
+        try:
+            out.append(fmt.parse_addresses(raw, field))
+        except fmt.AddressError as e:
+            if strict:
+                raise ServiceError(str(e)) from None
+            tokens = raw if isinstance(raw, list) else str(raw or "").replace(";", ",").split(",")
+            ok = []
+            for tok in tokens:
+                try:
+                    ok += [a for a in fmt.parse_addresses(str(tok), field) if a not in ok]
+                except fmt.AddressError:
+                    pass
+            out.append(ok)
+    return out[0], out[1], out[2]
+
+
+def draft(session, mid: Any) -> Message | None:
+    """The draft `mid`, or None when it is not (any more) a draft."""
+    if not isinstance(mid, int) or isinstance(mid, bool):
+        return None
+    m = session.get(Message, mid)
+    return m if m is not None and m.is_draft and not m.is_trashed else None
+
+
+def write_new(session, *, subject: Any, body: Any, to, cc, bcc, draft_id=None) -> tuple[Message, Thread]:
+    """A new conversation's message, as a draft (reusing the draft it was written in, when there is one)."""
+    acct = me(session)
+    subject = str(subject or "").strip()
+    text = str(body or "").replace("\r\n", "\n")
+    m = draft(session, draft_id)
+    if m is not None:
+        thread = session.get(Thread, m.thread_id)
+        thread.subject = subject
+    else:
+        thread = Thread(subject=subject, category="primary", is_muted=False)
+        session.add(thread)
+        session.flush()
+        m = Message(thread_id=thread.id, from_name=acct.name, from_email=acct.email, is_read=True, is_starred=False,
+                    is_important=False, is_spam=False, is_trashed=False, in_inbox=False, is_sent=False,
+                    is_draft=True, sent_at=now())
+        session.add(m)
+    m.to, m.cc, m.bcc, m.subject, m.body = to, cc, bcc, subject, text
+    return m, thread
+
+
+def _finish_sent(session, msg: Message, text: str, to, cc, bcc) -> None:
+    mine = me(session).email.lower()
+    msg.body = text
+    msg.sent_at = now()
+    msg.is_read = True
+    msg.is_sent = True
+    msg.is_draft = False
+    msg.scheduled_at = None
+    msg.in_inbox = mine in to or mine in cc or mine in bcc
+
+
+def forward_block(session, src: Message) -> str:
+    d = Q.Directory(session)
+    return (f"---------- Forwarded message ---------\nFrom: {src.from_name} <{src.from_email}>\n"
+            f"Date: {fmt.long_date(src.sent_at)}\nSubject: {src.subject}\n"
+            f"To: {', '.join(f'{d.name(e)} <{e}>' for e in src.to)}\n\n{src.body}")
+
+
+def reply_source(session, msgs: list[Message]) -> tuple[Message, list[str], list[str]]:
+    """What Reply answers in a conversation shown as `msgs`: the last message from someone who is not me (in my
+    own conversation, my last one), its Reply recipients and its Reply-all recipients (everyone but me)."""
+    d = Q.Directory(session)
+    last = msgs[-1]
+    last_other = next((m for m in reversed(msgs) if not d.is_me(m.from_email)), None)
+    if last_other is not None:
+        reply_to, src = [last_other.from_email], last_other
+    else:
+        reply_to, src = list(last.to), last
+    everyone = [src.from_email, *src.to, *src.cc]
+    all_to = [e for e in dict.fromkeys(x.lower() for x in everyone) if not (d.me and e == d.me.email.lower())]
+    return src, reply_to, all_to
+
+
+def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
+         thread_id: Any = None, in_reply_to_id: Any = None, draft_id: Any = None) -> tuple[Message, Thread]:
+    """Send now. `new` writes a new conversation (converting the draft `draft_id` when given); `reply`,
+    `reply_all` and `forward` add a message to `thread_id` (Re:/Fwd: subject; a forward quotes
+    `in_reply_to_id`, else the latest message, below the text)."""
+    if mode not in MODES:
+        raise ServiceError(f"unknown mode {mode!r}")
+    to, cc, bcc = addresses(to, cc, bcc, strict=True)
+    if not (to or cc or bcc):
+        raise ServiceError("Please specify at least one recipient.")
+    text = str(body or "").replace("\r\n", "\n")
+    if mode == "new":
+        msg, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id)
+        msg.in_reply_to_id = None
+        _finish_sent(session, msg, text, to, cc, bcc)
+        session.flush()
+        return msg, thread
+    thread = session.get(Thread, thread_id) if isinstance(thread_id, int) and not isinstance(thread_id, bool) else None
+    if thread is None:
+        raise ServiceError("that conversation does not exist", 404)
+    in_reply_to = None
+    if isinstance(in_reply_to_id, int):
+        in_reply_to = session.get(Message, in_reply_to_id)
+        if in_reply_to is None or in_reply_to.thread_id != thread.id:
+            raise ServiceError("in_reply_to_id is not a message of this conversation")
+    base = thread.subject or ""
+    if mode == "forward":
+        subj = base if base.lower().startswith("fwd:") else f"Fwd: {base}"
+        src = in_reply_to or session.scalars(select(Message).where(Message.thread_id == thread.id)
+                                             .order_by(Message.sent_at.desc(), Message.id.desc())).first()
+        if src is not None:
+            text = f"{text.rstrip()}\n\n{forward_block(session, src)}" if text.strip() else forward_block(session, src)
+    else:
+        subj = base if base.lower().startswith("re:") else f"Re: {base}"
+    acct = me(session)
+    msg = Message(thread_id=thread.id, in_reply_to_id=in_reply_to.id if in_reply_to else None,
+                  from_name=acct.name, from_email=acct.email, subject=subj, body=text,
+                  is_starred=False, is_important=False, is_spam=False, is_trashed=False)
+    msg.to, msg.cc, msg.bcc = to, cc, bcc
+    session.add(msg)
+    _finish_sent(session, msg, text, to, cc, bcc)
+    session.flush()
+    return msg, thread
+
+
+def save_draft(session, *, to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
+               draft_id: Any = None) -> tuple[Message, Thread]:
+    """Create a draft (no `draft_id`) or update one; a draft keeps only the valid addresses typed."""
+    to, cc, bcc = addresses(to, cc, bcc, strict=False)
+    if draft_id is not None and draft(session, draft_id) is None:
+        raise ServiceError("this draft was sent or discarded", 409)
+    m, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id)
+    m.sent_at = now()
+    session.flush()
+    return m, thread
+
+
+def discard_draft(session, mid: Any) -> None:
+    m = draft(session, mid)
+    if m is None:
+        raise ServiceError("that draft does not exist", 404)
+    delete_messages(session, [m.id])
+
+
+def schedule(session, *, at: Any, to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
+             draft_id: Any = None) -> tuple[Message, Thread, dt.datetime]:
+    """Schedule send: the message waits in Scheduled (`scheduled_at`, a time after now) instead of going now."""
+    to, cc, bcc = addresses(to, cc, bcc, strict=True)
+    if not (to or cc or bcc):
+        raise ServiceError("Please specify at least one recipient.")
+    when = future_time(at, "at", "Scheduled time must be in the future.")
+    m, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id)
+    m.is_draft, m.is_sent, m.scheduled_at, m.sent_at, m.in_reply_to_id = False, False, when, when, None
+    m.in_inbox = False
+    session.flush()
+    return m, thread, when
+
+
+def cancel_scheduled(session, mid: Any) -> Message:
+    """Cancel send: the scheduled message goes back to Drafts."""
+    m = session.get(Message, mid) if isinstance(mid, int) else None
+    if m is None or m.scheduled_at is None or m.is_draft:
+        raise ServiceError("that message is not scheduled", 404)
+    m.scheduled_at, m.is_draft, m.sent_at = None, True, now()
+    return m
