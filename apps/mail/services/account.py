@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from apps._shared import now
 from apps.mail import formatting as fmt
@@ -116,3 +116,27 @@ def star_contact(session, cid: Any, starred: bool) -> Contact:
 def delete_contact(session, cid: Any) -> None:
     session.delete(contact(session, cid))
     session.flush()
+
+
+CONTACT_VIEWS = ("all", "favorites", "other")
+
+
+def contacts_matching(session, view: str, q: str) -> list[Contact]:
+    """A view's contacts; a search (as in Google Contacts) looks through everyone, "Other contacts" included."""
+    if view not in CONTACT_VIEWS:
+        raise ServiceError(f"unknown contacts view {view!r}; the views are: {', '.join(CONTACT_VIEWS)}")
+    stmt = select(Contact)
+    if q:
+        pass  # everyone
+    elif view == "favorites":
+        stmt = stmt.where(Contact.is_starred.is_(True), Contact.is_saved.is_(True))
+    elif view == "other":
+        stmt = stmt.where(Contact.is_saved.is_(False))
+    else:
+        stmt = stmt.where(Contact.is_saved.is_(True))
+    rows = list(session.scalars(stmt.order_by(func.lower(Contact.name), Contact.id)))
+    if q:
+        ql = q.lower().strip()
+        rows = [c for c in rows if any(ql in (v or "").lower() for v in (c.name, c.email, c.company, c.phone, c.title))
+                or any(w.startswith(ql) for w in c.name.lower().split())]
+    return rows

@@ -9,6 +9,7 @@ from apps._shared import db, now
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Contact, Message
+from apps.mail.services.account import contacts_matching
 from apps.mail.views import bp
 from apps.mail.views.common import render_page
 
@@ -16,22 +17,7 @@ VIEWS = {"all": "Contacts", "favorites": "Favorites", "other": "Other contacts"}
 
 
 def _contacts(view: str, q: str) -> list[Contact]:
-    """A view's contacts; a search (as in Google Contacts) looks through everyone, "Other contacts" included."""
-    stmt = select(Contact)
-    if q:
-        pass  # everyone
-    elif view == "favorites":
-        stmt = stmt.where(Contact.is_starred.is_(True), Contact.is_saved.is_(True))
-    elif view == "other":
-        stmt = stmt.where(Contact.is_saved.is_(False))
-    else:
-        stmt = stmt.where(Contact.is_saved.is_(True))
-    rows = list(db().scalars(stmt.order_by(func.lower(Contact.name), Contact.id)))
-    if q:
-        ql = q.lower().strip()
-        rows = [c for c in rows if any(ql in (v or "").lower() for v in (c.name, c.email, c.company, c.phone, c.title))
-                or any(w.startswith(ql) for w in c.name.lower().split())]
-    return rows
+    return contacts_matching(db(), view, q)
 
 
 def _counts() -> dict[str, int]:

@@ -10,6 +10,7 @@ from sqlalchemy import false, func, select
 from apps._shared import db, now
 from apps.mail import queries as Q
 from apps.mail.models import Account, Message, Thread
+from apps.mail.services.reading import search_conds
 from apps.mail.views import bp
 from apps.mail.views.common import render_page
 
@@ -219,12 +220,7 @@ def label(name: str):
 
 
 def _search_conds(q: str) -> tuple[list, list]:
-    sq = Q.parse_search(db(), q, now())
-    if sq.scope in ("trash", "spam", "drafts", "scheduled"):
-        return sq.conds, Q.visible_conds(sq.scope)
-    if sq.scope == "anywhere":
-        return sq.conds, [Message.is_draft == false(), Message.scheduled_at.is_(None)]
-    return sq.conds, Q.visible_conds("all")
+    return search_conds(db(), q)
 
 
 @bp.get("/search")
