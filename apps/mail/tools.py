@@ -390,10 +390,17 @@ def unblock_sender(email: Annotated[str, Field(max_length=200, description="a bl
 # ---------------------------------------------------------------------------------------------- labels
 @TOOLS.tool
 def create_label(name: Annotated[str, Field(max_length=200, description="the label's name (no '/')")],
-                 parent_id: Annotated[Optional[int], Field(description="nest under this label_id")] = None) -> dict:
-    """Create a label, optionally nested under another. Returns its label_id and path."""
+                 parent_id: Annotated[Optional[int], Field(description="nest under this label_id")] = None,
+                 thread_ids: Annotated[list[int], Field(max_length=100, description="conversations to put the new label on (the Labels / Move to menu's 'Create new')")] = [],
+                 move: Annotated[bool, Field(description="with thread_ids: move them into the label (out of the inbox) instead of only labelling them")] = False) -> dict:
+    """Create a label, optionally nested under another, optionally applied to (or moving) conversations at once.
+    Returns its label_id and path."""
     session = _s()
     lab = L.create(session, name, parent_id)
+    if thread_ids:
+        S.apply_action(session, "move" if move else "label", thread_ids, {"add": [lab.id], "target": f"label:{lab.id}"})
+    elif move:
+        raise ToolError("create_label: 'move' needs the conversations to move ('thread_ids')")
     return {"ok": True, "label_id": lab.id, "path": L.path_of(session, lab.id)}
 
 

@@ -10,6 +10,7 @@ import random
 import re
 
 from tasks.templates import World, template
+from tasks.templates.mail._tools import call, find, find_open, finish, plan
 from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, competing, done, extra, graded,
                                           on_messages, open_row, phrase, search, star_elsewhere, text_bound,
                                           toolbar_button)
@@ -87,6 +88,8 @@ def star_latest_from(w: World, rng: random.Random):
                   "name": "their latest email is starred"}],
                 [on_messages({"id": latest["id"]}, ["is_starred"])]),
             "solution": search(f"from:{c['email']}") + [star(subject), done()],
+            "tools": plan([find(f"from:{c['email']}"), call("star", thread_ids=[latest["thread_id"]])],
+                          [find(f"from:{c['email']}"), call("star", thread_ids=[other["thread_id"]])]),
             "near_misses": [search(f"from:{c['email']}") + [star(other_subject), done()]],
             "adversarial": [extra(search(f"from:{c['email']}") + [star(subject), done()], [star(other_subject)],
                                   "stars their older email too: every candidate starred")],
@@ -112,6 +115,8 @@ def archive_conversation(w: World, rng: random.Random):
                   "name": f"conversation {tid} archived, not deleted"}],
                 [on_messages({"thread_id": tid}, ["in_inbox"])]),
             "solution": path + [toolbar_button("Archive"), done()],
+            "tools": plan(find_open(subject, tid) + [call("archive", thread_ids=[tid])],
+                          find_open(subject, tid) + [call("delete_conversations", thread_ids=[tid])]),
             "near_misses": [path + [toolbar_button("Delete"), done()]],
             "adversarial": [extra(path + [toolbar_button("Archive"), done()],
                                   _open(mb, other) + [toolbar_button("Archive")],
@@ -137,6 +142,8 @@ def delete_conversation(w: World, rng: random.Random):
                   "name": f"conversation {tid} in Trash"}],
                 [on_messages({"thread_id": tid}, ["is_trashed", "trashed_at", "in_inbox"])]),
             "solution": path + [toolbar_button("Delete"), done()],
+            "tools": plan(find_open(subject, tid) + [call("delete_conversations", thread_ids=[tid])],
+                          find_open(subject, tid) + [call("archive", thread_ids=[tid])]),
             "near_misses": [path + [toolbar_button("Archive"), done()]],
             "adversarial": [extra(path + [toolbar_button("Delete"), done()],
                                   _open(mb, other) + [toolbar_button("Delete")],
@@ -177,6 +184,9 @@ def send_new_email(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": sent_message(), "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": compose(c["email"]),
+            "tools": plan([call("send_email", to=[c["email"]], subject=subject, body=body)],
+                          [call("send_email", to=[wrong["email"]], subject=subject, body=body)],
+                          [call("send_email", to=[c["email"]], subject="Hello", body=body)]),
             "near_misses": [compose(wrong["email"]), compose(c["email"], subj="Hello")],
             "adversarial": [
                 extra(compose(c["email"]), compose(wrong["email"])[:4] + compose(wrong["email"])[5:-1],
@@ -223,6 +233,8 @@ def reply_with_text(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
                  on_messages({"thread_id": tid}, [])]),
             "solution": reply(text),
+            "tools": plan(find_open(subject, tid) + [call("reply", thread_id=tid, body=text)],
+                          find_open(subject, tid) + [call("reply", thread_id=tid, body=wrong_text)]),
             "near_misses": [reply(wrong_text)],
             "adversarial": [extra(reply(text), reply(wrong_text)[len(path):-1], "sends a second reply"),
                             adversarial("dump", reply(every), "every stock phrase in one reply")],
@@ -248,6 +260,9 @@ def who_sent_subject(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": graded([{"answer": {"$ieq": name}, "name": "the sender's name"}]),
             "solution": path + [done(name)],
+            "tools": plan(find_open(subject, tid) + [finish(name)], find_open(subject, tid) + [finish(wrong)],
+                          find_open(subject, tid) + [call("archive" if mb.in_inbox(tid) else "move_to_inbox",
+                                                          thread_ids=[tid]), finish(name)]),
             "distractors": [p for p in people if p != name] + [c["name"] for c in mb.contacts[:12] if c["name"] != name],
             "adversarial": [extra(path + [done(name)], star_elsewhere(mb.threads[bystander(mb, [tid])]["subject"]),
                                   "the right answer, after starring an unrelated conversation")],
@@ -302,6 +317,10 @@ def invoice_amount(w: World, rng: random.Random):
             "verify": graded([{"answer": {"$number": {"$approx": dollars(latest["amount"]), "$tol": 0.005}},
                                "name": "the amount due"}]),
             "solution": path + [done(latest["amount"])],
+            "tools": plan([find(f"invoice from:{latest['contact']['email']}"), call("read_conversation", thread_id=latest["tid"]),
+                           finish(latest["amount"])],
+                          [find(f"invoice from:{latest['contact']['email']}"), call("read_conversation", thread_id=latest["tid"]),
+                           finish(wrong)]),
             "distractors": [x["amount"] for v in inv.values() for x in v if x["amount"] != latest["amount"]],
             "adversarial": [extra(path + [done(latest["amount"])], [toolbar_button("Delete")],
                                   "the right amount, after deleting the invoice (a question changes nothing)")],
@@ -333,6 +352,8 @@ def flight_seat(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": graded([{"answer": {"$ieq": seat}, "name": "the seat"}]),
             "solution": path + [done(seat)],
+            "tools": plan([find(f'"{flight}"'), call("read_conversation", thread_id=m["thread_id"]), finish(seat)],
+                          [find(f'"{flight}"'), call("read_conversation", thread_id=m["thread_id"]), finish(wrong)]),
             "distractors": [x[2] for f in sorted(flights) for x in flights[f] if x[2] != seat],
             "adversarial": [extra(path + [done(seat)], [toolbar_button("Delete")],
                                   "the right seat, after deleting the confirmation")],
@@ -389,6 +410,11 @@ def forward_invoice_amount(w: World, rng: random.Random):
         open_steps = search(f"invoice from:{latest['contact']['email']}") + [open_row(latest["subject"])]
         note = f"Please pay {amount} for this one."
 
+        def tool_forward(recipient: str, text: str, archive: bool = True):
+            calls = [find(f"invoice from:{latest['contact']['email']}"), call("read_conversation", thread_id=tid),
+                     call("forward", thread_id=tid, to=[recipient], body=text)]
+            return calls + ([call("archive", thread_ids=[tid])] if archive else [])
+
         def forward(recipient: str, text: str, archive: bool = True):
             steps = forward_steps(open_steps, recipient, text)
             if archive:
@@ -410,6 +436,8 @@ def forward_invoice_amount(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
                  on_messages({"thread_id": tid}, ["in_inbox"])]),
             "solution": forward(to["email"], note),
+            "tools": plan(tool_forward(to["email"], note), tool_forward(wrong_to["email"], note),
+                          tool_forward(to["email"], "Please pay this one."), tool_forward(to["email"], note, archive=False)),
             "near_misses": [forward(wrong_to["email"], note), forward(to["email"], "Please pay this one."),
                             forward(to["email"], note, archive=False)],
             "adversarial": [
@@ -449,6 +477,8 @@ def archive_all_from_sender(w: World, rng: random.Random):
                   "name": f"{len(tids)} conversations archived"}],
                 [on_messages({"thread_id": {"$in": tids}}, ["in_inbox"])]),
             "solution": search(query) + [select_all, toolbar_button("Archive"), done()],
+            "tools": plan([find(query, limit=50), call("archive", thread_ids=tids)],
+                          [find(query, limit=50), call("archive", thread_ids=tids[-1:])]),
             "near_misses": [search(query) + [first_row, toolbar_button("Archive"), done()]],
             "adversarial": [extra(search(query) + [select_all, toolbar_button("Archive"), done()],
                                   _open(mb, bystander(mb, tids)) + [toolbar_button("Archive")],
