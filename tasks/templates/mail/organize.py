@@ -7,6 +7,7 @@ import random
 
 from apps.mail.formatting import snooze_options
 from tasks.templates import World, template
+from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (TOOLBAR, Mailbox, bystander, click, done, extra, graded, in_row, iso,
                                           more_then, on_messages, open_row, phrase, picker_day, rail, search,
                                           star_elsewhere, toolbar_button)
@@ -26,6 +27,11 @@ def _open(mb: Mailbox, tid: int) -> list[dict]:
     return search(phrase(subject)) + [open_row(subject)]
 
 
+def _t_open(mb: Mailbox, tid: int, scope: str = "") -> list[dict]:
+    """Tool mode's _open: search the subject, read the conversation."""
+    return find_open(mb.threads[tid]["subject"], tid, scope)
+
+
 @template("mail", "mark-unread", difficulty="easy", max_steps=10, count=4, test_every=4)
 def mark_unread(w: World, rng: random.Random):
     """Mark a read conversation as unread: its messages may become unread, no other's may."""
@@ -42,6 +48,9 @@ def mark_unread(w: World, rng: random.Random):
                   "name": "every message unread"}],
                 [on_messages({"thread_id": tid}, [])], unread_ok=[tid]),
             "solution": _open(mb, tid) + [toolbar_button("Mark as unread"), done()],
+            "tools": plan(_t_open(mb, tid) + [call("mark_read", thread_ids=[tid], read=False)],
+                          _t_open(mb, tid) + [call("archive", thread_ids=[tid])],
+                          _t_open(mb, other) + [call("mark_read", thread_ids=[other], read=False)]),
             "near_misses": [_open(mb, tid) + [toolbar_button("Archive"), done()],
                             _open(mb, other) + [toolbar_button("Mark as unread"), done()]],
             "adversarial": [extra(_open(mb, tid) + [toolbar_button("Mark as unread"), done()],
@@ -68,6 +77,8 @@ def mark_important(w: World, rng: random.Random):
                   "name": "conversation marked important"}],
                 [on_messages({"thread_id": tid}, ["is_important"])]),
             "solution": steps + [in_row("button", "Mark as important", subject), done()],
+            "tools": plan([find(phrase(subject)), call("mark_important", thread_ids=[tid])],
+                          [find(phrase(subject)), call("star", thread_ids=[tid])]),
             "near_misses": [steps + [in_row("button", "Star", subject), done()]],
             "adversarial": [extra(steps + [in_row("button", "Mark as important", subject), done()],
                                   search(phrase(other)) + [in_row("button", "Mark as important", other)],
@@ -92,6 +103,8 @@ def report_spam(w: World, rng: random.Random):
                   "name": "reported as spam"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox"])]),
             "solution": _open(mb, tid) + [toolbar_button("Report spam"), done()],
+            "tools": plan(_t_open(mb, tid) + [call("report_spam", thread_ids=[tid])],
+                          _t_open(mb, tid) + [call("delete_conversations", thread_ids=[tid])]),
             "near_misses": [_open(mb, tid) + [toolbar_button("Delete"), done()]],
             "adversarial": [extra(_open(mb, tid) + [toolbar_button("Report spam"), done()],
                                   _open(mb, other) + [toolbar_button("Report spam")],
@@ -123,6 +136,8 @@ def restore_from_trash(w: World, rng: random.Random):
                   "expect": {"in_inbox": True}, "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_trashed", "trashed_at", "in_inbox", "is_spam"])]),
             "solution": path + [toolbar_button("Move to Inbox"), done()],
+            "tools": plan(_t_open(mb, tid, "in:trash") + [call("move_to_inbox", thread_ids=[tid])],
+                          _t_open(mb, tid, "in:trash") + [call("delete_forever", thread_ids=[tid])]),
             "near_misses": [path + [toolbar_button("Delete forever"), done()]],
             "adversarial": [extra(path + [toolbar_button("Move to Inbox"), done()],
                                   [rail("Trash"), open_row(other), toolbar_button("Move to Inbox")],
@@ -159,6 +174,8 @@ def not_spam(w: World, rng: random.Random):
                   "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox"])]),
             "solution": path + [toolbar_button("Not spam"), done()],
+            "tools": plan(_t_open(mb, tid, "in:spam") + [call("not_spam", thread_ids=[tid])],
+                          _t_open(mb, tid, "in:spam") + [call("delete_forever", thread_ids=[tid])]),
             "near_misses": [path + [toolbar_button("Delete forever"), done()]],
             "adversarial": [extra(path + [toolbar_button("Not spam"), done()],
                                   [rail("Spam"), open_row(spam_subject), toolbar_button("Not spam")],
@@ -199,6 +216,10 @@ def find_and_restore(w: World, rng: random.Random):
                   "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox", "is_trashed", "trashed_at"])]),
             "solution": path + [toolbar_button(button), done()],
+            "tools": plan(_t_open(mb, tid, "in:anywhere") + [call("not_spam" if kind == "spam" else "move_to_inbox",
+                                                                  thread_ids=[tid])],
+                          _t_open(mb, tid, "in:anywhere") + [call("delete_forever" if kind != "archived"
+                                                                  else "delete_conversations", thread_ids=[tid])]),
             "adversarial": [extra(path + [toolbar_button(button), done()],
                                   star_elsewhere(mb.threads[bystander(mb, [tid])]["subject"]),
                                   "stars an unrelated conversation on the way")],
@@ -241,6 +262,9 @@ def apply_label(w: World, rng: random.Random):
                   "max": len(mids)},
                  on_messages({"thread_id": tid}, [])]),
             "solution": steps(path),
+            "tools": plan(_t_open(mb, tid) + [call("change_labels", thread_ids=[tid], add=[lid])],
+                          _t_open(mb, tid) + [call("change_labels", thread_ids=[tid], add=[mb.label_id(wrong)])],
+                          _t_open(mb, tid) + [call("move_to_label", thread_ids=[tid], label_id=lid)]),
             "near_misses": [steps(wrong), steps(path, how="Move to")],
             "adversarial": [extra(steps(path), steps(path, t=other)[:-1],
                                   f"labels another conversation {path} too")],
@@ -298,6 +322,9 @@ def move_domain_to_label(w: World, rng: random.Random):
                   "max": len(mids)},
                  on_messages({"thread_id": {"$in": tids}}, ["in_inbox"])]),
             "solution": steps(),
+            "tools": plan([find(f"from:@{domain}", limit=50), call("create_label", name=name, thread_ids=tids, move=True)],
+                          [find(f"from:@{domain}", limit=50), call("create_label", name=name, thread_ids=tids)],
+                          [find(f"from:@{domain}", limit=50), call("create_label", name=name, thread_ids=tids[-1:], move=True)]),
             "near_misses": [steps(how="Labels"), steps(pick_all=False)],
             "adversarial": [extra(steps(), _open(mb, bystander(mb, tids)) + [toolbar_button("Move to"),
                                                                               click("menuitem", name, exact=True)],
@@ -337,6 +364,12 @@ def bulk_mark_read_label(w: World, rng: random.Random):
                   "name": f"{len(unread)} conversations read"}],
                 [on_messages({"id": {"$in": mids}}, [])], read=0),
             "solution": go + sel + [toolbar_button("Mark as read"), done()],
+            "tools": plan([call("list_labels"), call("list_label_mail", label_id=lid, limit=50),
+                           call("mark_read", thread_ids=unread)],
+                          [call("list_labels"), call("list_label_mail", label_id=lid, limit=50),
+                           call("mark_read", thread_ids=[made_unread[-1]])],
+                          [call("list_labels"), call("list_label_mail", label_id=lid, limit=50),
+                           call("archive", thread_ids=unread)]),
             "adversarial": [extra(go + sel + [toolbar_button("Mark as read"), done()],
                                   [rail("Inbox")] + sel + [toolbar_button("Mark as read")],
                                   "marks every unread conversation of the inbox read too")],
@@ -380,6 +413,8 @@ def empty_folder(w: World, rng: random.Random):
                 [{"table": "messages", "where": {"id": {"$in": doomed}}, "count": 0,
                   "name": f"the {len(doomed)} messages are gone"}], allow),
             "solution": path + [click("button", button, exact=True), click("button", "OK", exact=True), done()],
+            "tools": plan([call("list_mail", folder=folder.lower()), call("empty_folder", folder=folder.lower())],
+                          [call("list_mail", folder=folder.lower()), call("delete_forever", thread_ids=[first_tid])]),
             "adversarial": [extra(path + [click("button", button, exact=True), click("button", "OK", exact=True), done()],
                                   [rail(other_folder), click("button", other_button, exact=True),
                                    click("button", "OK", exact=True)],
@@ -411,6 +446,10 @@ def unsnooze(w: World, rng: random.Random):
                   "name": "no longer snoozed"}],
                 [on_messages({"thread_id": tid}, ["snoozed_until"])]),
             "solution": steps(tid),
+            "tools": plan([call("list_mail", folder="snoozed"), call("read_conversation", thread_id=tid),
+                           call("unsnooze", thread_ids=[tid])],
+                          [call("list_mail", folder="snoozed"), call("read_conversation", thread_id=other),
+                           call("unsnooze", thread_ids=[other])]),
             "near_misses": [steps(other)],
             "adversarial": [extra(steps(tid), steps(other)[:-1], "unsnoozes another conversation too")],
         }
@@ -443,6 +482,8 @@ def snooze_preset(w: World, rng: random.Random):
                   "name": f"snoozed until {opt['at']}"}],
                 [on_messages({"thread_id": tid}, ["snoozed_until", "in_inbox"])]),
             "solution": steps(opt),
+            "tools": plan(_t_open(mb, tid) + [call("snooze", thread_ids=[tid], preset=opt["key"])],
+                          _t_open(mb, tid) + [call("snooze", thread_ids=[tid], preset=wrong["key"])]),
             "near_misses": [steps(wrong)],
             "adversarial": [extra(steps(opt), steps(opt, t=other)[:-1], "snoozes another conversation too")],
         }
@@ -481,6 +522,9 @@ def snooze_custom(w: World, rng: random.Random):
                   "name": f"snoozed until {when}"}],
                 [on_messages({"thread_id": tid}, ["snoozed_until", "in_inbox"])]),
             "solution": steps(day),
+            "tools": plan(_t_open(mb, tid) + [call("snooze", thread_ids=[tid], until=iso(when))],
+                          _t_open(mb, tid) + [call("snooze", thread_ids=[tid],
+                                                   until=iso(dt.datetime.combine(wrong_day, dt.time(h, m))))]),
             "near_misses": [steps(wrong_day)],
             "adversarial": [extra(steps(day), _open(mb, other) + [toolbar_button("Snooze"),
                                                                   click("menuitem", snooze_options(mb.now)[1]["label"])],
