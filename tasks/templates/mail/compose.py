@@ -7,6 +7,7 @@ import random
 
 from apps.mail.formatting import schedule_options
 from tasks.templates import World, template
+from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, star_elsewhere, click, competing, date_regex, done, extra,
                                           graded, iso, long_date, more_then, on_messages, open_row, other_dates, phrase,
                                           rail, search, text_bound, toolbar_button)
@@ -61,6 +62,9 @@ def schedule_send(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"is_sent": False, "is_draft": False}, "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": sched,
+            "tools": plan([call("get_settings"), call("schedule_send", to=[c["email"]], subject=subject, body=body, preset=opt["key"])],
+                          [call("send_email", to=[c["email"]], subject=subject, body=body)],
+                          [call("schedule_send", to=[c["email"]], subject=subject, body=body, preset=wrong["key"])]),
             "adversarial": [extra(sched, compose_steps(second["email"], subject, body) + [
                                       click("button", "More send options", exact=True),
                                       click("menuitem", "Schedule send", exact=True), click("button", opt["label"])],
@@ -93,6 +97,9 @@ def save_draft(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"is_draft": True, "is_sent": False}, "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": base + [save, done()],
+            "tools": plan([call("save_draft", to=[c["email"]], subject=subject, body=body)],
+                          [call("send_email", to=[c["email"]], subject=subject, body=body)],
+                          [call("save_draft", to=[second["email"]], subject=subject, body=body)]),
             "adversarial": [extra(base + [save, done()], compose_steps(second["email"], subject, body)[:3] + [save],
                                   "leaves a second draft to someone else")],
             "near_misses": [base + [click("button", "Send", exact=True, within=COMPOSE), done()],
@@ -146,6 +153,10 @@ def send_draft(w: World, rng: random.Random):
                              "is_read", "scheduled_at", "subject"]},
                  {"table": "threads", "where": {"id": d["thread_id"]}, "fields": ["subject"]}]),
             "solution": steps,
+            "tools": plan([call("list_mail", folder="drafts"), call("get_draft", draft_id=d["id"]),
+                           call("send_draft", draft_id=d["id"], **({"to": expect_to} if extra_to else {"cc": cc} if cc else {}))],
+                          [call("list_mail", folder="drafts"), call("discard_draft", draft_id=d["id"])],
+                          [call("list_mail", folder="drafts"), call("send_draft", draft_id=ready["id"])]),
             "adversarial": [extra(steps, [rail("Drafts"), open_row(ready["subject"]), send],
                                   "sends another of your drafts too")],
             "near_misses": [open_draft + [click("button", "Discard draft", exact=True, within=COMPOSE), done()],
@@ -173,6 +184,10 @@ def cancel_scheduled(w: World, rng: random.Random):
                   "expect": {"scheduled_at": None, "is_sent": False}, "name": "no longer scheduled"}],
                 [on_messages({"id": m["id"]}, ["scheduled_at", "is_draft", "sent_at"])]),
             "solution": steps(m),
+            "tools": plan([call("list_mail", folder="scheduled"), call("read_conversation", thread_id=m["thread_id"]),
+                           call("cancel_scheduled_send", message_id=m["id"])],
+                          [call("list_mail", folder="scheduled"), call("read_conversation", thread_id=other["thread_id"]),
+                           call("cancel_scheduled_send", message_id=other["id"])]),
             "adversarial": [extra(steps(m), steps(other)[:-1], "cancels another scheduled email too")],
             "near_misses": [steps(other)],
         }
@@ -222,6 +237,10 @@ def reply_with_date(w: World, rng: random.Random):
         text = f"It's on {long_date(when)}."
         wrong = when + dt.timedelta(days=1)
 
+        def tool_reply(t: str):
+            return find_open(subject, tid) + find_open(mb.threads[ann]["subject"], ann) + [
+                call("reply", thread_id=tid, body=t)]
+
         def reply(t: str):
             return search(phrase(subject)) + [open_row(subject), click("button", "Reply", exact=True),
                                               {"fill": {"role": "textbox", "name": "Message Body"}, "text": t},
@@ -244,6 +263,7 @@ def reply_with_date(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
                  on_messages({"thread_id": {"$in": [tid, ann]}}, [])]),
             "solution": reply(text),
+            "tools": plan(tool_reply(text), tool_reply(f"It's on {long_date(wrong)}.")),
             "near_misses": [reply(f"It's on {long_date(wrong)}.")],
             "adversarial": [
                 adversarial("dump", reply(f"It's on one of these: {calendar}."), "every date of three weeks around it"),
@@ -290,6 +310,10 @@ def rsvp_invite(w: World, rng: random.Random):
                 [{"table": "invites", "where": {"id": inv["id"]}, "expect": {"rsvp": key}, "name": f"RSVP {key}"}],
                 [{"table": "invites", "where": {"id": inv["id"]}, "fields": ["rsvp"]}]),
             "solution": steps(button),
+            "tools": plan([find(phrase(inv["title"]) + " invitation"), call("read_conversation", thread_id=tid),
+                           call("rsvp", invite_id=inv["id"], response=key)],
+                          [find(phrase(inv["title"]) + " invitation"), call("read_conversation", thread_id=tid),
+                           call("rsvp", invite_id=inv["id"], response=wrong.lower())]),
             "adversarial": [extra(steps(button), star_elsewhere(mb.threads[bystander(mb, [tid])]["subject"]),
                                   "stars an unrelated conversation too")],
             "near_misses": [steps(wrong)],

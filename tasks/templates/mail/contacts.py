@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.mail._tools import call, finish, plan
 from tasks.templates.mail._common import Mailbox, click, done, extra, graded
 
 NEW_PEOPLE = [
@@ -50,6 +51,8 @@ def add_contact(w: World, rng: random.Random):
                   "name": "the new contact"}],
                 [{"table": "contacts", "ops": ["create"], "max": 1}]),
             "solution": steps(email),
+            "tools": plan([call("create_contact", first_name=first, last_name=last, company=company, email=email)],
+                          [call("create_contact", first_name=first, last_name=last, company=company, email=typo)]),
             "adversarial": [extra(steps(email), another, "adds a second contact")],
             "near_misses": [steps(typo)],
         }
@@ -93,6 +96,9 @@ def edit_contact(w: World, rng: random.Random):
                   "name": f"{field} updated"}],
                 [{"table": "contacts", "where": {"id": c["id"]}, "fields": [field]}]),
             "solution": steps(c),
+            "tools": plan([call("find_contacts", query=c["name"]), call("update_contact", contact_id=c["id"], **{field: value})],
+                          [call("find_contacts", query=other["name"]),
+                           call("update_contact", contact_id=other["id"], **{field: value})]),
             "adversarial": [extra(steps(c), steps(other)[2:-1], f"writes the same {field} on another contact too")],
             "near_misses": [steps(other)],
         }
@@ -113,6 +119,8 @@ def contact_phone(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": graded([{"answer": {"$phone": c["phone"]}, "name": "the phone number"}]),
             "solution": path + [done(c["phone"])],
+            "tools": plan([call("find_contacts", query=c["name"]), finish(c["phone"])],
+                          [call("find_contacts", query=c["name"]), finish(other["phone"])]),
             "distractors": [o["phone"] for o in cands[:40] if o["phone"] != c["phone"]],
             "adversarial": [extra(path + [done(c["phone"])],
                                   [click("link", c["name"], exact=True), click("link", "Edit", exact=True),

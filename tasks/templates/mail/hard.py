@@ -7,6 +7,7 @@ import random
 import re
 
 from tasks.templates import World, template
+from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
                                           extra, graded, in_row, long_date, on_messages, open_row, other_dates, phrase,
                                           search, text_bound, toolbar_button)
@@ -49,6 +50,13 @@ def vendor_contract_invoice(w: World, rng: random.Random):
         other = inv[other_company][0]
         note = f"Please pay this invoice: {amount} is due."
 
+        def tool_run(item: dict, text: str, archive: bool = True):
+            calls = [find(phrase("Contract term") + " " + phrase(item["term_end"])),
+                     call("read_conversation", thread_id=item["tid"]),
+                     call("forward", thread_id=item["tid"], to=[ap["email"]], body=text),
+                     call("change_labels", thread_ids=[item["tid"]], add=[finance])]
+            return calls + ([call("archive", thread_ids=[item["tid"]])] if archive else [])
+
         def run(item: dict, text: str, label: bool = True, archive: bool = True):
             s = forward_steps(search(phrase(f"Contract term") + " " + phrase(item["term_end"])) + [open_row(item["subject"])],
                               ap["email"], text)
@@ -82,6 +90,8 @@ def vendor_contract_invoice(w: World, rng: random.Random):
                   "where": {"label_id": finance, "$or": [{"message_id": {"$in": mids}}, {"message_id": {"$ref": {
                       "table": "messages", "in": "created", "where": {"thread_id": tid}, "field": "id"}}}]}}]),
             "solution": run(latest, note),
+            "tools": plan(tool_run(latest, note), tool_run(other, f"Please pay this invoice: {other['amount']} is due."),
+                          tool_run(latest, "Please pay this invoice."), tool_run(latest, note, archive=False)),
             "near_misses": [run(other, f"Please pay this invoice: {other['amount']} is due."),
                             run(latest, "Please pay this invoice."), run(latest, note, archive=False)],
             "adversarial": [
@@ -126,6 +136,10 @@ def cleanup_sender(w: World, rng: random.Random):
                 [on_messages({"id": {"$in": mids}}, ["is_trashed", "trashed_at", "in_inbox"]),
                  {"table": "filters", "ops": ["create"], "max": 1}]),
             "solution": delete_all + make_filter + [done()],
+            "tools": plan([find(f"from:{email}", limit=50), call("delete_conversations", thread_ids=tids),
+                           call("create_filter", from_contains=email, delete_it=True)],
+                          [find(f"from:{email}", limit=50), call("delete_conversations", thread_ids=tids)],
+                          [call("create_filter", from_contains=email, delete_it=True)]),
             "adversarial": [extra(delete_all + make_filter + [done()],
                                   [make_filter[0], {**make_filter[1], "text": other}] + make_filter[2:],
                                   "a second delete filter for another sender")],
@@ -169,6 +183,10 @@ def trip_question(w: World, rng: random.Random):
         dump = (f"I fly on one of {', '.join(f'{MONTHS[d.month - 1][:3]} {d.day}' for d in near)}, "
                 f"flight {' or '.join(([f for f in all_flights if f != flight][:6] + [flight])[::-1])}.")
 
+        def tool_steps(body: str):
+            return [find(f'"{city}" flight confirmation'), call("read_conversation", thread_id=m["thread_id"]),
+                    *find_open(t["subject"], tid), call("reply", thread_id=tid, body=body)]
+
         def steps(body: str):
             return search(f'"{city}" flight confirmation') + [open_row(conf_subject)] + search(phrase(t["subject"])) + [
                 open_row(t["subject"]), click("button", "Reply", exact=True),
@@ -191,6 +209,7 @@ def trip_question(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
                  on_messages({"thread_id": {"$in": [tid, m["thread_id"]]}}, [])]),
             "solution": steps(text),
+            "tools": plan(tool_steps(text), tool_steps(wrong)),
             "near_misses": [steps(wrong)],
             "adversarial": [
                 adversarial("dump", steps(dump), "every flight number and every date of the next two months"),

@@ -10,6 +10,7 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.judged_lib import calibration, judge_check
+from tasks.templates.mail._tools import call, find_open, plan
 from tasks.templates.mail._common import (graded, COMPOSE, Mailbox, clock, click, done, long_date, open_row, phrase, search,
                                           toolbar_button)
 from tasks.templates.mail.compose import _date_in, compose_steps, question_pairs
@@ -94,6 +95,10 @@ def decline_invite(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec,
             "solution": _reply(path, gold[k % 2]),
+            "tools": plan(find_open(subject, tid) + [call("reply", thread_id=tid, body=gold[k % 2])],
+                          find_open(subject, tid) + [call("reply", thread_id=tid, body=accept)],
+                          find_open(mb.threads[other_msg["thread_id"]]["subject"], other_msg["thread_id"])
+                          + [call("reply", thread_id=other_msg["thread_id"], body=gold[k % 2])]),
             "near_misses": [_reply(path, accept), _reply(other_path, gold[k % 2])],
             "adversarial": [{"kind": "extra", "why": "the right reply plus accepting the invitation on its card",
                              "steps": path + [click("button", "Yes", exact=True, within={"role": "group", "name": "Going?"})]
@@ -145,6 +150,10 @@ def answer_question(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec,
             "solution": _reply(path, gold[0]),
+            "tools": plan(find_open(subject, tid) + find_open(mb.threads[ann]["subject"], ann)
+                          + [call("reply", thread_id=tid, body=gold[0])],
+                          find_open(subject, tid) + [call("reply", thread_id=tid, body=wrong_text)],
+                          find_open(subject, tid) + [call("reply", thread_id=tid, body=hedge)]),
             "near_misses": [_reply(path, wrong_text), _reply(path, hedge)],
             "adversarial": [{"kind": "extra", "why": "the right reply, then the conversation archived",
                              "steps": _reply(path, gold[0])[:-1] + [toolbar_button("Archive"), done()]}],
@@ -211,6 +220,9 @@ def thank_you(w: World, rng: random.Random):
                              [{"table": "messages", "ops": ["create"], "max": 1},
                               {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": steps,
+            "tools": plan([call("send_email", to=[c["email"]], subject=subj, body=body)],
+                          [call("send_email", to=[c["email"]], subject=subject, body=no_ask.split("body: ", 1)[1])],
+                          [call("send_email", to=[other["email"]], subject=subj, body=body)]),
             "near_misses": [compose_steps(c["email"], subject, no_ask.split("body: ", 1)[1])
                             + [click("button", "Send", exact=True, within=COMPOSE), done()],
                             compose_steps(other["email"], subj, body)
@@ -261,6 +273,10 @@ def vacation_message(w: World, rng: random.Random):
         context = (f"The responder is {mb.me['name']}'s, on from {long_date(start)} to {long_date(end)}. The urgent "
                    f"contact: {c['name']} <{c['email']}>.")
 
+        def vacation(body: str, last: dt.date = end) -> dict:
+            return call("set_vacation_responder", enabled=True, first_day=start.isoformat(), last_day=last.isoformat(),
+                        subject=subject, message=body)
+
         def steps(body: str, last: dt.date = end, extra: list | None = None) -> list[dict]:
             return all_settings() + [
                 click("radio", "Vacation responder on", exact=True),
@@ -286,6 +302,7 @@ def vacation_message(w: World, rng: random.Random):
                                "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
                                           "vacation_body", "vacation_contacts_only"]}]),
             "solution": steps(text),
+            "tools": plan([vacation(text)], [vacation(no_contact)], [vacation(text, end + dt.timedelta(days=1))]),
             "near_misses": [steps(no_contact), steps(text, end + dt.timedelta(days=1))],
             "adversarial": [{"kind": "extra", "why": "the right responder, and the signature replaced",
                              "steps": steps(text, extra=[{"fill": {"role": "textbox", "name": "Signature", "exact": True},

@@ -6,6 +6,7 @@ import random
 
 from apps.mail.views.common import LABEL_COLORS
 from tasks.templates import World, template
+from tasks.templates.mail._tools import call, plan
 from tasks.templates.mail._common import Mailbox, click, done, extra, graded
 
 NAV = {"role": "navigation", "name": "Mailboxes"}
@@ -45,6 +46,8 @@ def create_nested_label(w: World, rng: random.Random):
                   "expect": {"name": name, "parent_id": parent}, "name": f"{ppath}/{name} exists"}],
                 [{"table": "labels", "ops": ["create"], "max": 1}]),
             "solution": steps(),
+            "tools": plan([call("list_labels"), call("create_label", name=name, parent_id=parent)],
+                          [call("list_labels"), call("create_label", name=name)]),
             "adversarial": [extra(steps(), steps(name=names[(i + 1) % len(names)])[:-1],
                                   "creates a second nested label")],
             "near_misses": [steps(nest=False)],
@@ -80,6 +83,8 @@ def rename_label(w: World, rng: random.Random):
                   "expect": {"name": new, "parent_id": mb.labels[lid]["parent_id"]}, "name": "renamed in place"}],
                 [{"table": "labels", "where": {"id": lid}, "fields": ["name"]}]),
             "solution": edit,
+            "tools": plan([call("list_labels"), call("rename_label", label_id=lid, name=new)],
+                          [call("list_labels"), call("create_label", name=new)]),
             "adversarial": [extra(edit, edit_other, "renames another label too")],
             "near_misses": [create],
         }
@@ -112,6 +117,8 @@ def label_color(w: World, rng: random.Random):
                   "name": f"label is {name}"}],
                 [{"table": "labels", "where": {"id": lid}, "fields": ["color", "text_color"]}]),
             "solution": steps(name),
+            "tools": plan([call("list_labels"), call("set_label_color", label_id=lid, color=name.lower())],
+                          [call("list_labels"), call("set_label_color", label_id=lid, color=near[0].lower())]),
             "adversarial": [extra(steps(name), steps(o_colour, o)[:-1], "recolours another label too")],
             "near_misses": [steps(near[0])],
         }
@@ -141,6 +148,8 @@ def delete_label(w: World, rng: random.Random):
                    if tagged else [])
                 + [{"table": "filters", "where": {"apply_label_id": lid}, "fields": ["apply_label_id"]}]),
             "solution": steps(lid),
+            "tools": plan([call("list_labels"), call("delete_label", label_id=lid)],
+                          [call("list_labels"), call("delete_label", label_id=other)]),
             "adversarial": [extra(steps(lid), steps(other)[:-1], "deletes another label too")],
             "near_misses": [steps(other)],
             "tags": [f"messages:{len(tagged)}"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.mail._tools import call, find, finish, plan
 from tasks.templates.mail._common import (Mailbox, bystander, click, done, extra, graded, more_then, rail, search,
                                           star_elsewhere)
 
@@ -27,13 +28,18 @@ def unread_count(w: World, rng: random.Random):
         ("How many conversations are in your Spam folder?", spam, more_then("Spam")),
         ("How many unread conversations are in your Updates tab?", unread_in("updates"), []),
     ]
+    # Tool mode counts with a list's or a search's total.
+    lookups = [find("in:inbox is:unread category:promotions", limit=1), find("in:inbox is:unread category:social", limit=1),
+               call("list_mail", folder="drafts", limit=1), call("list_mail", folder="spam", limit=1),
+               find("in:inbox is:unread category:updates", limit=1)]
     collateral = star_elsewhere(mb.threads[bystander(mb, [])]["subject"])
-    for q, n, steps in questions:
+    for (q, n, steps), lookup in zip(questions, lookups):
         yield {
             "goal": q + " Answer with a number.",
             "start_path": "/inbox",
             "verify": graded([{"answer": {"$number": {"$eq": n}}, "name": f"answer {n}"}]),
             "solution": steps + [done(str(n))],
+            "tools": plan([lookup, finish(str(n))], [lookup, finish(str(n + 1))]),
             "near_misses": [steps + [done(str(n + 1))]],
             # The other questions' counts: the numbers a hedging answer would add.
             "distractors": [str(x) for _q, x, _s in questions if x != n] + [str(n - 1)],
@@ -66,6 +72,8 @@ def latest_attachment_name(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": graded([{"answer": {"$ieq": fname}, "name": "the file name"}]),
             "solution": path + [done(fname)],
+            "tools": plan([find(f"from:{email} has:attachment", limit=5), finish(fname)],
+                          [find(f"from:{email} has:attachment", limit=5), finish(older[0])]),
             "near_misses": [path + [done(older[0])]],
             "distractors": older[1:],
             "adversarial": [extra(path + [done(fname)], collateral,

@@ -6,6 +6,7 @@ import datetime as dt
 import random
 
 from tasks.templates import World, template
+from tasks.templates.mail._tools import call, find, plan as tool_plan
 from tasks.templates.mail._common import (MONTHS, Mailbox, all_settings, click, done, extra, graded, open_row, search)
 
 
@@ -48,6 +49,9 @@ def signature(w: World, rng: random.Random):
                   "name": "new signature saved"}],
                 [{"table": "account", "where": {"id": 1}, "fields": ["signature"]}]),
             "solution": all_settings() + [fill, SAVE, done()],
+            "tools": tool_plan([call("get_settings"), call("update_settings", signature=text)],
+                          [call("get_settings")],
+                          [call("update_settings", signature=variants[(i * 5 + 1) % len(variants)])]),
             "adversarial": [extra(all_settings() + [fill, SAVE, done()], PAGE_SIZE_100,
                                   "changes the page size as well")],
             "near_misses": [all_settings() + [fill, click("link", "Cancel", exact=True), done()]],
@@ -96,6 +100,10 @@ def vacation_responder(w: World, rng: random.Random):
                   "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
                              "vacation_body", "vacation_contacts_only"]}]),
             "solution": steps(end),
+            "tools": tool_plan([call("set_vacation_responder", enabled=True, first_day=start.isoformat(), last_day=end.isoformat(),
+                                subject=subject, message=body)],
+                          [call("set_vacation_responder", enabled=True, first_day=start.isoformat(),
+                                last_day=(end + dt.timedelta(days=1)).isoformat(), subject=subject, message=body)]),
             "adversarial": [extra(steps(end), PAGE_SIZE_100, "changes the page size as well")],
             "near_misses": [steps(end + dt.timedelta(days=1))],
         }
@@ -123,21 +131,25 @@ def create_filter(w: World, rng: random.Random):
         if plan == "skip+label":
             acts = [click("checkbox", "Skip the Inbox (Archive it)"), click("button", "Choose label"), click("option", lab, exact=True)]
             expect = {"skip_inbox": True, "apply_label_id": lid, "delete": False}
+            tool_acts, tool_near = {"skip_inbox": True, "apply_label_id": lid}, {"apply_label_id": lid}
             goal = f"Create a filter so that emails from {email} skip the inbox and get the label \u201c{lab}\u201d."
             near = [click("button", "Choose label"), click("option", lab, exact=True)]
         elif plan == "star":
             acts = [click("checkbox", "Star it")]
             expect = {"star": True, "skip_inbox": False, "delete": False}
+            tool_acts, tool_near = {"star_it": True}, {"mark_as_read": True}
             goal = f"Create a filter that stars every email from {email}."
             near = [click("checkbox", "Mark as read")]
         elif plan == "read+label":
             acts = [click("checkbox", "Mark as read"), click("button", "Choose label"), click("option", lab, exact=True)]
             expect = {"mark_read": True, "apply_label_id": lid, "skip_inbox": False}
+            tool_acts, tool_near = {"mark_as_read": True, "apply_label_id": lid}, {"mark_as_read": True}
             goal = f"Create a filter that marks emails from {email} as read and labels them \u201c{lab}\u201d."
             near = [click("checkbox", "Mark as read")]
         else:
             acts = [click("checkbox", "Delete it")]
             expect = {"delete": True}
+            tool_acts, tool_near = {"delete_it": True}, {"skip_inbox": True}
             goal = f"Create a filter that deletes every new email from {email}."
             near = [click("checkbox", "Skip the Inbox (Archive it)")]
         yield {
@@ -148,6 +160,8 @@ def create_filter(w: World, rng: random.Random):
                   "expect": {"from_contains": {"$ieq": email}, **expect}, "name": "the filter"}],
                 [{"table": "filters", "ops": ["create"], "max": 1}]),
             "solution": base + acts + [create, done()],
+            "tools": tool_plan([call("list_labels"), call("create_filter", from_contains=email, **tool_acts)],
+                          [call("list_labels"), call("create_filter", from_contains=email, **tool_near)]),
             "adversarial": [extra(base + acts + [create, done()], [base[0], {**base[1], "text": other}, base[2]] + acts + [create],
                                   "the same filter for another sender too")],
             "near_misses": [base + near + [create, done()]],
@@ -186,6 +200,10 @@ def block_sender(w: World, rng: random.Random):
                 [{"table": "blocked_senders", "in": "created", "count": 1, "expect": {"email": m["from_email"]},
                   "name": "sender blocked"}],
                 [{"table": "blocked_senders", "ops": ["create"], "max": 1}]),
+            "tools": tool_plan([find(f"from:{m['from_email']}"), call("read_conversation", thread_id=tid),
+                           call("block_sender", email=m["from_email"])],
+                          [find(f"from:{m['from_email']}"), call("read_conversation", thread_id=tid),
+                           call("report_spam", thread_ids=[tid])]),
             "solution": path + [click("button", "More message options", exact=True),
                                 click("menuitem", f'Block "{m["from_name"]}"', exact=True),
                                 click("button", "Block", exact=True), done()],
@@ -224,6 +242,8 @@ def unblock(w: World, rng: random.Random):
                 [{"table": "blocked_senders", "where": {"email": target}, "count": 0, "name": "unblocked"}],
                 [{"table": "blocked_senders", "ops": ["delete"], "where": {"id": tid}, "max": 1}]),
             "solution": steps(target),
+            "tools": tool_plan([call("list_blocked_senders"), call("unblock_sender", email=target)],
+                          [call("list_blocked_senders"), call("unblock_sender", email=other)]),
             "adversarial": [extra(steps(target), [click("button", f"Unblock {other}", exact=True)],
                                   "unblocks another address too")],
             "near_misses": [steps(other)],
@@ -257,6 +277,9 @@ def inbox_settings(w: World, rng: random.Random):
                 [{"table": "account", "where": {"id": 1}, "expect": expect, "name": "setting saved"}],
                 [{"table": "account", "where": {"id": 1}, "fields": [field]}]),
             "solution": steps,
+            "tools": tool_plan([call("get_settings"), call("update_settings", **{field: value if field == "page_size" else False})],
+                          [call("get_settings"), call("update_settings", **({"page_size": 20} if field == "page_size"
+                                                                            else {"tab_updates": False}))]),
             "adversarial": [extra(steps, harm, "turns another setting off too")],
             "near_misses": [near],
         }
