@@ -385,17 +385,26 @@ def tasks_validate(
     report: Optional[Path] = typer.Option(None, help="with --seeds: write the pass rates as JSON here"),
     generate_only: bool = typer.Option(False, help="with --seeds: only generate (which worlds yield their "
                                                    "instances), prove nothing new"),
+    mode: str = typer.Option("ui", help="ui: the screen solutions in browsers; tools: each task's tool plan "
+                                        "(gold calls 1, noop 0, tool near-misses 0) through the tools env, no browser"),
 ):
     """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
     near-misses (0) and adversarial trajectories (0) in real browsers. Judged tasks: the browser proves
     their state-gated parts (the judge answered from their labelled texts); their judge is calibrated
-    against --judge-base-url / --judge-model, or skipped with a message when none is configured."""
+    against --judge-base-url / --judge-model, or skipped with a message when none is configured.
+    With --mode tools: the same proof for the tasks' tool plans (function calls, no browser)."""
     from agent_harness.validate import validate_tasks
     from gym_core.runtime import Runtime
     from tasks.integrity import audit_tasks
 
     _set_judge_env(judge_base_url, judge_model)
+    if mode not in ("ui", "tools"):
+        err.print(f"[red]--mode must be ui or tools, got {mode!r}[/red]")
+        raise typer.Exit(2)
     if seeds is not None:
+        if mode != "ui":
+            err.print("[red]--seeds proves fresh worlds in the ui mode only[/red]")
+            raise typer.Exit(2)
         return _validate_fresh(tasks, seeds, instances, workers, report, not generate_only)
     chosen = _select(tasks, tasks_dir=tasks_dir)
     audit = audit_tasks(chosen)
@@ -405,7 +414,7 @@ def tasks_validate(
 
     async def main():
         try:
-            return await validate_tasks(chosen, workers=workers, near_misses=not no_near_misses)
+            return await validate_tasks(chosen, workers=workers, near_misses=not no_near_misses, mode=mode)
         finally:
             await Runtime.current().close()
 
@@ -414,6 +423,18 @@ def tasks_validate(
     for r in bad:
         err.print(r.failures())
     probes = sum(len(r.probes) for r in results)
+    if mode == "tools":
+        for app in sorted({t.app for t in chosen}):
+            mine = [r for r in results if r.task_id.startswith(app + "/")]
+            unsupported = [r for r in mine if r.unsupported]
+            oracle = [p for r in mine for p in r.probes if p.kind == "oracle"]
+            console.print(f"{app}: tool oracle 1 on {sum(p.ok for p in oracle)}/{len(oracle)}, "
+                          f"noop 0 on {sum(p.ok for r in mine for p in r.probes if p.kind == 'noop')}, "
+                          f"near-misses 0 on {sum(p.ok for r in mine for p in r.probes if p.kind.startswith('near_miss'))}"
+                          f"/{sum(1 for r in mine for p in r.probes if p.kind.startswith('near_miss'))}; "
+                          f"{len(unsupported)} unsupported")
+            for r in unsupported:
+                console.print(f"  unsupported {r.task_id}: {r.unsupported}")
     for app in sorted({t.app for t in chosen}):
         adv = [p for r in results if r.task_id.startswith(app + "/") for p in r.probes if p.kind.startswith("adversarial")]
         hacks = sum(1 for p in adv if p.error is None and p.reward > 0)
