@@ -159,6 +159,9 @@ def eval_cmd(
     judge_base_url: Optional[str] = typer.Option(None, help=JUDGE_URL_HELP + "; without one, judged tasks "
                                                  "grade 'ungraded'"),
     judge_model: Optional[str] = typer.Option(None, help=JUDGE_MODEL_HELP),
+    mode: str = typer.Option("ui", help="ui (the screen), tools (the app's tools, no browser: the oracle plays "
+                                        "tool plans, openai is a function-calling model, text-only ones too) or "
+                                        "hybrid (screen and tools)"),
 ):
     """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl, a report to OUT/report/."""
     _set_judge_env(judge_base_url, judge_model)
@@ -168,8 +171,18 @@ def eval_cmd(
     from gym_core.env import EnvConfig
     from gym_core.runtime import Runtime
 
+    if mode not in ("ui", "tools", "hybrid"):
+        fail(f"--mode must be ui, tools or hybrid, got {mode!r}")
     chosen = _fresh(tasks, seeds, instances, split, workers) if seeds else _select(tasks, split=split,
                                                                                      tasks_dir=tasks_dir)
+    if mode == "tools" and agent == "oracle":
+        missing = [t.id for t in chosen if t.tools is None or not t.tools.solution]
+        if missing:
+            console.print(f"[yellow]{len(missing)} task(s) have no tool solution and are left out[/yellow] "
+                          f"(e.g. {missing[0]})")
+            chosen = [t for t in chosen if t.id not in set(missing)]
+            if not chosen:
+                fail("no task left with a tool solution")
     agent_kwargs = _json_pairs(agent_arg, "--agent-arg")
     if agent in MODEL_AGENTS:
         agent_kwargs = {
@@ -179,8 +192,12 @@ def eval_cmd(
             "max_tokens": max_tokens, "timeout": timeout, "retries": retries, "logprobs": logprobs,
             **agent_kwargs,
         }
+    if mode == "tools" and agent in MODEL_AGENTS:  # a function-calling model: no screen, no action format
+        agent_kwargs = {k: v for k, v in agent_kwargs.items() if k not in (
+            "format", "coords", "image_size", "max_pixels", "history_images", "history_turns", "logprobs")}
+    probe_cfg = EvalConfig(agent=agent, tasks=[], out=Path("."), mode=mode)
     try:
-        probe = make_agent_from(agent, dict(agent_kwargs))
+        probe = make_agent_from(probe_cfg.agent_name(), dict(agent_kwargs))
     except (ValueError, ImportError, AttributeError, TypeError) as e:
         fail(str(e))
     del probe
@@ -191,9 +208,9 @@ def eval_cmd(
                      env_config=EnvConfig(max_steps=max_steps), save_screenshots=not no_screenshots,
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
                      ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),
-                     app_modules=_pairs(app_module, "--app-module"), retry_errors=retry_errors)
+                     app_modules=_pairs(app_module, "--app-module"), retry_errors=retry_errors, mode=mode)
     where = f"ray={ray} actors" if ray else (f"procs={procs}" if procs > 1 else "in-process")
-    console.print(f"[bold]uigym eval[/bold]: agent={label} tasks={len(chosen)} samples={samples} "
+    console.print(f"[bold]uigym eval[/bold]: agent={label} mode={mode} tasks={len(chosen)} samples={samples} "
                   f"workers={workers} ({where}) -> {out}")
 
     async def main():

@@ -23,6 +23,10 @@ def make_agent(name: str, **kwargs) -> Agent:
             import agent_harness.agents.model  # noqa: F401
         except ImportError:
             pass
+    if name == "openai-tools" and name not in AGENTS:
+        from agent_harness.agents.tool_model import ToolModelAgent
+
+        AGENTS[name] = ToolModelAgent
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
     return AGENTS[name](**kwargs)
