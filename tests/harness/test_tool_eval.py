@@ -3,6 +3,7 @@ endpoint, text only) on the toy app, graded by the tasks' verifiers; trajectorie
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from agent_harness.runner import EvalConfig, run_eval
@@ -73,3 +74,23 @@ async def test_hybrid_mode_runs_the_tool_oracle_beside_the_screen(tmp_path, toy_
     (row,) = await run_eval(cfg)
     assert row["reward"] == 1.0 and row["mode"] == "hybrid"
     assert (tmp_path / row["episode_dir"] / "000.png").exists()  # the screen is recorded too
+
+
+async def test_tool_mode_episodes_export_as_function_calling_sft_samples(tmp_path, toy_runtime):
+    from agent_harness.export import ExportConfig, export_sft
+
+    run = tmp_path / "run"
+    await run_eval(EvalConfig(agent="oracle", tasks=list(TASKS.values()), out=run, workers=2,
+                              app_modules=APP_MODULES, mode="tools"))
+    stats = await asyncio.to_thread(export_sft, ExportConfig(runs=[run], out=tmp_path / "sft", split="hash",
+                                                              test_fraction=0.0))
+    rows = [json.loads(line) for line in (tmp_path / "sft" / "train.jsonl").read_text().splitlines()]
+    calls = sum(len(t.tools.solution) for t in TASKS.values())
+    assert stats.samples["train"] == len(rows) == calls and stats.images == 0
+    star = sorted((r for r in rows if r["task_id"] == "mail/toy-star-note-2"), key=lambda r: r["step"])
+    assert [r["source"] for r in star] == ["oracle"] * 3 and all(r["images"] == [] for r in star)
+    assert star[1]["target"] == '<tool_call>\n{"name": "star_note", "arguments": {"note_id": 2}}\n</tool_call>'
+    prompt = star[1]["prompt"]
+    assert [m["role"] for m in prompt] == ["system", "user", "assistant", "tool"]
+    assert "list_notes" in prompt[2]["content"][0]["text"] and "Note 1-2" in prompt[3]["content"][0]["text"]
+    assert [t["function"]["name"] for t in json.loads(star[1]["tools"])][-1] == "done"
