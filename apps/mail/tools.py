@@ -197,8 +197,11 @@ def _draft_fields(draft_id: int, **given) -> dict:
 
 @TOOLS.tool
 def send_draft(draft_id: Annotated[int, Field(description="a draft_id (list_mail folder='drafts')")],
-               to: Optional[Addresses] = None, cc: Optional[Addresses] = None, bcc: Optional[Addresses] = None,
-               subject: Optional[Subject] = None, body: Optional[Body] = None) -> dict:
+               to: Annotated[Optional[list[str]], Field(max_length=50, description="replace the To addresses")] = None,
+               cc: Annotated[Optional[list[str]], Field(max_length=50, description="replace the Cc addresses")] = None,
+               bcc: Annotated[Optional[list[str]], Field(max_length=50, description="replace the Bcc addresses")] = None,
+               subject: Annotated[Optional[str], Field(max_length=500, description="replace the subject")] = None,
+               body: Annotated[Optional[str], Field(description="replace the text")] = None) -> dict:
     """Send a saved draft now. A field given replaces the draft's (a list replaces the whole list); the rest
     are sent as saved."""
     fields = _draft_fields(draft_id, to=to, cc=cc, bcc=bcc, subject=subject, body=body)
@@ -221,6 +224,8 @@ def schedule_send(to: Addresses, subject: Subject, body: Body,
     """Schedule an email to be sent later (it waits in Scheduled). Give a `preset` or `at`."""
     if (preset is None) == (at is None):
         raise ToolError("schedule_send: give either 'preset' or 'at'")
+    if draft_id is not None and C.draft(_s(), draft_id) is None:
+        raise ToolError(f"draft {draft_id} does not exist; list_mail(folder='drafts') gives the ids")
     when = _preset_time(fmt.schedule_options(now()), preset, "schedule") if preset else at
     m, thread, t = C.schedule(_s(), at=when, to=to, cc=cc, bcc=bcc, subject=subject, body=body, draft_id=draft_id)
     return {"ok": True, "message_id": m.id, "thread_id": thread.id, "scheduled_at": t.isoformat()}
@@ -335,7 +340,7 @@ def move_to_label(thread_ids: ThreadIds, label_id: LabelId,
 
 
 @TOOLS.tool
-def move_to_category(thread_ids: ThreadIds, category: Category) -> dict:
+def move_to_category(thread_ids: ThreadIds, category: Annotated[Category, Field(description="the tab to move them to")]) -> dict:
     """Move conversations to an inbox tab (Primary, Promotions, Social, Updates)."""
     return _act("move", thread_ids, target=f"category:{category}")
 
@@ -349,7 +354,8 @@ def empty_folder(folder: Annotated[Literal["trash", "spam"], Field(description="
 
 # ------------------------------------------------------------------------------------ single messages
 @TOOLS.tool
-def star_message(message_id: MessageId, starred: bool = True) -> dict:
+def star_message(message_id: MessageId,
+                 starred: Annotated[bool, Field(description="true: star; false: unstar")] = True) -> dict:
     """Star (or unstar) one message of a conversation."""
     return {"ok": True, "starred": S.star_message(_s(), message_id, starred)}
 
@@ -369,7 +375,7 @@ def mark_unread_from(message_id: MessageId) -> dict:
 
 @TOOLS.tool
 def rsvp(invite_id: Annotated[int, Field(description="the invite_id (read_conversation)")],
-         response: Literal["yes", "maybe", "no"]) -> dict:
+         response: Annotated[Literal["yes", "maybe", "no"], Field(description="going? yes, maybe or no")]) -> dict:
     """Answer a calendar invitation: Yes, Maybe or No."""
     return {"ok": True, "rsvp": S.rsvp(_s(), invite_id, response)}
 
@@ -382,7 +388,7 @@ def block_sender(email: Annotated[str, Field(max_length=200, description="the se
 
 @TOOLS.tool
 def unblock_sender(email: Annotated[str, Field(max_length=200, description="a blocked address (list_blocked_senders)")]) -> dict:
-    """Unblock an address."""
+    """Unblock an address: its future mail reaches the inbox again."""
     S.unblock(_s(), email=email)
     return {"ok": True}
 
@@ -430,7 +436,8 @@ def set_label_color(label_id: LabelId, color: Annotated[Color, Field(description
 
 @TOOLS.tool
 def set_label_visibility(label_id: LabelId,
-                         show_in_label_list: Optional[bool] = None, show_in_message_list: Optional[bool] = None) -> dict:
+                         show_in_label_list: Annotated[Optional[bool], Field(description="show it in the left rail's label list")] = None,
+                         show_in_message_list: Annotated[Optional[bool], Field(description="show its chip on message rows")] = None) -> dict:
     """Show or hide a label in the label list (left rail) and on message rows."""
     changes = {k: v for k, v in (("show_in_list", show_in_label_list), ("show_in_message_list", show_in_message_list))
                if v is not None}
@@ -447,7 +454,23 @@ def delete_label(label_id: LabelId) -> dict:
 
 
 # --------------------------------------------------------------------------------------------- filters
-Crit = Annotated[str, Field(max_length=200)]
+def _crit(what: str):
+    return Annotated[str, Field(max_length=200, description=what)]
+
+
+def _flag(what: str):
+    return Annotated[bool, Field(description=what)]
+
+
+FromC, ToC, SubjC = _crit("criterion: the sender contains"), _crit("criterion: a recipient contains"), _crit("criterion: the subject contains")
+HasC, NotC = _crit("criterion: has these words"), _crit("criterion: doesn't have these words")
+HasAtt = _flag("criterion: has an attachment")
+Skip, Read, StarIt = _flag("action: skip the inbox (archive it)"), _flag("action: mark as read"), _flag("action: star it")
+Fwd, DelIt, NoSpam = _crit("action: forward to this address"), _flag("action: delete it"), _flag("action: never send it to Spam")
+ApplyLabel = Annotated[Optional[int], Field(description="action: apply this label_id")]
+Imp = Annotated[Optional[bool], Field(description="action: true always / false never mark important; null leaves it")]
+Cat = Annotated[Optional[Category], Field(description="action: categorize as this tab")]
+Existing = Annotated[bool, Field(description="also apply it to the conversations that match now")]
 
 
 def _filter_body(from_contains, to_contains, subject_contains, has_words, doesnt_have, has_attachment, skip_inbox,
@@ -461,14 +484,12 @@ def _filter_body(from_contains, to_contains, subject_contains, has_words, doesnt
 
 
 @TOOLS.tool
-def create_filter(from_contains: Crit = "", to_contains: Crit = "", subject_contains: Crit = "",
-                  has_words: Crit = "", doesnt_have: Crit = "", has_attachment: bool = False,
-                  skip_inbox: bool = False, mark_as_read: bool = False, star_it: bool = False,
-                  apply_label_id: Annotated[Optional[int], Field(description="a label_id to apply")] = None,
-                  forward_to: Crit = "", delete_it: bool = False, never_spam: bool = False,
-                  mark_important: Annotated[Optional[bool], Field(description="true: always, false: never, null: leave")] = None,
-                  category: Optional[Category] = None,
-                  apply_to_existing: Annotated[bool, Field(description="also apply it to the conversations that match now")] = False) -> dict:
+def create_filter(from_contains: FromC = "", to_contains: ToC = "", subject_contains: SubjC = "",
+                  has_words: HasC = "", doesnt_have: NotC = "", has_attachment: HasAtt = False,
+                  skip_inbox: Skip = False, mark_as_read: Read = False, star_it: StarIt = False,
+                  apply_label_id: ApplyLabel = None, forward_to: Fwd = "", delete_it: DelIt = False,
+                  never_spam: NoSpam = False, mark_important: Imp = None, category: Cat = None,
+                  apply_to_existing: Existing = False) -> dict:
     """Create a filter: criteria (at least one) and actions (at least one) for incoming mail."""
     f, n = F.create(_s(), _filter_body(from_contains, to_contains, subject_contains, has_words, doesnt_have,
                                        has_attachment, skip_inbox, mark_as_read, star_it, apply_label_id, forward_to,
@@ -478,12 +499,12 @@ def create_filter(from_contains: Crit = "", to_contains: Crit = "", subject_cont
 
 @TOOLS.tool
 def update_filter(filter_id: Annotated[int, Field(description="a filter_id (list_filters)")],
-                  from_contains: Crit = "", to_contains: Crit = "", subject_contains: Crit = "",
-                  has_words: Crit = "", doesnt_have: Crit = "", has_attachment: bool = False,
-                  skip_inbox: bool = False, mark_as_read: bool = False, star_it: bool = False,
-                  apply_label_id: Optional[int] = None, forward_to: Crit = "", delete_it: bool = False,
-                  never_spam: bool = False, mark_important: Optional[bool] = None, category: Optional[Category] = None,
-                  apply_to_existing: bool = False) -> dict:
+                  from_contains: FromC = "", to_contains: ToC = "", subject_contains: SubjC = "",
+                  has_words: HasC = "", doesnt_have: NotC = "", has_attachment: HasAtt = False,
+                  skip_inbox: Skip = False, mark_as_read: Read = False, star_it: StarIt = False,
+                  apply_label_id: ApplyLabel = None, forward_to: Fwd = "", delete_it: DelIt = False,
+                  never_spam: NoSpam = False, mark_important: Imp = None, category: Cat = None,
+                  apply_to_existing: Existing = False) -> dict:
     """Replace a filter's criteria and actions (as saving its edit form does: unset ones are cleared)."""
     f, n = F.update(_s(), filter_id, _filter_body(from_contains, to_contains, subject_contains, has_words, doesnt_have,
                                                   has_attachment, skip_inbox, mark_as_read, star_it, apply_label_id,
@@ -494,18 +515,18 @@ def update_filter(filter_id: Annotated[int, Field(description="a filter_id (list
 
 @TOOLS.tool
 def delete_filter(filter_id: Annotated[int, Field(description="a filter_id (list_filters)")]) -> dict:
-    """Delete a filter."""
+    """Delete a filter (mail it already acted on stays as it is)."""
     F.remove(_s(), filter_id)
     return {"ok": True}
 
 
 # -------------------------------------------------------------------------------------------- settings
 @TOOLS.tool
-def update_settings(page_size: Optional[Literal[10, 15, 20, 25, 50, 100]] = None,
-                    show_snippets: Optional[bool] = None,
+def update_settings(page_size: Annotated[Optional[Literal[10, 15, 20, 25, 50, 100]], Field(description="conversations per page")] = None,
+                    show_snippets: Annotated[Optional[bool], Field(description="show a snippet of the text on rows")] = None,
                     signature: Annotated[Optional[str], Field(max_length=4000, description="the signature text ('' for none)")] = None,
-                    signature_on_replies: Optional[bool] = None,
-                    display_density: Optional[Literal["default", "comfortable", "compact"]] = None,
+                    signature_on_replies: Annotated[Optional[bool], Field(description="use the signature on replies and forwards")] = None,
+                    display_density: Annotated[Optional[Literal["default", "comfortable", "compact"]], Field(description="row density")] = None,
                     tab_promotions: Annotated[Optional[bool], Field(description="show the Promotions inbox tab")] = None,
                     tab_social: Annotated[Optional[bool], Field(description="show the Social inbox tab")] = None,
                     tab_updates: Annotated[Optional[bool], Field(description="show the Updates inbox tab")] = None) -> dict:
@@ -518,11 +539,11 @@ def update_settings(page_size: Optional[Literal[10, 15, 20, 25, 50, 100]] = None
 
 
 @TOOLS.tool
-def set_vacation_responder(enabled: bool,
+def set_vacation_responder(enabled: Annotated[bool, Field(description="true: on; false: off")],
                            first_day: Annotated[Optional[str], Field(max_length=40, description="YYYY-MM-DD (default today)")] = None,
                            last_day: Annotated[Optional[str], Field(max_length=40, description="YYYY-MM-DD, or none for no end")] = None,
-                           subject: Annotated[Optional[str], Field(max_length=300)] = None,
-                           message: Annotated[Optional[str], Field(max_length=4000)] = None,
+                           subject: Annotated[Optional[str], Field(max_length=300, description="the auto-reply's subject")] = None,
+                           message: Annotated[Optional[str], Field(max_length=4000, description="the auto-reply's text")] = None,
                            contacts_only: Annotated[Optional[bool], Field(description="only reply to people in my Contacts")] = None) -> dict:
     """Turn the vacation responder on (with its days, subject and message) or off. Fields not given keep their
     saved values."""
@@ -538,15 +559,20 @@ def set_vacation_responder(enabled: bool,
 
 
 # -------------------------------------------------------------------------------------------- contacts
-CField = Annotated[Optional[str], Field(max_length=2000)]
+def _cfield(what: str):
+    return Annotated[Optional[str], Field(max_length=2000, description=what)]
+
+
+First, Last, Email, Company = _cfield("first name"), _cfield("last name"), _cfield("e-mail address"), _cfield("company")
+Phone, Address, Notes = _cfield("phone number"), _cfield("postal address"), _cfield("notes")
 
 
 @TOOLS.tool
-def create_contact(first_name: CField = None, last_name: CField = None, email: CField = None, company: CField = None,
+def create_contact(first_name: First = None, last_name: Last = None, email: Email = None, company: Company = None,
                    title: Annotated[Optional[str], Field(max_length=200, description="job title")] = None,
-                   phone: CField = None, address: CField = None,
+                   phone: Phone = None, address: Address = None,
                    birthday: Annotated[Optional[str], Field(max_length=40, description="YYYY-MM-DD")] = None,
-                   notes: CField = None) -> dict:
+                   notes: Notes = None) -> dict:
     """Create a contact (a name or an email is required). Returns its contact_id."""
     c = A.create_contact(_s(), {k: v for k, v in locals().items() if v is not None})
     return {"ok": True, "contact_id": c.id}
@@ -554,11 +580,11 @@ def create_contact(first_name: CField = None, last_name: CField = None, email: C
 
 @TOOLS.tool
 def update_contact(contact_id: Annotated[int, Field(description="a contact_id (find_contacts)")],
-                   first_name: CField = None, last_name: CField = None, email: CField = None, company: CField = None,
+                   first_name: First = None, last_name: Last = None, email: Email = None, company: Company = None,
                    title: Annotated[Optional[str], Field(max_length=200, description="job title")] = None,
-                   phone: CField = None, address: CField = None,
+                   phone: Phone = None, address: Address = None,
                    birthday: Annotated[Optional[str], Field(max_length=40, description="YYYY-MM-DD, '' to clear")] = None,
-                   notes: CField = None) -> dict:
+                   notes: Notes = None) -> dict:
     """Edit a contact: the fields given change ('' clears one), the others keep their values. Giving first_name
     or last_name replaces the whole name."""
     session = _s()
@@ -578,7 +604,7 @@ def update_contact(contact_id: Annotated[int, Field(description="a contact_id (f
 
 @TOOLS.tool
 def favorite_contact(contact_id: Annotated[int, Field(description="a contact_id (find_contacts)")],
-                     favorite: bool = True) -> dict:
+                     favorite: Annotated[bool, Field(description="true: add to Favorites; false: remove")] = True) -> dict:
     """Add a contact to Favorites (or remove it)."""
     A.star_contact(_s(), contact_id, favorite)
     return {"ok": True}
@@ -586,6 +612,6 @@ def favorite_contact(contact_id: Annotated[int, Field(description="a contact_id 
 
 @TOOLS.tool
 def delete_contact(contact_id: Annotated[int, Field(description="a contact_id (find_contacts)")]) -> dict:
-    """Delete a contact."""
+    """Delete a contact (their mail stays)."""
     A.delete_contact(_s(), contact_id)
     return {"ok": True}
