@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Annotated, Literal, Optional
 
 from pydantic import Field
+from sqlalchemy import func, select
 
 from apps._shared import db, now
 from apps._shared.tools import ToolError, ToolSet
 from apps.mail import formatting as fmt
+from apps.mail.models import Message
 from apps.mail.services import account as A
 from apps.mail.services import compose as C
 from apps.mail.services import conversations as S
@@ -382,8 +384,15 @@ def rsvp(invite_id: Annotated[int, Field(description="the invite_id (read_conver
 
 @TOOLS.tool
 def block_sender(email: Annotated[str, Field(max_length=200, description="the sender's address (read_conversation)")]) -> dict:
-    """Block a sender: their future mail goes to Spam."""
-    return {"ok": True, "blocked": S.block(_s(), email)}
+    """Block a sender of a message you received (the message menu's Block): their future mail goes to Spam."""
+    session = _s()
+    # The app offers Block on a received message's menu only: an address that never wrote is not blockable.
+    sender = session.scalar(select(Message.id).where(func.lower(Message.from_email) == email.strip().lower(),
+                                                     Message.is_sent.is_(False)).limit(1))
+    if sender is None:
+        raise ToolError(f"no message from {email!r}: Block is offered on a received message (read_conversation "
+                        "gives senders' addresses)")
+    return {"ok": True, "blocked": S.block(session, email)}
 
 
 @TOOLS.tool
