@@ -3,6 +3,7 @@ notes, contact roles and the list views' mass actions."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any, Mapping
 
 from sqlalchemy import delete, or_, select
@@ -59,6 +60,39 @@ def as_form(obj: str, fields: Mapping[str, Any]) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------------ create / edit
+def new_defaults(obj: str, subtype: str = "") -> dict[str, Any]:
+    """What the New dialog starts with: you as owner, the first stage / status, an event in the next hour."""
+    t = now()
+    d: dict[str, Any] = {"owner_id": R.ME}
+    if obj == "Opportunity":
+        d.update(stage="Prospecting")
+    if obj == "Lead":
+        d.update(status="Open - Not Contacted")
+    if obj == "Case":
+        d.update(status="New", priority="Medium", origin="Phone")
+    if obj == "Task":
+        d.update(status="Not Started", priority="Normal")
+        if subtype == "Call":
+            d.update(subject="Call", status="Completed", activity_date=t.date(), task_subtype="Call")
+    if obj == "Event":
+        start = (t + dt.timedelta(hours=1)).replace(minute=0, second=0)
+        d.update(start=start, end=start + dt.timedelta(hours=1))
+    return d
+
+
+def new_form(obj: str) -> dict[str, str]:
+    """new_defaults as the strings the dialog's inputs hold."""
+    out = {}
+    for k, v in new_defaults(obj).items():
+        if isinstance(v, dt.datetime):
+            out[k], out[f"{k}_time"] = R.fmt_date(v), R.fmt_time(v)
+        elif isinstance(v, dt.date):
+            out[k] = R.fmt_date(v)
+        else:
+            out[k] = str(v)
+    return out
+
+
 def create_record(obj: str, form: Mapping[str, str], subtype: str = "", contact_id: int | None = None):
     """The New modal's save: parse and validate the form, create the record (and, for an opportunity
     created from a contact, that contact as its primary Decision Maker)."""

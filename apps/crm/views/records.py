@@ -315,22 +315,7 @@ def prefill_from_args(obj: str) -> dict:
 
 
 def default_values(obj: str) -> dict:
-    t = now()
-    d = {"owner_id": R.ME}
-    if obj == "Opportunity":
-        d.update(stage="Prospecting")
-    if obj == "Lead":
-        d.update(status="Open - Not Contacted")
-    if obj == "Case":
-        d.update(status="New", priority="Medium", origin="Phone")
-    if obj == "Task":
-        d.update(status="Not Started", priority="Normal")
-        if request.args.get("subtype") == "Call":
-            d.update(subject="Call", status="Completed", activity_date=t.date(), task_subtype="Call")
-    if obj == "Event":
-        start = (t + dt.timedelta(hours=1)).replace(minute=0, second=0)
-        d.update(start=start, end=start + dt.timedelta(hours=1))
-    return d
+    return svc.new_defaults(obj, request.args.get("subtype", ""))
 
 
 class Prefill(dict):
