@@ -22,7 +22,7 @@ from apps._shared.tools import ToolSet
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import CONTACT_ROLES, LOSS_REASONS
-from apps.crm.services import ServiceError, activities, convert, listviews, merge, read, record
+from apps.crm.services import ServiceError, activities, convert, listviews, merge, read, record, user
 from apps.crm.services import records as recs
 from apps.crm.services import reports
 
@@ -301,6 +301,8 @@ def add_contact_role(opportunity_id: Annotated[int, ID_RANGE, Field(description=
 # ------------------------------------------------------------------------------ activities
 def _composer(obj: str, rid: int, kind: str, who: str | None, what: str | None, **values: Any) -> dict:
     form = activities.default_form(obj, rid, kind)
+    if values.get("owner_id") is not None:
+        user(values["owner_id"])  # an unknown assignee is named, not just "Assigned To: Complete this field"
     if who is not None:
         form["who_id"] = who
     if what is not None:
@@ -394,7 +396,7 @@ def convert_lead(lead_id: Annotated[int, ID_RANGE, Field(description="the lead's
     if opportunity_name is not None:
         form["opp_name"] = opportunity_name
     if owner_id is not None:
-        form["owner_id"] = str(owner_id)
+        form["owner_id"] = str(user(owner_id))
     lead = convert.convert_lead(lead_id, form)
     return {"lead_id": lead.id, "account_id": lead.converted_account_id, "contact_id": lead.converted_contact_id,
             "opportunity_id": lead.converted_opportunity_id}

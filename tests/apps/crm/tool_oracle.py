@@ -33,20 +33,34 @@ class Played:
         return self.error is None and abs(self.score - self.expected) < 1e-9
 
 
+def _start_state(app, store, wid: str, task: Task) -> dict:
+    """The world as reset for `task`: the same for every task of one seed, now and fixtures, so read once."""
+    import json
+
+    cache = app.extensions.setdefault("crm_tool_oracle_starts", {})
+    key = json.dumps([task.seed, str(task.now), [f.model_dump() if hasattr(f, "model_dump") else f for f in task.fixtures]],
+                     sort_keys=True, default=str)
+    if key not in cache:
+        cache[key] = store.state(wid)
+    return cache[key]
+
+
 def play(app, task: Task, calls: list) -> tuple[float, list[str]]:
     """Reset a world for `task`, run `calls` (the last one is done), grade. A failing call raises."""
     store = app.extensions["uigym_worlds"]
     wid = f"tools-{next(_n)}"
     store.reset(wid, task.seed, task.now, [f.model_dump() if hasattr(f, "model_dump") else f for f in task.fixtures])
     try:
-        start = store.state(wid)
+        start = _start_state(app, store, wid, task)
         answer = None
+        acted = False
         for c in calls:
             if c.tool == "done":
                 answer = c.args.get("answer")
                 break
             TOOLS.call(app, wid, c.tool, c.args)
-        end = store.state(wid)
+            acted = True
+        end = store.state(wid) if acted else start
         judge = ExampleJudge(task) if task.verify.has_judge else None
         res = verify(task.verify, start, end, answer, judge=judge)
         return res.score, [f"{'ok' if ch.passed else 'FAIL'} {ch.name}: {ch.detail}" for ch in res.checks]
