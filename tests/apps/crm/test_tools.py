@@ -311,3 +311,18 @@ def test_tool_plan_grades(app, task):
     assert played, f"{task.id} has no tool plan"
     bad = [f"{p.kind}: expected {p.expected}, got {p.score} {p.error or ''}\n" + "\n".join(p.report) for p in played if not p.ok]
     assert not bad, "\n".join(bad)
+
+
+def test_served_by_the_control_api(app, dbs):
+    from tests.apps.world_fixtures import control
+
+    ctl, wid, h = control(app), app.config["TEST_WORLD"], {"X-Gym-Token": "t"}
+    listed = ctl.get("/tools", headers=h).get_json()
+    assert listed["app"] == "crm" and [t["name"] for t in listed["tools"]] == list(TOOLS.tools)
+    ok = ctl.post(f"/worlds/{wid}/tools/change_owner", json=VALID["change_owner"], headers=h)
+    assert ok.status_code == 200 and ok.get_json()["result"]["owner"]["id"] == 7
+    assert fresh(dbs, m.Account, 1).owner_id == 7
+    before = state(app)
+    bad = ctl.post(f"/worlds/{wid}/tools/change_owner", json={**VALID["change_owner"], "owner_id": 987654}, headers=h)
+    assert bad.status_code == 422 and "987654" in bad.get_json()["error"]
+    assert state(app) == before
