@@ -369,10 +369,9 @@ def record_new(obj: str):
         values.update(prefill_from_args(obj))
         extra = {"contact_id": values.pop("_contact_id", None)}
         return modal_response(render_form(obj, "new", values, {}, extra=extra), obj)
-    cid = request.form.get("contact_id", "")
+    cid = inputs.id_text(request.form.get("contact_id", "")) if obj == "Opportunity" else None
     try:
-        rec = svc.create_record(obj, request.form, request.form.get("subtype", ""),
-                                int(cid) if obj == "Opportunity" and str(cid).isdecimal() else None)
+        rec = svc.create_record(obj, request.form, request.form.get("subtype", ""), cid)
     except ServiceError as e:
         db().rollback()
         vals = Prefill({k: v for k, v in request.form.items()})
