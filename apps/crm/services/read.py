@@ -90,8 +90,7 @@ def summary(obj: str, rec, columns: list[str] | None = None, names: R.Names | No
             continue
         if f.type in ("lookup", "user"):
             ref_obj, ref_id = R.ref_of(f, rec)
-            key = f.name if f.name in ("who", "what") else c
-            out[key] = {"object": ref_obj, "id": ref_id, "name": names.name(ref_obj, ref_id)} if ref_id else None
+            out[f.name] = {"object": ref_obj, "id": ref_id, "name": names.name(ref_obj, ref_id)} if ref_id else None
         else:
             out[c] = getattr(rec, c)
     return out
@@ -196,8 +195,7 @@ def _fields(obj: str, rec, names: R.Names) -> dict[str, Any]:
                 out[c] = getattr(rec, c)
         elif f.type in ("lookup", "user"):
             ref_obj, ref_id = R.ref_of(f, rec)
-            key = f.name if f.name in ("who", "what") else f.name
-            out[key] = {"object": ref_obj, "id": ref_id, "name": names.name(ref_obj, ref_id)} if ref_id else None
+            out[f.name] = {"object": ref_obj, "id": ref_id, "name": names.name(ref_obj, ref_id)} if ref_id else None
         else:
             for c in f.cols:
                 out[c] = getattr(rec, c)
@@ -245,9 +243,10 @@ def related(obj: str, rec) -> dict[str, Any]:
                  "sort": (t.activity_date.isoformat() if t.activity_date else t.created_at.date().isoformat())} for t in tasks]
         acts += [{"type": "Event", "id": e.id, "subject": e.subject, "start": e.start, "end": e.end, "open": e.start >= t_now,
                   "owner_id": e.owner_id, "sort": e.start.date().isoformat()} for e in events]
-        acts.sort(key=lambda a: (not a["open"], a["sort"] if a["open"] else "", a["id"]))
+        # As the timeline: upcoming and overdue first (soonest first), then the past (latest first).
+        upcoming = sorted((a for a in acts if a["open"]), key=lambda a: (a["sort"], a["id"]))
         past = sorted((a for a in acts if not a["open"]), key=lambda a: (a["sort"], a["id"]), reverse=True)
-        acts = [a for a in acts if a["open"]] + past
+        acts = upcoming + past
         for a in acts:
             a.pop("sort")
         out["activities"] = _capped(acts)
