@@ -261,6 +261,12 @@ def mass_change_status(object: StatusObject, record_ids: Annotated[IdList, Field
     return {"object": object, "ids": [r.id for r in changed], "status": status}
 
 
+@TOOLS.tool
+def set_quarterly_goal(amount: Annotated[int, Field(ge=0, le=10**12, description="the goal in whole dollars")]) -> dict:
+    """Home's Edit Goal: your quarterly sales goal (the Quarterly Performance chart's target)."""
+    return {"quarterly_goal": recs.set_goal(str(amount))}
+
+
 # ------------------------------------------------------------------------------ notes, roles
 @TOOLS.tool
 def add_note(object: NoteParent, record_id: Annotated[int, ID_RANGE, Field(description="the record's id")], title: Annotated[str, Field(description="the note's title")],

@@ -299,3 +299,16 @@ def mass_action(obj: str, ids: list[int], action: str, value: Any = None) -> lis
         R.apply_rules(obj, r, values, {}, False)
         R.update(r, values)
     return recs
+
+
+# ------------------------------------------------------------------------------ home
+def set_goal(raw: str) -> int:
+    """Home's Edit Goal: your quarterly goal in whole dollars ("$250,000" as typed)."""
+    try:
+        v = R.parse_number(raw, "Goal")
+        if v < 0:
+            raise ValueError("Enter a number that is 0 or more.")
+    except ValueError as e:
+        raise ServiceError(f"Goal: {e}", {"goal": str(e)}) from None
+    db().get(m.User, R.ME).quarterly_goal = v
+    return v

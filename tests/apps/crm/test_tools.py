@@ -41,6 +41,7 @@ VALID: dict[str, dict] = {
     "change_stage_or_status": {"object": "Case", "record_id": 192, "value": "Closed"},
     "mass_change_owner": {"object": "Lead", "record_ids": [3, 4], "owner_id": 8},
     "mass_change_status": {"object": "Case", "record_ids": [191, 192], "status": "Escalated"},
+    "set_quarterly_goal": {"amount": 250000},
     "add_note": {"object": "Account", "record_id": 1, "title": "Expansion", "body": "Two new sites in the fall."},
     "edit_note": {"note_id": 1, "title": "Budget", "body": "Approved."},
     "delete_note": {"note_id": 1},
@@ -127,6 +128,8 @@ def test_owner_follow_path_mass(app, dbs):
     assert fresh(dbs, m.Lead, 3).owner_id == 8 and fresh(dbs, m.Lead, 4).owner_id == 8
     call(app, "mass_change_status", **VALID["mass_change_status"])
     assert fresh(dbs, m.Case, 191).status == "Escalated"
+    call(app, "set_quarterly_goal", **VALID["set_quarterly_goal"])
+    assert fresh(dbs, m.User, R.ME).quarterly_goal == 250000
 
 
 def test_notes_and_roles(app, dbs):
