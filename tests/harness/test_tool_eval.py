@@ -94,3 +94,24 @@ async def test_tool_mode_episodes_export_as_function_calling_sft_samples(tmp_pat
     assert [m["role"] for m in prompt] == ["system", "user", "assistant", "tool"]
     assert "list_notes" in prompt[2]["content"][0]["text"] and "Note 1-2" in prompt[3]["content"][0]["text"]
     assert [t["function"]["name"] for t in json.loads(star[1]["tools"])][-1] == "done"
+
+
+async def test_hybrid_mode_gives_a_screen_model_the_apps_tools_too(tmp_path, toy_runtime):
+    replies = [
+        {"role": "assistant", "content": "", "tool_calls": [call("star_note", {"note_id": 2}, "a1")]},
+        {"role": "assistant", "content": "", "tool_calls": [call("screenshot", {}, "s1")]},
+        {"role": "assistant", "content": "", "tool_calls": [call("done", {}, "d1")]},
+    ]
+    with FakeOpenAI(replies) as api:
+        cfg = EvalConfig(agent="openai", tasks=[TASKS["mail/toy-star-note-2"]], out=tmp_path, workers=1,
+                         app_modules=APP_MODULES, mode="hybrid",
+                         agent_kwargs={"base_url": api.base_url, "format": "json"})
+        (row,) = await run_eval(cfg)
+        reqs = api.requests
+    assert row["reward"] == 1.0 and row["error"] is None and row["mode"] == "hybrid"
+    names = [t["function"]["name"] for t in reqs[0]["tools"]]
+    assert {"click", "type", "star_note", "list_notes"} <= set(names) and names.count("done") == 1
+    assert "app's tools" in reqs[0]["messages"][0]["content"]
+    tool_msgs = [m for m in reqs[1]["messages"] if m["role"] == "tool"]
+    assert tool_msgs[0]["tool_call_id"] == "a1" and tool_msgs[0]["content"] == '{"id":2,"starred":true}'
+    assert any(isinstance(m.get("content"), list) for m in reqs[1]["messages"])  # the screen is still shown
