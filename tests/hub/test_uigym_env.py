@@ -1,0 +1,175 @@
+"""uigym as a verifiers environment, on the toy app (served as "mail"): loaded through verifiers' own
+loader and run by verifiers' own eval loop (verifiers.v1.cli.eval.runner.run_eval) against a scripted
+OpenAI-compatible server. Gold replies earn 1.0, nonsense earns 0 with no crash and no leaked world or
+browser context, and the scores equal `uigym eval`'s for the same replies; the same in tools mode."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import uigym_env  # noqa: F401 - first: the verifiers graft (see uigym_env._names)
+import verifiers.v1 as vf
+from verifiers.v1.cli.eval.runner import run_eval as vf_run_eval
+from verifiers.v1.configs.cli.eval import EvalConfig as VFEvalConfig
+
+from agent_harness.formats import FormatContext, get_format, render
+from agent_harness.runner import EvalConfig, run_eval
+from gym_core import AsyncUIEnv
+from tests.harness.fake_openai import FakeOpenAI, texts_in
+from tests.harness.toy_tasks import APP_MODULES, TASKS, toy_tasks, write_tasks_dir
+from uigym_env.harness import close_runtimes, uigym_runtime
+from uigym_env.loader import env_config
+
+GOALS = {t["goal"]: t for t in TASKS}
+UI_TASKS = "mail/toy-star-note-2,mail/toy-third-title"  # the toy tasks whose UI solution is one click or none
+
+
+def env_cfg(tmp_path, mode="ui", tasks=UI_TASKS):
+    return env_config(mode=mode, tasks=tasks, tasks_dir=str(write_tasks_dir(tmp_path / "tasks")),
+                      app_modules=APP_MODULES)
+
+
+async def vf_eval(tmp_path, api: FakeOpenAI, cfg: vf.EnvConfig) -> dict[str, vf.Trace]:
+    """verifiers' eval loop, as `vf-eval` runs it, one rollout per task; the traces by task id."""
+    config = VFEvalConfig(env=cfg, model=api.model, client={"base_url": api.base_url,
+                                                           "api_key_var": "UIGYM_TEST_KEY"},
+                          push=False, rich=None, output_dir=tmp_path / "vf-out", max_concurrent=1)
+    episodes = await vf_run_eval(config)
+    traces = [t for e in episodes for t in e.traces]
+    return {t.task.data.id: t for t in traces}
+
+
+def task_of(body: dict) -> dict:
+    text = texts_in(body)
+    return next(t for goal, t in GOALS.items() if f"Task: {goal}" in text or goal in text)
+
+
+def turns(body: dict) -> int:
+    return sum(1 for m in body["messages"] if m["role"] == "assistant")
+
+
+def gold_ui(star: tuple[int, int]):
+    """The gold replies in uigym's json format: the star button's click, then done (with the answer)."""
+    def reply(body: dict) -> dict:
+        t = task_of(body)
+        if t["id"] == "mail/toy-star-note-2" and turns(body) == 0:
+            action = {"type": "click", "x": star[0], "y": star[1]}
+        elif t["id"] == "mail/toy-third-title":
+            action = {"type": "done", "answer": "Note 2-3"}
+        else:
+            action = {"type": "done"}
+        return render("json", action).message()
+    return reply
+
+
+def gold_tools(body: dict) -> dict:
+    """Each task's tool plan, one call per turn."""
+    t = task_of(body)
+    step = t["tools"]["solution"][turns(body)]
+    call = {"id": f"c{turns(body)}", "type": "function",
+            "function": {"name": step["tool"], "arguments": json.dumps(step.get("args", {}))}}
+    return {"role": "assistant", "content": "", "tool_calls": [call]}
+
+
+async def star_center(runtime) -> tuple[int, int]:
+    env = AsyncUIEnv("mail", runtime=runtime)
+    try:
+        await env.reset(seed=1)
+        b = await env.page.get_by_role("button", name="Star Note 1-2").bounding_box()
+        return int(b["x"] + b["width"] / 2), int(b["y"] + b["height"] / 2)
+    finally:
+        await env.close()
+
+
+async def assert_nothing_leaked():
+    """No browser context left open by the rollouts (each world's env is closed)."""
+    rt = uigym_runtime(env_cfg_harness())
+    browser = await rt.browser()
+    assert browser.contexts == [], f"{len(browser.contexts)} browser contexts leaked"
+
+
+def env_cfg_harness():
+    from uigym_env.harness import UIGymHarnessConfig
+
+    return UIGymHarnessConfig(app_modules=APP_MODULES)
+
+
+@pytest.fixture
+async def cleanup():
+    yield
+    await close_runtimes()
+
+
+async def test_loaded_by_verifiers_loader_with_uigyms_tasks(tmp_path):
+    env = vf.load_environment(env_cfg(tmp_path, tasks="mail/*"))
+    assert type(env).__name__ == "UIGymEnv"
+    tasks = list(env.taskset)
+    assert sorted(t.data.id for t in tasks) == sorted(t.id for t in toy_tasks())
+    star = next(t for t in tasks if t.data.id == "mail/toy-star-note-2")
+    assert star.data.prompt == "Star the note titled 'Note 1-2'." and star.data.app == "mail"
+    assert star.data.task["verify"]["checks"][0]["table"] == "notes"
+    assert env.config.agent.harness.id == "uigym-env" and env.config.agent.runtime.type == "subprocess"
+    with pytest.raises(ValueError, match="no uigym task matches"):
+        list(vf.load_environment(env_cfg(tmp_path, tasks="mail/nope-*")).taskset)
+    with pytest.raises(ValueError, match="mode must be"):
+        env_config(mode="screen")
+
+
+async def test_gold_replies_earn_1_nonsense_earns_0_and_uigym_eval_agrees(tmp_path, cleanup):
+    star = await star_center(uigym_runtime(env_cfg_harness()))
+    with FakeOpenAI([gold_ui(star)] * 20) as api:
+        traces = await vf_eval(tmp_path / "gold", api, env_cfg(tmp_path))
+        gold_requests = list(api.requests)
+    assert set(traces) == {"mail/toy-star-note-2", "mail/toy-third-title"}
+    for tid, tr in traces.items():
+        assert tr.ok and tr.last_error is None, (tid, tr.last_error)
+        assert tr.reward == 1.0 and tr.rewards["uigym_verifier"].score == 1.0, tid
+        assert tr.state.passed and tr.state.verify["status"] == "graded" and tr.state.verify["passed"] and tr.state.world_closed
+        assert all(c["passed"] for c in tr.state.verify["checks"])
+    assert traces["mail/toy-star-note-2"].state.steps == 2
+    # what the model saw: the format's system prompt, the goal and a screenshot as an image part
+    first = gold_requests[0]
+    screen = FormatContext(screen=(1280, 720), image=(1280, 720))
+    assert first["messages"][0] == {"role": "system", "content": get_format("json").system_prompt(screen)}
+    assert "Task: Star the note titled 'Note 1-2'." in texts_in(first) or "Task: What is" in texts_in(first)
+    assert any(p.get("type") == "image_url" for p in first["messages"][1]["content"])
+    await assert_nothing_leaked()
+
+    with FakeOpenAI(["I would rather not.", "{not json"] * 20) as api:
+        bad = await vf_eval(tmp_path / "bad", api, env_cfg(tmp_path))
+    for tid, tr in bad.items():
+        assert tr.ok and tr.reward == 0.0 and tr.state.passed is False, tid
+        assert tr.state.parse_errors == tr.state.steps > 0 and tr.state.world_closed
+        assert tr.state.verify["status"] == "graded" and tr.state.verify["passed"] is False
+    await assert_nothing_leaked()
+
+    # uigym eval, same tasks, same replies: the same scores
+    with FakeOpenAI([gold_ui(star)] * 20) as api:
+        rows = await run_eval(EvalConfig(agent="openai", tasks=[t for t in toy_tasks() if t.id in traces],
+                                         out=tmp_path / "uigym-out", workers=1, app_modules=APP_MODULES,
+                                         agent_kwargs={"base_url": api.base_url, "format": "json"}))
+    assert {r["task_id"]: r["reward"] for r in rows} == {tid: tr.reward for tid, tr in traces.items()}
+
+
+async def test_tools_mode_tool_plans_earn_1_and_wrong_calls_0(tmp_path, cleanup):
+    with FakeOpenAI([gold_tools] * 20) as api:
+        traces = await vf_eval(tmp_path / "gold", api, env_cfg(tmp_path, mode="tools", tasks="mail/*"))
+        reqs = list(api.requests)
+    assert len(traces) == 3
+    for tid, tr in traces.items():
+        assert tr.ok and tr.reward == 1.0 and tr.state.verify["passed"], (tid, tr.last_error)
+    assert "star_note" in {t["function"]["name"] for t in reqs[0]["tools"]}
+
+    def wrong(body: dict) -> dict:  # each task's first near miss
+        t = task_of(body)
+        step = t["tools"]["near_misses"][0][min(turns(body), len(t["tools"]["near_misses"][0]) - 1)]
+        return {"role": "assistant", "content": "", "tool_calls": [{
+            "id": f"w{turns(body)}", "type": "function",
+            "function": {"name": step["tool"], "arguments": json.dumps(step.get("args", {}))}}]}
+
+    with FakeOpenAI([wrong] * 20) as api:
+        misses = await vf_eval(tmp_path / "miss", api, env_cfg(tmp_path, mode="tools", tasks="mail/*"))
+    assert {tid: tr.reward for tid, tr in misses.items()} == {tid: 0.0 for tid in traces}
+    assert all(tr.state.world_closed for tr in misses.values())
