@@ -17,6 +17,7 @@ from verifiers.v1.configs.cli.eval import EvalConfig as VFEvalConfig
 from agent_harness.formats import FormatContext, get_format, render
 from agent_harness.runner import EvalConfig, run_eval
 from gym_core import AsyncUIEnv
+from gym_core.server import ServerError
 from tests.harness.fake_openai import FakeOpenAI, texts_in
 from tests.harness.toy_tasks import APP_MODULES, TASKS, toy_tasks, write_tasks_dir
 from uigym_env.harness import close_runtimes, uigym_runtime
@@ -83,11 +84,16 @@ async def star_center(runtime) -> tuple[int, int]:
         await env.close()
 
 
-async def assert_nothing_leaked():
-    """No browser context left open by the rollouts (each world's env is closed)."""
+async def assert_nothing_leaked(world_ids=()):
+    """No browser context left open by the rollouts, and their worlds dropped from the app server."""
     rt = uigym_runtime(env_cfg_harness())
     browser = await rt.browser()
     assert browser.contexts == [], f"{len(browser.contexts)} browser contexts leaked"
+    control = rt.control(await rt.server("mail"))
+    for wid in world_ids:
+        assert wid
+        with pytest.raises(ServerError, match="does not exist"):
+            await control.state(wid)
 
 
 def env_cfg_harness():
@@ -135,7 +141,8 @@ async def test_gold_replies_earn_1_nonsense_earns_0_and_uigym_eval_agrees(tmp_pa
     assert first["messages"][0] == {"role": "system", "content": get_format("json").system_prompt(screen)}
     assert "Task: Star the note titled 'Note 1-2'." in texts_in(first) or "Task: What is" in texts_in(first)
     assert any(p.get("type") == "image_url" for p in first["messages"][1]["content"])
-    await assert_nothing_leaked()
+    assert {tr.info["uigym"]["verify"]["passed"] for tr in traces.values()} == {True}  # the serialized record
+    await assert_nothing_leaked([tr.state.world_id for tr in traces.values()])
 
     with FakeOpenAI(["I would rather not.", "{not json"] * 20) as api:
         bad = await vf_eval(tmp_path / "bad", api, env_cfg(tmp_path))
@@ -143,7 +150,7 @@ async def test_gold_replies_earn_1_nonsense_earns_0_and_uigym_eval_agrees(tmp_pa
         assert tr.ok and tr.reward == 0.0 and tr.state.passed is False, tid
         assert tr.state.parse_errors == tr.state.steps > 0 and tr.state.world_closed
         assert tr.state.verify["status"] == "graded" and tr.state.verify["passed"] is False
-    await assert_nothing_leaked()
+    await assert_nothing_leaked([tr.state.world_id for tr in bad.values()])
 
     # uigym eval, same tasks, same replies: the same scores
     with FakeOpenAI([gold_ui(star)] * 20) as api:
@@ -173,3 +180,58 @@ async def test_tools_mode_tool_plans_earn_1_and_wrong_calls_0(tmp_path, cleanup)
         misses = await vf_eval(tmp_path / "miss", api, env_cfg(tmp_path, mode="tools", tasks="mail/*"))
     assert {tid: tr.reward for tid, tr in misses.items()} == {tid: 0.0 for tid in traces}
     assert all(tr.state.world_closed for tr in misses.values())
+
+
+async def test_a_cancelled_rollout_releases_its_world(tmp_path, cleanup):
+    import asyncio
+    import threading
+
+    asked, release = threading.Event(), threading.Event()
+
+    def stall(body: dict) -> dict:  # the model "thinks" until the rollout is cancelled
+        asked.set()
+        release.wait(60)
+        return {"role": "assistant", "content": "too late"}
+
+    with FakeOpenAI([stall] * 5) as api:
+        run = asyncio.ensure_future(vf_eval(tmp_path, api, env_cfg(tmp_path, tasks="mail/toy-star-note-2")))
+        assert await asyncio.to_thread(asked.wait, 120), "the rollout never asked the model"
+        rt = uigym_runtime(env_cfg_harness())
+        assert len((await rt.browser()).contexts) == 1  # the rollout's world is open now
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+        release.set()
+    await assert_nothing_leaked()
+
+
+def test_vf_eval_cli_runs_the_env(tmp_path):
+    """`vf-eval uigym-env ...` (verifiers' own CLI, a subprocess) on the toy tasks: the answer task earns 1.0
+    from the verifier, the others 0 (the model only says done), every rollout ok."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    vf_eval_bin = shutil.which("vf-eval", path=str(Path(sys.executable).parent))
+    assert vf_eval_bin, "vf-eval is not installed beside this python"
+    done = render("json", {"type": "done", "answer": "Note 2-3"}).message()
+    with FakeOpenAI([done] * 10) as api:
+        r = subprocess.run(
+            [vf_eval_bin, "uigym-env", "-m", api.model, "--client.base-url", api.base_url, "--no-push", "--no-rich",
+             "-n", "3", "-c", "1", "-o", str(tmp_path / "out"),
+             "--env.taskset.tasks-dir", str(write_tasks_dir(tmp_path / "tasks")),
+             "--env.agent.harness.id", "uigym-env", "--env.agent.harness.app-modules.mail", APP_MODULES["mail"]],
+            cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=540,
+            env={**os.environ, "UIGYM_TEST_KEY": "x"})
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    (traces_file,) = (tmp_path / "out").glob("*/traces.jsonl")
+    episodes = [json.loads(line) for line in traces_file.read_text().splitlines() if line.strip()]
+    scores = {e["traces"][0]["task"]["data"]["id"]: e["traces"][0]["rewards"]["uigym_verifier"]["score"]
+              for e in episodes}
+    assert scores == {"mail/toy-third-title": 1.0, "mail/toy-add-note": 0.0, "mail/toy-star-note-2": 0.0}
+    assert all(e["ok"] for e in episodes)
+    record = next(e["traces"][0]["info"]["uigym"] for e in episodes
+                  if e["traces"][0]["task"]["data"]["id"] == "mail/toy-third-title")
+    assert record["answer"] == "Note 2-3" and record["verify"]["passed"] and record["world_closed"]

@@ -110,7 +110,7 @@ class UIGymHarness(vf.Harness[UIGymHarnessConfig]):
         env = (AsyncToolEnv if mode == "tools" else AsyncUIEnv)(None, env_config, runtime=rt)
         agent = self._agent(mode, ctx, endpoint, secret)
         state = trace.state
-        state.world_closed = False
+        state.world_closed, state.world_id = False, env.world_id
         keep = c.save_dir is not None
         out = Path(c.save_dir) if keep else Path(tempfile.mkdtemp(prefix="uigym-env-"))
         try:
@@ -134,6 +134,8 @@ class UIGymHarness(vf.Harness[UIGymHarnessConfig]):
         finally:
             # Released on every way out, cancellation included (shielded: a second cancel must not leak it).
             await asyncio.shield(self._release(env, agent, state))
+            # trace.state is live-only (verifiers does not serialize it): the record keeps the verdict in info.
+            trace.info["uigym"] = state.model_dump(mode="json", exclude={"artifacts"})
             if not keep:
                 await asyncio.to_thread(_rmtree, out)
         return vf.ProgramResult(exit_code=0, stdout=json.dumps({"reward": state.reward, "steps": state.steps}),

@@ -30,7 +30,8 @@ class UIGymTaskData(vf.TaskData):
 
 
 class UIGymState(vf.State):
-    """What the episode left: uigym's verdict on the end state and a few counts."""
+    """What the episode left: uigym's verdict on the end state and a few counts. verifiers does not serialize
+    trace.state, so the harness copies it to trace.info["uigym"] (kept in traces.jsonl)."""
 
     reward: float | None = None
     passed: bool | None = None
@@ -40,6 +41,7 @@ class UIGymState(vf.State):
     answer: str | None = None
     parse_errors: int = 0
     action_errors: int = 0
+    world_id: str | None = None
     world_closed: bool = False
 
 
