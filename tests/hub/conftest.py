@@ -10,3 +10,5 @@ import pytest
 if importlib.util.find_spec("uigym_env") is None:
     pytest.skip("uigym_env is not installed (pip install -e environments/uigym_env 'verifiers==0.4.0')",
                 allow_module_level=True)
+
+from tests.harness.conftest import tiny_model, tiny_server  # noqa: E402,F401 - `uigym serve --model tiny`

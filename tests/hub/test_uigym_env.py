@@ -235,3 +235,32 @@ def test_vf_eval_cli_runs_the_env(tmp_path):
     record = next(e["traces"][0]["info"]["uigym"] for e in episodes
                   if e["traces"][0]["task"]["data"]["id"] == "mail/toy-third-title")
     assert record["answer"] == "Note 2-3" and record["verify"]["passed"] and record["world_closed"]
+
+
+def test_vf_eval_cli_against_uigym_serve_tiny(tmp_path, tiny_server):
+    """`vf-eval uigym-env` against `uigym serve` with the tiny random model: a real VLM server (images in
+    the request, its replies unreadable as actions): every rollout completes, graded 0, the world closed."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    vf_eval_bin = shutil.which("vf-eval", path=str(Path(sys.executable).parent))
+    r = subprocess.run(
+        [vf_eval_bin, "uigym-env", "-m", "tiny-vlm", "--client.base-url", tiny_server, "--no-push", "--no-rich",
+         "-n", "1", "-c", "1", "-o", str(tmp_path / "out"), "--select.include.ids", "mail/toy-star-note-2",
+         "--env.taskset.tasks-dir", str(write_tasks_dir(tmp_path / "tasks")),
+         "--env.agent.harness.id", "uigym-env", "--env.agent.harness.app-modules.mail", APP_MODULES["mail"],
+         "--env.agent.harness.max-turns", "2", "--env.agent.harness.max-tokens", "16",
+         "--env.agent.harness.image-size", "224x126"],
+        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=540,
+        env={**os.environ, "UIGYM_TEST_KEY": "x"})
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    (traces_file,) = (tmp_path / "out").glob("*/traces.jsonl")
+    (episode,) = [json.loads(line) for line in traces_file.read_text().splitlines() if line.strip()]
+    trace = episode["traces"][0]
+    assert episode["ok"] and trace["rewards"]["uigym_verifier"]["score"] == 0.0
+    record = trace["info"]["uigym"]
+    assert record["steps"] == 2 and record["world_closed"] and record["verify"]["status"] == "graded"
+    assert trace["num_input_tokens"] > 0  # the model was really asked, through the interception
