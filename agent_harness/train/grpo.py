@@ -165,6 +165,12 @@ class EpisodeMetrics:
         for env, completion in zip(environments or [], completions):
             reward = env.get_reward()
             ep = env.episode
+            if reward is None:  # ungraded (a judge gave no verdict): no reward at all, so TRL drops the rollout
+                out.append(None)
+                results.append((ep.template, None, False))
+                log_metric("uigym/ungraded", 1.0)
+                continue
+            log_metric("uigym/ungraded", 0.0)
             ok = reward >= 1.0
             out.append(1.0 if ok else 0.0)
             results.append((ep.template, float(reward), ok))
@@ -207,6 +213,9 @@ class ToolCallShaping:
     def __call__(self, prompts, completions, environments=None, **kw) -> list[float]:
         out = []
         for env, completion in zip(environments or [], completions):
+            if env.get_reward() is None:  # ungraded: every reward function says None, so TRL drops it
+                out.append(None)
+                continue
             ep = env.episode
             replies = [m for m in completion if m.get("role") == "assistant"]
             formed = sum(1 for m in replies if m.get("tool_calls"))

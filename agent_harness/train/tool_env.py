@@ -17,7 +17,7 @@ import importlib
 import inspect
 from typing import Any, Literal
 
-from agent_harness.train.env import OVER_TEXT, EnvSettings, EpisodeStats, _loop, _runtime
+from agent_harness.train.env import OVER_TEXT, RolloutEnv, _runtime
 from gym_core.env import EnvConfig
 from gym_core.tool_env import AsyncToolEnv
 
@@ -70,55 +70,19 @@ def _method(name: str, description: str, schema: dict):
     return call
 
 
-class ToolEpisodeEnv:
+class ToolEpisodeEnv(RolloutEnv):
     """One rollout's world, acted on through the app's tools (the methods `tool_env_class` adds)."""
 
     app = ""
 
-    def __init__(self, settings: EnvSettings | None = None):
-        self._settings = settings or EnvSettings()
-        self._env: AsyncToolEnv | None = None
-        self._task = None
-        self._reward: float | None = None
-        self._stats = EpisodeStats()
-
     def reset(self, **row: Any) -> str:
         """Start the row's task; returns its goal (the first user turn)."""
-        from tasks import Task, load_task
-
-        task = row.get("task")
-        if isinstance(task, str) and task.strip().startswith("{"):
-            task = Task.model_validate_json(task)
-        elif isinstance(task, dict):
-            task = Task.model_validate(task)
-        elif row.get("task_id"):
-            task = load_task(row["task_id"])
-        else:
-            raise ValueError("a training row needs a `task` (the task as JSON) or a `task_id`")
+        s = self._settings
+        task = self._begin(row, lambda t, n: AsyncToolEnv(t.app, EnvConfig(max_steps=n), runtime=_runtime(s)))
         if task.app != self.app:
             raise ValueError(f"this environment has the {self.app} tools; task {task.id} is a {task.app} task")
-        s = self._settings
-        max_steps = min(task.max_steps, s.max_steps) if s.max_steps else task.max_steps
-        if self._env is None:
-            self._env = AsyncToolEnv(task.app, EnvConfig(max_steps=max_steps), runtime=_runtime(s))
-        self._env.config.max_steps = max_steps
-        self._task, self._reward = task, None
-        self._stats = EpisodeStats(task_id=task.id, app=task.app, difficulty=task.difficulty,
-                                   template=task.template or task.id)
         self._run(self._env.reset(task=task))
         return task.goal
-
-    def get_reward(self) -> float:
-        """The verifier's score of the end state (or of the state the rollout left, if it never ended)."""
-        if self._reward is None:
-            if self._env is None or self._task is None:
-                return 0.0
-            self._reward = float(self._run(self._env.grade()).score)
-        self._stats.reward = self._reward
-        return self._reward
-
-    def _run(self, coro):
-        return _loop().run(coro, timeout=self._settings.step_timeout_s)
 
     def _call(self, name: str, args: dict) -> str:
         st = self._stats
@@ -130,10 +94,10 @@ class ToolEpisodeEnv:
             return OVER_TEXT
         action = {"type": "done", **({"answer": str(args["answer"])} if args.get("answer") else {})} if name == "done" \
             else {"type": "tool", "name": name, "args": args}
-        obs, reward, terminated, truncated, _ = self._run(self._env.step(action))
+        obs, reward, terminated, truncated, info = self._run(self._env.step(action))
         st.steps = self._env.steps
         if terminated or truncated:
-            self._reward = float(reward)
+            self._note_grade(reward, info.get("graded", True))
             st.finished, st.done_called, st.reward = True, bool(terminated), self._reward
             if terminated:
                 return "The task is finished."
@@ -160,18 +124,6 @@ class ToolEpisodeEnv:
             else:
                 hi = mid - 1
         return text[:lo] + "…"
-
-    @property
-    def episode(self) -> EpisodeStats:
-        return self._stats
-
-    def _close(self) -> None:
-        if self._env is not None:
-            try:
-                self._run(self._env.close())
-            except Exception:
-                pass
-            self._env = None
 
 
 DONE_DOC = "End the task. Give the answer when the task asks a question."

@@ -57,3 +57,47 @@ def test_a_rollout_through_the_methods_is_graded_by_the_verifier():
         env._close()
     finally:
         close_runtimes()
+
+
+JUDGED = {
+    "id": "mail/toy-judged-note", "app": "mail", "seed": 1, "difficulty": "easy", "max_steps": 4,
+    "goal": "Add a note with a friendly greeting.", "template": "toy-judged",
+    "verify": {"checks": [{"table": "notes", "in": "created", "count": 1},
+                          {"judge": {"text": {"table": "notes", "in": "created", "field": "title"},
+                                     "rubric": ["Is a friendly greeting."], "max_chars": 80, "min_chars": 2}}],
+               "unchanged_except": [{"table": "notes", "ops": ["create"], "max": 1}]},
+    "solution": [{"fill": {"role": "textbox", "name": "Title"}, "text": "Hello there!"},
+                 {"click": {"role": "button", "name": "Add"}}, {"done": True}],
+    "calibration": [{"kind": "gold", "text": "Hello there!", "expect": "pass"},
+                    {"kind": "rude", "text": "Go away.", "expect": "fail"}],
+}
+
+
+def test_an_ungraded_rollout_has_no_reward_so_trl_drops_it(monkeypatch):
+    from agent_harness.train.curriculum import Curriculum, CurriculumConfig
+    from agent_harness.train.grpo import EpisodeMetrics, ToolCallShaping
+
+    monkeypatch.delenv("UIGYM_JUDGE_BASE_URL", raising=False)
+    monkeypatch.delenv("UIGYM_JUDGE_MODEL", raising=False)
+    Env = tool_env_class("mail", TOOLS)
+    try:
+        judged, plain = Env(EnvSettings(app_modules=dict(APP_MODULES))), Env(EnvSettings(app_modules=dict(APP_MODULES)))
+        judged.reset(task=JUDGED)
+        judged.add_notes(titles=["Hello there!"])
+        assert judged.done() == "The task is finished." and judged.get_reward() is None  # no judge configured
+        plain.reset(task=TASKS[0])
+        plain.star_note(note_id=2)
+        plain.done()
+        rows = [{"template": "toy-judged"}, {"template": "toy-star"}]
+        curriculum = Curriculum(rows, CurriculumConfig())
+        metrics = EpisodeMetrics(curriculum, num_generations=2)
+        logged = {}
+        out = metrics([None, None], [[], []], environments=[judged, plain],
+                      log_metric=lambda k, v: logged.setdefault(k, []).append(v))
+        assert out == [None, 1.0] and logged["uigym/ungraded"] == [1.0, 0.0]
+        assert ToolCallShaping()([None, None], [[], []], environments=[judged, plain])[0] is None
+        assert curriculum.stats["toy-judged"].attempts == 0  # an ungraded rollout teaches the curriculum nothing
+        judged._close()
+        plain._close()
+    finally:
+        close_runtimes()
