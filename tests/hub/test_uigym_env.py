@@ -121,6 +121,10 @@ async def test_loaded_by_verifiers_loader_with_uigyms_tasks(tmp_path):
         list(vf.load_environment(env_cfg(tmp_path, tasks="mail/nope-*")).taskset)
     with pytest.raises(ValueError, match="mode must be"):
         env_config(mode="screen")
+    with pytest.raises(ValueError, match="unknown action format 'nope'"):
+        env_config(format="nope")
+    with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
+        env_config(image_size="big")
 
 
 async def test_gold_replies_earn_1_nonsense_earns_0_and_uigym_eval_agrees(tmp_path, cleanup):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import verifiers.v1 as vf
-from pydantic import Field
+from pydantic import Field, field_validator
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ logger = logging.getLogger(__name__)
 class UIGymHarnessConfig(vf.HarnessConfig):
     id: str = "uigym-env"
     format: str = "json"
-    """UI mode: uigym's action format for the model's replies (json, uitars, qwen, pyautogui, openai_cua, ...)."""
+    """UI mode: uigym's action format for the replies (json, uitars, qwen, pyautogui, openai, anthropic, gym)."""
     image_size: str | None = None
     """UI mode: the screenshot size the model sees, WxH (default: the viewport, 1280x720)."""
     max_pixels: int | None = None
@@ -50,6 +50,23 @@ class UIGymHarnessConfig(vf.HarnessConfig):
     episode_timeout_s: float = 900.0
     save_dir: Path | None = None
     """Also keep uigym's trajectories (trajectory.json, screenshots) of each rollout here."""
+
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, v: str) -> str:
+        from agent_harness.formats import get_format
+
+        get_format(v)  # ValueError naming the known formats
+        return v
+
+    @field_validator("image_size")
+    @classmethod
+    def _size(cls, v: str | None) -> str | None:
+        if v is not None:
+            w, sep, h = v.lower().partition("x")
+            if not (sep and w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0):
+                raise ValueError(f"image_size must be WIDTHxHEIGHT in pixels, e.g. 1280x720 (got {v!r})")
+        return v
 
 
 # ----------------------------------------------------------------------------- one uigym runtime per loop
