@@ -185,11 +185,13 @@ async def test_tools_mode_tool_plans_earn_1_and_wrong_calls_0(tmp_path, cleanup)
     assert {tid: tr.reward for tid, tr in misses.items()} == {tid: 0.0 for tid in traces}
     assert all(tr.state.world_closed for tr in misses.values())
 
-    # uigym eval --mode tools, same replies: the same scores
+    # uigym eval --mode tools, same replies: the same scores (each run in its own folder: the runner resumes)
+    rows_seen: list = []
     for reply, expected in ((gold_tools, traces), (wrong, misses)):
         with FakeOpenAI([reply] * 20) as api:
-            rows = await run_eval(EvalConfig(agent="openai", mode="tools", tasks=toy_tasks(), out=tmp_path / "u",
+            rows = await run_eval(EvalConfig(agent="openai", mode="tools", tasks=toy_tasks(), out=tmp_path / f"u-{len(rows_seen)}",
                                              workers=1, app_modules=APP_MODULES, agent_kwargs={"base_url": api.base_url}))
+        rows_seen.append(rows)
         assert {r["task_id"]: r["reward"] for r in rows} == {tid: tr.reward for tid, tr in expected.items()}
 
 
