@@ -277,3 +277,13 @@ def test_vf_eval_cli_against_uigym_serve_tiny(tmp_path, tiny_server):
     record = trace["info"]["uigym"]
     assert record["steps"] == 2 and record["world_closed"] and record["verify"]["status"] == "graded"
     assert trace["num_input_tokens"] > 0  # the model was really asked, through the interception
+
+
+async def test_a_failing_model_endpoint_is_a_failed_rollout_not_a_zero(tmp_path, cleanup):
+    with FakeOpenAI([400] * 10) as api:
+        traces = await vf_eval(tmp_path, api, env_cfg(tmp_path, tasks="mail/toy-star-note-2"))
+    (tr,) = traces.values()
+    assert not tr.ok and tr.last_error is not None and "uigym_verifier" not in tr.rewards  # not scored
+    assert tr.last_error.type == "ProviderError" and "scripted 400" in tr.last_error.message  # the cause, recorded
+    assert tr.info["uigym"]["world_closed"] and tr.info["uigym"]["reward"] is None
+    await assert_nothing_leaked([tr.info["uigym"]["world_id"]])
