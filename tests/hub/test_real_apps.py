@@ -2,7 +2,8 @@
 verifiers' eval loop. The gold replies are uigym's oracle's own actions (played once by `uigym eval --agent
 oracle`, then written in the json format, one per turn: the worlds are seeded, so the same pixels do the
 same): 1.0 from the verifier, as `uigym eval` gives the same replies; nonsense: 0, no crash, nothing leaked.
-UI mode only: the clones' tools (apps/<app>/tools.py) arrive with the tool-mode work."""
+Tools mode: each app's first task with a tool plan, the plan as function calls (apps whose tools have not
+arrived yet are skipped, saying so)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,32 @@ async def test_oracle_actions_as_replies_earn_1_on_every_app(tmp_path, cleanup):
         bad = await vf_eval(tmp_path / "bad", api, env_config(tasks=cfg.taskset.tasks, max_turns=2))
     assert {tid: (tr.ok, tr.reward, tr.state.world_closed) for tid, tr in bad.items()} == \
         {t.id: (True, 0.0, True) for t in tasks}
+
+
+@pytest.mark.parametrize("app", APPS)
+async def test_tool_plans_as_function_calls_earn_1_in_tools_mode(tmp_path, cleanup, app):
+    """Tools mode on a clone: its first task's tool plan, one call per turn, as the model's function calls:
+    1.0 from the verifier, as `uigym eval --mode tools` gives the same replies. Skipped for an app whose
+    tools have not arrived yet (apps/<app>/tools.py, the tool-mode work)."""
+    import json
+
+    planned = [t for t in select_tasks("*", app=app) if t.tools and t.tools.solution]
+    if not planned:
+        pytest.skip(f"no {app} task has a tool plan yet")
+    task = planned[0]
+    plan = [s.model_dump(mode="json") if hasattr(s, "model_dump") else s for s in task.tools.solution]
+
+    def gold(body: dict) -> dict:
+        step = plan[turns(body)]
+        return {"role": "assistant", "content": "", "tool_calls": [{
+            "id": f"c{turns(body)}", "type": "function",
+            "function": {"name": step["tool"], "arguments": json.dumps(step.get("args") or {})}}]}
+
+    with FakeOpenAI([gold] * 100) as api:
+        traces = await vf_eval(tmp_path / "vf", api, env_config(mode="tools", tasks=task.id))
+    (tr,) = traces.values()
+    assert tr.ok and tr.reward == 1.0 and tr.state.verify["passed"] and tr.state.world_closed, tr.last_error
+    with FakeOpenAI([gold] * 100) as api:
+        (row,) = await run_eval(EvalConfig(agent="openai", mode="tools", tasks=[task], out=tmp_path / "uigym",
+                                           workers=1, agent_kwargs={"base_url": api.base_url}))
+    assert row["reward"] == tr.reward
