@@ -44,7 +44,7 @@ class FakeOpenAI:
         if callable(item):
             item = item(body)
         message = item if isinstance(item, dict) else {"role": "assistant", "content": item}
-        out = {"id": "x", "object": "chat.completion", "model": body.get("model"),
+        out = {"id": "x", "object": "chat.completion", "created": 0, "model": body.get("model"),
                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
                "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}
         return Response(json.dumps(out), content_type="application/json")

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# A venv for the verifiers environment (environments/uigym_env, `vf-eval uigym-env`, tests/hub) beside
+# uigym's own: ./.venv-hub sees everything ./.venv has (run scripts/setup.sh first) and adds the verifiers
+# library, so .venv keeps no second package named `verifiers` (uigym's console scripts stay importable there).
+# verifiers 0.4.0 pins mcp==2.0.0 while uigym needs mcp>=2.3: mcp is put back to uigym's range (pip warns).
+# Usage: bash scripts/setup_hub.sh; then .venv-hub/bin/python -m pytest -q tests/hub
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HUB="${HUB_VENV:-.venv-hub}"
+BASE="${BASE_VENV:-.venv}"
+BASE_SITE="$("$BASE/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+if [[ ! -x "$HUB/bin/python" ]]; then
+  "$("$BASE/bin/python" -c 'import sys; print(sys._base_executable)')" -m venv "$HUB"
+fi
+HUB_SITE="$("$HUB/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+echo "import site; site.addsitedir('$BASE_SITE')" > "$HUB_SITE/_uigym_base_venv.pth"
+"$HUB/bin/python" -m pip install -q --no-deps -e . -e environments/uigym_env
+"$HUB/bin/python" -m pip install -q 'verifiers==0.4.0' 2>&1 | grep -v "^ERROR: pip's dependency resolver\|requires mcp" || true
+"$HUB/bin/python" -m pip install -q 'mcp>=2.3,<3' 2>&1 | grep -v "^ERROR: pip's dependency resolver\|requires mcp" || true
+"$HUB/bin/python" -c "import uigym_env, verifiers.v1, verifiers.engine; print('[setup_hub] verifiers', verifiers.__version__, 'ok')"
