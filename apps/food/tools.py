@@ -354,9 +354,9 @@ def unsave_store(store_id: StoreId) -> dict:
 
 
 @TOOLS.tool
-def update_profile(first_name: Annotated[str | None, Field(max_length=60)] = None,
-                   last_name: Annotated[str | None, Field(max_length=60)] = None,
-                   email: Annotated[str | None, Field(max_length=200)] = None,
+def update_profile(first_name: Annotated[str | None, Field(max_length=60, description="first name")] = None,
+                   last_name: Annotated[str | None, Field(max_length=60, description="last name")] = None,
+                   email: Annotated[str | None, Field(max_length=200, description="email address")] = None,
                    phone: Annotated[str | None, Field(max_length=40, description="10 digits, any format; stored as (415) 555-0123")] = None) -> dict:
     """Change your profile; only the given fields change (all are checked, as the profile form does). Returns the profile."""
     u = user()
@@ -377,8 +377,8 @@ def set_notification(setting: Annotated[Literal[account.NOTIFY_KEYS], Field(desc
 @TOOLS.tool
 def add_card(number: Annotated[str, Field(max_length=40, description="card number (spaces allowed)")],
              expiration: Annotated[str, Field(max_length=10, description="MM/YY")],
-             cvc: Annotated[str, Field(max_length=6)],
-             billing_zip: Annotated[str, Field(max_length=10)],
+             cvc: Annotated[str, Field(max_length=6, description="the security code (3 digits, 4 for Amex)")],
+             billing_zip: Annotated[str, Field(max_length=10, description="the billing ZIP code (5 digits)")],
              make_default: Annotated[bool, Field(description="make it your default card")] = False) -> dict:
     """Add a payment card (checked like the Add card dialog: number, expiry, CVC, ZIP). Returns its card_id."""
     pm = account.add_card(number, expiration, cvc, billing_zip, make_default=make_default, select_for_cart=cart() is not None)
