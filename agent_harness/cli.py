@@ -159,6 +159,9 @@ def eval_cmd(
     judge_base_url: Optional[str] = typer.Option(None, help=JUDGE_URL_HELP + "; without one, judged tasks "
                                                  "grade 'ungraded'"),
     judge_model: Optional[str] = typer.Option(None, help=JUDGE_MODEL_HELP),
+    mode: str = typer.Option("ui", help="ui (the screen), tools (the app's tools, no browser: the oracle plays "
+                                        "tool plans, openai is a function-calling model, text-only ones too) or "
+                                        "hybrid (screen and tools)"),
 ):
     """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl, a report to OUT/report/."""
     _set_judge_env(judge_base_url, judge_model)
@@ -168,8 +171,18 @@ def eval_cmd(
     from gym_core.env import EnvConfig
     from gym_core.runtime import Runtime
 
+    if mode not in ("ui", "tools", "hybrid"):
+        fail(f"--mode must be ui, tools or hybrid, got {mode!r}")
     chosen = _fresh(tasks, seeds, instances, split, workers) if seeds else _select(tasks, split=split,
                                                                                      tasks_dir=tasks_dir)
+    if mode == "tools" and agent == "oracle":
+        missing = [t.id for t in chosen if t.tools is None or not t.tools.solution]
+        if missing:
+            console.print(f"[yellow]{len(missing)} task(s) have no tool solution and are left out[/yellow] "
+                          f"(e.g. {missing[0]})")
+            chosen = [t for t in chosen if t.id not in set(missing)]
+            if not chosen:
+                fail("no task left with a tool solution")
     agent_kwargs = _json_pairs(agent_arg, "--agent-arg")
     if agent in MODEL_AGENTS:
         agent_kwargs = {
@@ -179,8 +192,12 @@ def eval_cmd(
             "max_tokens": max_tokens, "timeout": timeout, "retries": retries, "logprobs": logprobs,
             **agent_kwargs,
         }
+    if mode == "tools" and agent in MODEL_AGENTS:  # a function-calling model: no screen, no action format
+        agent_kwargs = {k: v for k, v in agent_kwargs.items() if k not in (
+            "format", "coords", "image_size", "max_pixels", "history_images", "history_turns", "logprobs")}
+    probe_cfg = EvalConfig(agent=agent, tasks=[], out=Path("."), mode=mode)
     try:
-        probe = make_agent_from(agent, dict(agent_kwargs))
+        probe = make_agent_from(probe_cfg.agent_name(), dict(agent_kwargs))
     except (ValueError, ImportError, AttributeError, TypeError) as e:
         fail(str(e))
     del probe
@@ -191,9 +208,9 @@ def eval_cmd(
                      env_config=EnvConfig(max_steps=max_steps), save_screenshots=not no_screenshots,
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
                      ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),
-                     app_modules=_pairs(app_module, "--app-module"), retry_errors=retry_errors)
+                     app_modules=_pairs(app_module, "--app-module"), retry_errors=retry_errors, mode=mode)
     where = f"ray={ray} actors" if ray else (f"procs={procs}" if procs > 1 else "in-process")
-    console.print(f"[bold]uigym eval[/bold]: agent={label} tasks={len(chosen)} samples={samples} "
+    console.print(f"[bold]uigym eval[/bold]: agent={label} mode={mode} tasks={len(chosen)} samples={samples} "
                   f"workers={workers} ({where}) -> {out}")
 
     async def main():
@@ -385,17 +402,26 @@ def tasks_validate(
     report: Optional[Path] = typer.Option(None, help="with --seeds: write the pass rates as JSON here"),
     generate_only: bool = typer.Option(False, help="with --seeds: only generate (which worlds yield their "
                                                    "instances), prove nothing new"),
+    mode: str = typer.Option("ui", help="ui: the screen solutions in browsers; tools: each task's tool plan "
+                                        "(gold calls 1, noop 0, tool near-misses 0) through the tools env, no browser"),
 ):
     """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
     near-misses (0) and adversarial trajectories (0) in real browsers. Judged tasks: the browser proves
     their state-gated parts (the judge answered from their labelled texts); their judge is calibrated
-    against --judge-base-url / --judge-model, or skipped with a message when none is configured."""
+    against --judge-base-url / --judge-model, or skipped with a message when none is configured.
+    With --mode tools: the same proof for the tasks' tool plans (function calls, no browser)."""
     from agent_harness.validate import validate_tasks
     from gym_core.runtime import Runtime
     from tasks.integrity import audit_tasks
 
     _set_judge_env(judge_base_url, judge_model)
+    if mode not in ("ui", "tools"):
+        err.print(f"[red]--mode must be ui or tools, got {mode!r}[/red]")
+        raise typer.Exit(2)
     if seeds is not None:
+        if mode != "ui":
+            err.print("[red]--seeds proves fresh worlds in the ui mode only[/red]")
+            raise typer.Exit(2)
         return _validate_fresh(tasks, seeds, instances, workers, report, not generate_only)
     chosen = _select(tasks, tasks_dir=tasks_dir)
     audit = audit_tasks(chosen)
@@ -405,7 +431,7 @@ def tasks_validate(
 
     async def main():
         try:
-            return await validate_tasks(chosen, workers=workers, near_misses=not no_near_misses)
+            return await validate_tasks(chosen, workers=workers, near_misses=not no_near_misses, mode=mode)
         finally:
             await Runtime.current().close()
 
@@ -414,6 +440,18 @@ def tasks_validate(
     for r in bad:
         err.print(r.failures())
     probes = sum(len(r.probes) for r in results)
+    if mode == "tools":
+        for app in sorted({t.app for t in chosen}):
+            mine = [r for r in results if r.task_id.startswith(app + "/")]
+            unsupported = [r for r in mine if r.unsupported]
+            oracle = [p for r in mine for p in r.probes if p.kind == "oracle"]
+            console.print(f"{app}: tool oracle 1 on {sum(p.ok for p in oracle)}/{len(oracle)}, "
+                          f"noop 0 on {sum(p.ok for r in mine for p in r.probes if p.kind == 'noop')}, "
+                          f"near-misses 0 on {sum(p.ok for r in mine for p in r.probes if p.kind.startswith('near_miss'))}"
+                          f"/{sum(1 for r in mine for p in r.probes if p.kind.startswith('near_miss'))}; "
+                          f"{len(unsupported)} unsupported")
+            for r in unsupported:
+                console.print(f"  unsupported {r.task_id}: {r.unsupported}")
     for app in sorted({t.app for t in chosen}):
         adv = [p for r in results if r.task_id.startswith(app + "/") for p in r.probes if p.kind.startswith("adversarial")]
         hacks = sum(1 for p in adv if p.error is None and p.reward > 0)

@@ -12,6 +12,9 @@ Where episodes run (`EvalConfig`):
   running workers/P episodes at once (agent_harness.scale.procs).
 - `ray_address`: P Ray actors (default ceil(workers/4)), each owning a Chromium and app servers,
   anywhere in the cluster (agent_harness.scale.ray_backend).
+`mode`: "ui" (the screen), "tools" (the app's tools, no browser: the oracle plays each task's tool plan and
+`openai` is a function-calling model, text-only ones included) or "hybrid" (the screen and the tools).
+
 In every case this process alone writes results.jsonl and the episode folders, as results stream
 back; a worker process or actor that dies has its running episodes recorded as errors, and is
 replaced.
@@ -20,6 +23,7 @@ replaced.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import fcntl
 import importlib
 import json
@@ -32,6 +36,7 @@ from typing import Any, Callable
 from agent_harness.trajectory import StepRecord, Trajectory, episode_dir
 from gym_core.env import AsyncUIEnv, EnvConfig
 from gym_core.runtime import Runtime
+from gym_core.tool_env import AsyncToolEnv
 from tasks import Task
 from tasks.fresh import generalisation_split
 
@@ -56,10 +61,24 @@ class EvalConfig:
     app_urls: dict[str, str] = field(default_factory=dict)  # app -> URL of a running server (token: UIGYM_GYM_TOKEN)
     app_modules: dict[str, str] = field(default_factory=dict)  # app -> module to serve under its name
     retry_errors: bool = False  # rerun episodes whose recorded result is an error
+    mode: str = "ui"  # ui | tools | hybrid
 
     @property
     def label(self) -> str:
         return self.agent_label or self.agent
+
+    def make_env(self, runtime: Runtime, world_id: str) -> AsyncUIEnv | AsyncToolEnv:
+        if self.mode == "tools":
+            return AsyncToolEnv(None, self.env_config, runtime=runtime, world_id=world_id)
+        if self.mode == "hybrid" and not self.env_config.tools:
+            self.env_config = dataclasses.replace(self.env_config, tools=True)
+        return AsyncUIEnv(None, self.env_config, runtime=runtime, world_id=world_id)
+
+    def agent_name(self) -> str:
+        """The agent the mode needs: in tool mode the oracle plays tool plans and a model calls functions."""
+        if self.mode == "tools":
+            return {"oracle": "tool-oracle", "openai": "openai-tools", "vllm": "openai-tools"}.get(self.agent, self.agent)
+        return self.agent
 
 
 def read_results(out: Path) -> list[dict]:
@@ -171,6 +190,9 @@ async def run_episode(env: AsyncUIEnv, agent, task: Task, out: Path, sample: int
         obs, info = await env.reset(task=task)
         traj.now = info.get("now")
         traj.start_url = obs.get("url", "")
+        traj.mode = "tools" if isinstance(env, AsyncToolEnv) else ("hybrid" if env.config.tools else "ui")
+        traj.tools = list(info.get("tools") or [])
+        save_screenshots = save_screenshots and getattr(env, "last_png", None) is not None  # tool mode: no screen
         if save_screenshots:
             edir.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread((edir / "000.png").write_bytes, env.last_png)
@@ -183,12 +205,12 @@ async def run_episode(env: AsyncUIEnv, agent, task: Task, out: Path, sample: int
             ts = time.perf_counter()
             action = await agent.act(obs)
             obs, reward, terminated, truncated, info = await env.step(action)
-            shot = f"{env.steps:03d}.png"
+            shot = f"{env.steps:03d}.png" if save_screenshots else ""
             if save_screenshots:
                 await asyncio.to_thread((edir / shot).write_bytes, env.last_png)
             traj.steps.append(StepRecord(
-                step=env.steps, action=info.get("action"), error=obs["last_action_error"], url=obs["url"],
-                ms=round((time.perf_counter() - ts) * 1000, 1), screenshot=shot,
+                step=env.steps, action=info.get("action"), error=obs["last_action_error"], url=obs.get("url", ""),
+                ms=round((time.perf_counter() - ts) * 1000, 1), screenshot=shot, tool_result=obs.get("tool_result", ""),
                 text=getattr(agent, "last_text", "") or "", usage=dict(getattr(agent, "last_usage", {}) or {}),
                 parse_error=getattr(agent, "last_parse_error", "") or "",
             ))
@@ -214,6 +236,7 @@ async def run_episode(env: AsyncUIEnv, agent, task: Task, out: Path, sample: int
         "seed": task.seed,
         "template": task.template,
         "agent": label,
+        "mode": traj.mode,
         "sample": sample,
         "reward": traj.reward,
         "passed": traj.reward >= 1.0,
@@ -253,15 +276,15 @@ class EpisodeSlot:
     def __init__(self, cfg: EvalConfig, runtime: Runtime, world_id: str):
         self.cfg = cfg
         self.runtime = runtime
-        self.env = AsyncUIEnv(None, cfg.env_config, runtime=runtime, world_id=world_id)
-        self.agent = make_agent_from(cfg.agent, dict(cfg.agent_kwargs))
+        self.env = cfg.make_env(runtime, world_id)
+        self.agent = make_agent_from(cfg.agent_name(), dict(cfg.agent_kwargs))
 
     async def run(self, task: Task, sample: int, out: Path) -> dict:
         row = await run_episode_safe(self.env, self.agent, task, out, sample, self.cfg)
         if row["error"]:
             # Start the next episode from a clean env (a crashed page or context stays behind).
             await self.env.close()
-            self.env = AsyncUIEnv(None, self.cfg.env_config, runtime=self.runtime, world_id=self.env.world_id)
+            self.env = self.cfg.make_env(self.runtime, self.env.world_id)
         return row
 
     async def close(self) -> None:

@@ -29,6 +29,7 @@ class StepRecord:
     text: str = ""
     usage: dict = field(default_factory=dict)
     parse_error: str = ""  # the model's reply could not be read as an action (the step was a no-op)
+    tool_result: str = ""  # tool and hybrid modes: the call's JSON result, as the agent read it
 
 
 @dataclass
@@ -50,6 +51,8 @@ class Trajectory:
     error: str | None = None
     viewport: tuple[int, int] = (1280, 720)
     start_url: str = ""  # the page after reset (path and query), what the agent was first told
+    mode: str = "ui"  # ui | tools | hybrid: what the agent could do (tools: function calls, no screen)
+    tools: list = field(default_factory=list)  # tools and hybrid modes: the OpenAI function list it was given
 
     def save(self, directory: Path) -> Path:
         directory.mkdir(parents=True, exist_ok=True)

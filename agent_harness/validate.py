@@ -7,6 +7,10 @@ that differs from the gold solution only in its final answer (a hedge, a shotgun
 state the oracle's episode ends in, so it is graded on that episode's end state instead of being
 played again: the same grade, a fraction of the time.
 
+`mode="tools"` proves the same of each task's tool plan (`task.tools`): its gold calls 1, noop 0, its tool
+near-misses 0 and the answer-only adversarials 0, through the tools env (no browser). A task whose plan says
+it is `unsupported` is reported as such, with its reason; a task with no plan fails.
+
 A judged task's judge is answered here from the task's own labelled calibration texts
 (`tasks.calibration.ExampleJudge`): the browser proves the state-gated parts (the oracle's reply
 reaches the right person and grades 1, the noop, near-misses and side-effect adversarials 0); the
@@ -21,8 +25,9 @@ import dataclasses
 import uuid
 from dataclasses import dataclass, field
 
-from agent_harness.agents import NoopAgent, OracleAgent
+from agent_harness.agents import NoopAgent, OracleAgent, ToolOracleAgent
 from gym_core.env import AsyncUIEnv, EnvConfig
+from gym_core.tool_env import AsyncToolEnv
 from gym_core.runtime import Runtime
 from tasks import Task
 from tasks.integrity import answer_only, min_actions
@@ -47,6 +52,7 @@ class Probe:
 class TaskValidation:
     task_id: str
     probes: list[Probe] = field(default_factory=list)
+    unsupported: str | None = None  # tool mode: why the task cannot be done through tools (its plan says)
 
     @property
     def ok(self) -> bool:
@@ -100,10 +106,17 @@ def _report(v: dict) -> str:
     return "\n".join(f"   {'✓' if c['passed'] else '✗'} {c['name']}: {c['detail']}" for c in v.get("checks", []))
 
 
+MODES = ("ui", "tools")
+
+
 async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool = True,
                          config: EnvConfig | None = None, probe_timeout_s: float = 300.0,
-                         adversarial: bool | None = None, runtime: Runtime | None = None) -> list[TaskValidation]:
-    """Play every probe of `tasks`. `adversarial` defaults to `near_misses` (both are the 0-side)."""
+                         adversarial: bool | None = None, runtime: Runtime | None = None,
+                         mode: str = "ui") -> list[TaskValidation]:
+    """Play every probe of `tasks`. `adversarial` defaults to `near_misses` (both are the 0-side).
+    `mode`: "ui" plays the screen solutions in browsers, "tools" the tool plans through the tools env."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     adversarial = near_misses if adversarial is None else adversarial
     runtime = runtime or Runtime.current()
     results: dict[str, TaskValidation] = {t.id: TaskValidation(t.id) for t in tasks}
@@ -111,15 +124,23 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
     for t in tasks:
         riders: list[tuple[Probe, str]] = []
         played: list[tuple[str, list]] = []
+        if mode == "tools":
+            if t.tools is None:
+                results[t.id].probes.append(Probe(t.id, "oracle", 1.0, error="no tool plan: the task has no 'tools'"))
+                continue
+            if t.tools.unsupported:
+                results[t.id].unsupported = t.tools.unsupported
+                continue
         if near_misses:
-            played += [(f"near_miss[{i}]", nm) for i, nm in enumerate(t.near_misses)]
+            misses = t.tools.near_misses if mode == "tools" else t.near_misses
+            played += [(f"near_miss[{i}]", nm) for i, nm in enumerate(misses)]
         if adversarial:
             for i, adv in enumerate(t.adversarial):
                 kind = f"adversarial[{i}]:{adv.kind}"
                 answer = answer_only(t, adv.steps)
                 if answer is not None:
                     riders.append((Probe(t.id, kind, 0.0), answer))
-                else:
+                elif mode == "ui":  # a screen trajectory: tool mode has none to play
                     played.append((kind, adv.steps))
         jobs.append((t, "oracle", None, 1.0, riders))
         jobs.append((t, "noop", None, 0.0, []))
@@ -138,14 +159,18 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
 
         return dataclasses.replace(base, judge=ExampleJudge(task))
 
+    env_class = AsyncToolEnv if mode == "tools" else AsyncUIEnv
+
     async def worker(i: int):
-        env = AsyncUIEnv(None, base, runtime=runtime, world_id=f"validate-{run}-{i}")
+        env = env_class(None, base, runtime=runtime, world_id=f"validate-{run}-{i}")
         try:
             while not queue.empty():
                 task, kind, steps, expected, riders = queue.get_nowait()
                 env.config = config_for(task)
                 if kind == "noop":
                     agent = NoopAgent()
+                elif mode == "tools":
+                    agent = ToolOracleAgent(calls=steps if steps is not None else task.tools.solution)
                 else:
                     agent = OracleAgent(steps=steps)
                 probe = Probe(task.id, kind, expected)
@@ -159,11 +184,12 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
                 if probe.error:
                     await env.close()
-                    env = AsyncUIEnv(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
+                    env = env_class(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
                 results[task.id].probes.append(probe)
                 results[task.id].probes += [p for p, _ in riders]
         finally:
             await env.close()
 
-    await asyncio.gather(*(worker(i) for i in range(max(1, min(workers, len(jobs))))))
+    if jobs:
+        await asyncio.gather(*(worker(i) for i in range(max(1, min(workers, len(jobs))))))
     return [results[t.id] for t in tasks]

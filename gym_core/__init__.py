@@ -4,11 +4,14 @@ import gymnasium
 
 from gym_core.actions import Action, ActionError, parse_action
 from gym_core.env import AsyncUIEnv, EnvConfig
+from gym_core.tool_env import AsyncToolEnv
 from gym_core.runtime import Runtime
 
+# uigym/mail-v0 (the screen), uigym/mail-tools-v0 (the tools only), uigym/mail-hybrid-v0 (both); same for food, crm.
 for _app in ("mail", "food", "crm"):
-    _id = f"uigym/{_app}-v0"
-    if _id not in gymnasium.registry:
-        gymnasium.register(id=_id, entry_point="gym_core.sync_env:UIEnv", kwargs={"app": _app})
+    for _suffix, _mode in (("", "ui"), ("-tools", "tools"), ("-hybrid", "hybrid")):
+        _id = f"uigym/{_app}{_suffix}-v0"
+        if _id not in gymnasium.registry:
+            gymnasium.register(id=_id, entry_point="gym_core.sync_env:UIEnv", kwargs={"app": _app, "mode": _mode})
 
-__all__ = ["AsyncUIEnv", "EnvConfig", "Runtime", "Action", "ActionError", "parse_action"]
+__all__ = ["AsyncUIEnv", "AsyncToolEnv", "EnvConfig", "Runtime", "Action", "ActionError", "parse_action"]

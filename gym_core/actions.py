@@ -76,12 +76,25 @@ class Done(_Action):
     answer: str | None = None
 
 
+class ToolUse(_Action):
+    """A function call on the app (tool and hybrid modes): a tool of apps/<app>/tools.py and its arguments."""
+
+    type: Literal["tool"] = "tool"
+    name: str = Field(min_length=1, max_length=64)
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
 Action = Annotated[
     Union[Click, DoubleClick, Move, Drag, Scroll, Type, KeyPress, Wait, Screenshot, Done],
     Field(discriminator="type"),
 ]
 ACTION_TYPES = ["click", "double_click", "move", "drag", "scroll", "type", "keypress", "wait", "screenshot", "done"]
-_adapter: TypeAdapter = TypeAdapter(Action)
+# What each mode accepts: the screen's actions, the tools and done, or both.
+TOOL_ACTION_TYPES = ["tool", "done"]
+HYBRID_ACTION_TYPES = [*ACTION_TYPES, "tool"]
+MODE_ACTION_TYPES = {"ui": ACTION_TYPES, "tools": TOOL_ACTION_TYPES, "hybrid": HYBRID_ACTION_TYPES}
+_adapter: TypeAdapter = TypeAdapter(Annotated[Union[Click, DoubleClick, Move, Drag, Scroll, Type, KeyPress, Wait,
+                                                    Screenshot, Done, ToolUse], Field(discriminator="type")])
 
 
 class ActionError(ValueError):
@@ -91,14 +104,15 @@ class ActionError(ValueError):
 def _pydantic_message(e: ValidationError) -> str:
     parts = []
     for err in e.errors()[:3]:
-        loc = ".".join(str(p) for p in err["loc"] if p not in ACTION_TYPES)
+        loc = ".".join(str(p) for p in err["loc"] if p not in HYBRID_ACTION_TYPES)
         parts.append(f"{loc + ': ' if loc else ''}{err['msg']}")
     return "; ".join(parts)
 
 
-def parse_action(value: Any) -> Action:
-    """Accepts an Action, a dict, or a JSON string; raises ActionError with a readable reason."""
-    if isinstance(value, BaseModel) and getattr(value, "type", None) in ACTION_TYPES:
+def parse_action(value: Any, allowed: list[str] = ACTION_TYPES) -> Action:
+    """Accepts an Action, a dict, or a JSON string; raises ActionError with a readable reason.
+    `allowed`: the action types of the env's mode (MODE_ACTION_TYPES)."""
+    if isinstance(value, BaseModel) and getattr(value, "type", None) in allowed:
         return value  # type: ignore[return-value]
     if isinstance(value, str):
         try:
@@ -108,8 +122,8 @@ def parse_action(value: Any) -> Action:
     if not isinstance(value, dict):
         raise ActionError(f"an action must be an object with a 'type', got {type(value).__name__}")
     kind = value.get("type")
-    if kind not in ACTION_TYPES:
-        raise ActionError(f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}")
+    if kind not in allowed:
+        raise ActionError(f"unknown action type {kind!r}; expected one of {', '.join(allowed)}")
     try:
         action = _adapter.validate_python(value)
     except ValidationError as e:

@@ -15,8 +15,7 @@ import base64
 import datetime as dt
 import io
 import time
-import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,19 +30,19 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from gym_core.actions import (
-    Action, ActionError, Click, Done, DoubleClick, Drag, KeyPress, Move, Screenshot, Scroll, Type, Wait,
-    action_to_dict, parse_action,
+    ACTION_TYPES, HYBRID_ACTION_TYPES, Action, ActionError, Click, Done, DoubleClick, Drag, KeyPress, Move, Screenshot,
+    Scroll, ToolUse, Type, Wait, action_to_dict, parse_action,
 )
 from gym_core.browser import origin
 from gym_core.keys import normalize_keys
 from gym_core.runtime import Runtime
-from gym_core.server import AppServer, ServerError
+from gym_core.server import ServerError
+from gym_core.world_env import EpisodeOver, WorldEnv
 from gym_core.spaces import (
-    A11Y_TREE_MAX_CHARS, ERROR_MAX_CHARS, GOAL_MAX_CHARS, MARK_TEXT_MAX_CHARS, MAX_MARKS, OBSERVATION_OPTIONS, URL_MAX_CHARS,
+    A11Y_TREE_MAX_CHARS, ERROR_MAX_CHARS, MARK_TEXT_MAX_CHARS, MAX_MARKS, OBSERVATION_OPTIONS, URL_MAX_CHARS,
     clip_text,
 )
-from tasks import Task, load_task
-from verifiers import verify
+from tasks import Task
 
 
 # Injected before any page script: no motion, no caret blink, so the same world gives the same pixels.
@@ -145,16 +144,9 @@ class EnvConfig:
     # None: built from UIGYM_JUDGE_BASE_URL / UIGYM_JUDGE_MODEL when a judged task is graded; with
     # neither, such an episode is graded "ungraded" (never passed).
     judge: Any = None
-
-
-@dataclass
-class EpisodeStats:
-    started: float = field(default_factory=time.perf_counter)
-    recovered: int = 0
-
-
-class EpisodeOver(RuntimeError):
-    pass
+    # Hybrid mode: the app's tools beside the screen ({"type": "tool", "name", "args"} actions), and the last
+    # call's result in the observation (`tool_result`). gym.make("uigym/<app>-hybrid-v0") turns it on.
+    tools: bool = False
 
 
 def _png_to_array(png: bytes) -> np.ndarray:
@@ -166,30 +158,13 @@ def _png_to_array(png: bytes) -> np.ndarray:
         return np.asarray(im.convert("RGB"), dtype=np.uint8)
 
 
-class AsyncUIEnv:
+class AsyncUIEnv(WorldEnv):
     def __init__(self, app: str | None = None, config: EnvConfig | None = None, runtime: Runtime | None = None,
                  world_id: str | None = None):
-        self.app = app
-        self.config = config or EnvConfig()
-        self._runtime = runtime
-        self.world_id = world_id or f"env-{uuid.uuid4().hex[:12]}"
-        self.server: AppServer | None = None
+        super().__init__(app, config or EnvConfig(), runtime, world_id)
         self.context: BrowserContext | None = None
         self.page: Page | None = None
-        self.task: Task | None = None
-        self.goal = ""
-        self.steps = 0
-        self.max_steps = self.config.default_max_steps
-        self.done = False
-        self.start_state: dict | None = None
-        self.world_now: dt.datetime | None = None
         self.last_png: bytes | None = None
-        self.last_error = ""
-        self.answer: str | None = None
-        # One entry per step, for code (process) checks: {"step", "action", "url", "error"}.
-        self.trajectory: list[dict] = []
-        self._judge: Any = None
-        self.stats = EpisodeStats()
         self._inflight = 0
         self._navs = 0
         self._nav_requests = 0
@@ -197,13 +172,8 @@ class AsyncUIEnv:
         self._cdp = None
         self._ctx_origin = ""
         self._ctx_id = ""  # the browser context's CDP id
-        self._binding: dict = {}  # the world's cookie {name, value}, signed by the app (the control API's reset)
-
-    @property
-    def runtime(self) -> Runtime:
-        if self._runtime is None:
-            self._runtime = Runtime.current()
-        return self._runtime
+        self._parked = False
+        self._allowed = HYBRID_ACTION_TYPES if self.config.tools else ACTION_TYPES
 
     @property
     def width(self) -> int:
@@ -216,49 +186,16 @@ class AsyncUIEnv:
     # ------------------------------------------------------------------ reset
     async def reset(self, *, task: Task | str | dict | None = None, seed: int | None = None,
                     start_path: str | None = None) -> tuple[dict, dict]:
-        if isinstance(task, str):
-            task = load_task(task)
-        elif isinstance(task, dict):
-            task = Task.model_validate(task)
-        if task is not None and len(task.goal) > GOAL_MAX_CHARS:  # the observation space's bound; not cut
-            raise ValueError(f"task {task.id}: the goal is longer than {GOAL_MAX_CHARS} characters")
-        app = task.app if task else self.app
-        if app is None:
-            raise ValueError("reset needs a task, or an env made for one app (AsyncUIEnv('mail'))")
-        if self.app is not None and app != self.app:
-            raise ValueError(f"this env is for the {self.app} app; task {task.id} is for {app}")
-        if self.server is not None and self.server.app != app:
-            await self._drop_world()
-        self.task = task
-        self.goal = task.goal if task else ""
-        world_seed = task.seed if task else (seed or 0)
-        now = task.now.isoformat() if task and task.now else None
-        fixtures = task.fixtures if task else []
-        self.server = await self.runtime.server(app)
-        parked = await self._park_tab()
-        control = self.runtime.control(self.server)
-        reset_info = await control.reset(self.world_id, world_seed, now, fixtures)
-        self._binding = reset_info.pop("cookie")  # never in `info`: it is the key to the world
-        self.world_now = dt.datetime.fromisoformat(reset_info["now"])
-
-        key = [app, world_seed, reset_info["now"], fixtures]
-        start = self.runtime.cached_start_state(key)
-        if start is None:
-            start = await control.state(self.world_id)
-            self.runtime.store_start_state(key, start)
-        self.start_state = start
-
-        self.steps = 0
-        self.done = False
-        self.answer = None
-        self.trajectory = []
-        self.last_error = ""
-        self.stats = EpisodeStats()
-        self.max_steps = self.config.max_steps or (task.max_steps if task else self.config.default_max_steps)
+        task, app = self._take_task(task)
+        reset_info = await self._reset_world(task, app, seed)
         path = start_path or (task.start_path if task else "/")
-        await self._open_page(self.server.url + path, parked=parked)
+        await self._open_page(self.server.url + path, parked=self._parked)
         obs = await self._observe()
-        return obs, self._info(reset=reset_info)
+        extra = {"tools": await self.tools()} if self.config.tools else {}
+        return obs, self._info(reset=reset_info, **extra)
+
+    async def _before_world_reset(self) -> None:
+        self._parked = await self._park_tab()
 
     async def _park_tab(self) -> bool:
         """Before the world is reset under it, the last episode's tab lets go of it: its requests in
@@ -461,10 +398,14 @@ class AsyncUIEnv:
         parsed: Action | None = None
         terminated = False
         try:
-            parsed = parse_action(action)
+            parsed = parse_action(action, self._allowed)
             if isinstance(parsed, Done):
                 terminated = True
                 self.answer = parsed.answer
+            elif isinstance(parsed, ToolUse):
+                await self._call_tool(parsed)
+                # The screen shows what the call changed, as after any save: the page is loaded again.
+                await asyncio.wait_for(self._goto(self.page.url), self.config.action_timeout_s)
             else:
                 await asyncio.wait_for(self._perform(parsed), self.config.action_timeout_s)
         except ActionError as e:
@@ -479,14 +420,9 @@ class AsyncUIEnv:
         reward = 0.0
         info_extra: dict[str, Any] = {}
         if terminated or truncated:
-            self.done = True
             await self._requests_done()
-            result = await self.grade()
-            reward = result.score
-            info_extra["verify"] = result.model_dump()
-            # False when a judge check got no verdict: the reward (0) is then no grade at all, and a
-            # trainer must drop the episode, not learn from it.
-            info_extra["graded"] = result.status == "graded"
+            info_extra = await self._finish()
+            reward = info_extra.pop("reward")
         obs = await self._observe()
         info = self._info(**info_extra)
         info["action"] = action_to_dict(parsed) if parsed is not None else action
@@ -665,6 +601,9 @@ class AsyncUIEnv:
                 obs[key] = await getattr(self, f"_observe_{key}")()
         return obs
 
+    async def _observe_tool_result(self) -> str:
+        return self.last_tool_result
+
     async def _observe_a11y_tree(self) -> str:
         try:
             tree = await self.page.locator("body").aria_snapshot()
@@ -681,39 +620,6 @@ class AsyncUIEnv:
         return tuple({"id": m["id"], "role": m["role"], "name": m["name"], "box": np.array(m["box"], dtype=np.int64)}
                      for m in marks)
 
-    def _info(self, **extra) -> dict[str, Any]:
-        return {
-            "task_id": self.task.id if self.task else None,
-            "app": self.server.app if self.server else self.app,
-            "world": self.world_id,
-            "now": self.world_now.isoformat() if self.world_now else None,
-            "max_steps": self.max_steps,
-            "recovered": self.stats.recovered,
-            **extra,
-        }
-
-    # ------------------------------------------------------------------ grade
-    async def state(self) -> dict:
-        return await self.runtime.control(self.server).state(self.world_id)
-
-    async def grade(self, answer: str | None = None):
-        """The verifier's report on the world as it is now."""
-        if self.task is None:
-            from verifiers import VerifyResult
-
-            return VerifyResult(score=0.0, passed=False, checks=[])
-        end = await self.state()
-        judge = None
-        if self.task.verify.has_judge:
-            judge = self.config.judge
-            if judge is None:
-                from verifiers.judge import judge_from_env
-
-                self._judge = self._judge or judge_from_env()
-                judge = self._judge
-        return verify(self.task.verify, self.start_state, end, answer if answer is not None else self.answer,
-                      trajectory=self.trajectory, judge=judge)
-
     # ------------------------------------------------------------------ close
     async def _close_context(self) -> None:
         ctx, self.context, self.page, self._cdp, self._ctx_origin = self.context, None, None, None, ""
@@ -723,13 +629,6 @@ class AsyncUIEnv:
             try:
                 await asyncio.wait_for(ctx.close(), 15)
             except (PlaywrightError, asyncio.TimeoutError):
-                pass
-
-    async def _drop_world(self) -> None:
-        if self.server is not None:
-            try:
-                await self.runtime.control(self.server).drop(self.world_id)
-            except Exception:
                 pass
 
     async def close(self) -> None:

@@ -11,12 +11,18 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import httpx
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # holds apps/ (a checkout, or site-packages)
 
 READY_PREFIX = "UIGYM_READY "
+
+
+class ToolCallError(ValueError):
+    """A tool call the app refused (422): unknown tool, bad arguments, unknown id. The world is unchanged."""
 
 
 class ServerError(RuntimeError):
@@ -201,6 +207,8 @@ class ControlClient:
     async def _call(self, method: str, path: str, **kw) -> dict:
         url = f"{self.server.control_url}{path}"
         r = await self.client.request(method, url, headers=self.server.headers, timeout=300.0, **kw)
+        if r.status_code == 422 and "/tools/" in path:
+            raise ToolCallError(r.json().get("error", r.text))
         if r.status_code != 200:
             try:
                 msg = r.json().get("error", r.text)
@@ -217,6 +225,14 @@ class ControlClient:
 
     async def drop(self, world: str) -> dict:
         return await self._call("DELETE", f"/worlds/{world}")
+
+    async def tools(self) -> dict:
+        """{"app", "tools": [{name, description, input_schema}]}"""
+        return await self._call("GET", "/tools")
+
+    async def call_tool(self, world: str, name: str, args: dict) -> Any:
+        """The tool's result; ToolCallError when the app refuses the call (the world unchanged)."""
+        return (await self._call("POST", f"/worlds/{world}/tools/{quote(name, safe='')}", json=args))["result"]
 
     async def health(self) -> dict:
         return await self._call("GET", "/health")

@@ -14,7 +14,8 @@ import numpy as np
 from gymnasium import spaces
 
 from gym_core.actions import (
-    ACTION_TYPES, ActionError, Click, DoubleClick, Drag, Move, Scroll, parse_action,
+    ACTION_TYPES, HYBRID_ACTION_TYPES, TOOL_ACTION_TYPES, ActionError, Click, DoubleClick, Drag, Move, Scroll,
+    parse_action,
 )
 
 # What FreeText.sample() draws from (and the old charset of every text key): the printable
@@ -28,12 +29,13 @@ ERROR_MAX_CHARS = 4096  # last_action_error is clipped to this (an error can ech
 A11Y_TREE_MAX_CHARS = 1_000_000  # the accessibility tree is clipped to this (the largest clone page is ~10x smaller)
 MARK_TEXT_MAX_CHARS = 80  # a mark's role and name are clipped to this
 MAX_MARKS = 1000  # marks past this many on one screen are left out (ids are 0..MAX_MARKS-1)
+TOOL_RESULT_MAX_CHARS = 200_000  # a tool's JSON result is clipped to this (tools cap their lists well below)
 CLIPPED = "…"  # ends a clipped text, within its bound
 
 # The observation's optional parts: the EnvConfig switch that turns one on -> the key it adds. The env
 # produces these keys only through this table (AsyncUIEnv._observe) and observation_space() declares
 # them only through it, so a new option added here gets both or fails loudly (a KeyError) in both.
-OBSERVATION_OPTIONS: dict[str, str] = {"a11y_tree": "a11y_tree", "set_of_marks": "marks"}
+OBSERVATION_OPTIONS: dict[str, str] = {"a11y_tree": "a11y_tree", "set_of_marks": "marks", "tools": "tool_result"}
 
 
 def _task_max_steps() -> int:
@@ -92,7 +94,8 @@ def marks_space(width: int, height: int) -> spaces.Sequence:
 
 
 def _optional_space(key: str, width: int, height: int) -> spaces.Space:
-    return {"a11y_tree": lambda: FreeText(A11Y_TREE_MAX_CHARS), "marks": lambda: marks_space(width, height)}[key]()
+    return {"a11y_tree": lambda: FreeText(A11Y_TREE_MAX_CHARS), "marks": lambda: marks_space(width, height),
+            "tool_result": lambda: FreeText(TOOL_RESULT_MAX_CHARS)}[key]()
 
 
 def max_observed_step(config: Any) -> int:
@@ -115,6 +118,16 @@ def observation_space(config: Any) -> spaces.Dict:
         if getattr(config, flag):
             parts[key] = _optional_space(key, width, height)
     return spaces.Dict(parts)
+
+
+def tool_observation_space(config: Any) -> spaces.Dict:
+    """Tool mode's observation (gym_core.tool_env.AsyncToolEnv): text only, no screen."""
+    return spaces.Dict({
+        "goal": FreeText(GOAL_MAX_CHARS),
+        "step": spaces.Discrete(max_observed_step(config) + 1),
+        "last_action_error": FreeText(ERROR_MAX_CHARS),
+        "tool_result": FreeText(TOOL_RESULT_MAX_CHARS),
+    })
 
 
 # What sample() types and presses: printable ASCII and a few accented letters (typed as text); single
@@ -144,29 +157,32 @@ class ActionSpace(spaces.Space):
     TYPES = ACTION_TYPES
     KEYS = SAMPLE_KEYS
 
-    def __init__(self, width: int, height: int, seed: int | np.random.Generator | None = None):
+    def __init__(self, width: int, height: int, seed: int | np.random.Generator | None = None,
+                 tool_names: tuple[str, ...] = ()):
         super().__init__(shape=None, dtype=None, seed=seed)
         self.width, self.height = width, height
+        self.tool_names = tuple(tool_names)  # what a sampled tool call names (hybrid and tool modes)
 
     @property
     def is_np_flattenable(self) -> bool:
         return False
 
     def _type_weights(self, mask: Any, probability: Any) -> np.ndarray:
-        n = len(ACTION_TYPES)
+        types = self.TYPES
+        n = len(types)
         if mask is not None and probability is not None:
             raise ValueError("only one of `mask` or `probability` can be given")
         if mask is not None:
             mask = np.asarray(mask)
             if mask.shape != (n,) or mask.dtype != np.int8 or not np.all((mask == 0) | (mask == 1)):
-                raise ValueError(f"`mask` must be an int8 array of {n} zeros and ones (one per {ACTION_TYPES})")
+                raise ValueError(f"`mask` must be an int8 array of {n} zeros and ones (one per {types})")
             if not mask.any():
                 raise ValueError("`mask` allows no action type")
             return mask / mask.sum()
         if probability is not None:
             p = np.asarray(probability, dtype=np.float64)
             if p.shape != (n,) or np.any(p < 0) or not np.isclose(p.sum(), 1):
-                raise ValueError(f"`probability` must be {n} non-negative floats summing to 1 (one per {ACTION_TYPES})")
+                raise ValueError(f"`probability` must be {n} non-negative floats summing to 1 (one per {types})")
             return p
         return np.full(n, 1 / n)
 
@@ -176,7 +192,9 @@ class ActionSpace(spaces.Space):
 
     def sample(self, mask: Any = None, probability: Any = None) -> dict:
         r = self.np_random
-        kind = ACTION_TYPES[int(r.choice(len(ACTION_TYPES), p=self._type_weights(mask, probability)))]
+        kind = self.TYPES[int(r.choice(len(self.TYPES), p=self._type_weights(mask, probability)))]
+        if kind == "tool":
+            return self._sample_tool()
         if kind in ("click", "double_click", "move"):
             x, y = self._point()
             action = {"type": kind, "x": x, "y": y}
@@ -202,9 +220,14 @@ class ActionSpace(spaces.Space):
             return {"type": "done"} if r.random() < 0.5 else {"type": "done", "answer": str(int(r.integers(0, 100)))}
         return {"type": kind}  # screenshot: no arguments
 
+    def _sample_tool(self) -> dict:
+        r = self.np_random
+        name = self.tool_names[int(r.integers(len(self.tool_names)))] if self.tool_names else "unknown_tool"
+        return {"type": "tool", "name": name, "args": {}}
+
     def contains(self, x: Any) -> bool:
         try:
-            a = parse_action(x)
+            a = parse_action(x, self.TYPES)
         except ActionError:
             return False
         if isinstance(a, (Click, DoubleClick, Move, Scroll)):
@@ -216,7 +239,8 @@ class ActionSpace(spaces.Space):
         return all(0 <= px < self.width and 0 <= py < self.height for px, py in points)
 
     def to_jsonable(self, sample_n: list) -> list:
-        return [x if isinstance(x, dict) else parse_action(x).model_dump(mode="json", exclude_none=True) for x in sample_n]
+        return [x if isinstance(x, dict) else parse_action(x, self.TYPES).model_dump(mode="json", exclude_none=True)
+                for x in sample_n]
 
     def from_jsonable(self, sample_n: list) -> list:
         return list(sample_n)
@@ -225,4 +249,33 @@ class ActionSpace(spaces.Space):
         return f"ActionSpace({self.width}x{self.height})"
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, ActionSpace) and (other.width, other.height) == (self.width, self.height)
+        return type(other) is type(self) and (other.width, other.height) == (self.width, self.height)
+
+
+class HybridActionSpace(ActionSpace):
+    """The hybrid mode's actions: the screen's ten and a tool call ({"type": "tool", "name", "args"}).
+    A sampled tool call names one of `tool_names` with no arguments (the app answers a missing one with
+    a clear error, as it would a model's)."""
+
+    TYPES = HYBRID_ACTION_TYPES
+
+    def __repr__(self) -> str:
+        return f"HybridActionSpace({self.width}x{self.height}, {len(self.tool_names)} tools)"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, HybridActionSpace) and super().__eq__(other) and other.tool_names == self.tool_names
+
+
+class ToolActionSpace(ActionSpace):
+    """Tool mode's actions: a tool call or done. No screen: points never occur."""
+
+    TYPES = TOOL_ACTION_TYPES
+
+    def __init__(self, tool_names: tuple[str, ...] = (), seed: int | np.random.Generator | None = None):
+        super().__init__(1, 1, seed=seed, tool_names=tool_names)
+
+    def __repr__(self) -> str:
+        return f"ToolActionSpace({len(self.tool_names)} tools)"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ToolActionSpace) and other.tool_names == self.tool_names

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import dataclasses
+import importlib
 import threading
 from typing import Any
 
@@ -19,7 +21,8 @@ import numpy as np
 from gym_core.env import AsyncUIEnv, EnvConfig
 from gym_core.runtime import Runtime
 from gym_core.server import ServerPool
-from gym_core.spaces import ActionSpace, observation_space
+from gym_core.spaces import ActionSpace, HybridActionSpace, ToolActionSpace, observation_space, tool_observation_space
+from gym_core.tool_env import AsyncToolEnv
 from tasks import Task, select_tasks
 
 
@@ -174,24 +177,46 @@ def _fresh_tasks(pattern: str, seeds, split: str | None, app: str | None) -> lis
     return found
 
 
+MODES = ("ui", "tools", "hybrid")
+
+
+def tool_names(app: str | None) -> tuple[str, ...]:
+    """The app's tool names (apps/<app>/tools.py), for the action space's samples; () for an env of any app."""
+    if app is None:
+        return ()
+    from apps import load_app_module
+
+    module = load_app_module(app).SPEC.tools
+    return tuple(importlib.import_module(module).TOOLS.tools) if module else ()
+
+
 class UIEnv(gym.Env):
     """reset(seed=None, options={"task": Task | id | dict}) -> (obs, info); step(action) -> 5-tuple.
 
     With no task in options, a task is drawn (seeded by `seed`) from `tasks` given at construction;
     with none of those either, the episode is free play in a world built from `seed`.
+
+    `mode`: "ui" (the screen), "tools" (the app's tools only: text observations, no browser) or "hybrid"
+    (the screen and the tools). In tool and hybrid modes reset's info carries `tools`, the OpenAI
+    function list (with `done`).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
     def __init__(self, app: str | None = None, task: Task | str | None = None, tasks: str | list | None = None,
                  render_mode: str | None = "rgb_array", config: EnvConfig | None = None,
-                 seeds: str | list[int] | None = None, split: str | None = None, **config_kw):
+                 seeds: str | list[int] | None = None, split: str | None = None, mode: str = "ui", **config_kw):
         """`seeds` draws from fresh worlds: the proven instances of the templates `tasks` matches on those
         seeds (prove them first with `uigym tasks validate --seeds ...`; unproven ones are never served).
         `split` (train, test, heldout-seed, heldout-template) narrows either supply."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        self.mode = mode
         self.config = config or EnvConfig(**config_kw)
+        if mode == "hybrid" and not self.config.tools:
+            self.config = dataclasses.replace(self.config, tools=True)
         self.app = app
-        self.render_mode = render_mode
+        self.render_mode = render_mode if mode != "tools" else None
         if seeds is not None:
             tasks = _fresh_tasks(tasks if isinstance(tasks, str) else f"{app or '*'}/*", seeds, split, app)
         elif isinstance(tasks, str):
@@ -200,15 +225,21 @@ class UIEnv(gym.Env):
         self.fixed_task = task
         w, h = self.config.viewport
         # Built from the config that builds the observation, so every option's key is declared.
-        self.observation_space = observation_space(self.config)
-        self.action_space = ActionSpace(w, h)
+        if mode == "tools":
+            self.observation_space = tool_observation_space(self.config)
+            self.action_space = ToolActionSpace(tool_names(app))
+        else:
+            self.observation_space = observation_space(self.config)
+            self.action_space = HybridActionSpace(w, h, tool_names=tool_names(app)) if self.config.tools \
+                else ActionSpace(w, h)
         self._closed = False
         self._loop = _LoopThread.acquire()  # last: released by close()
-        self._env = AsyncUIEnv(app, self.config, runtime=self._loop.runtime)
+        env_class = AsyncToolEnv if mode == "tools" else AsyncUIEnv
+        self._env = env_class(app, self.config, runtime=self._loop.runtime)
         self._last_obs: dict | None = None
 
     @property
-    def async_env(self) -> AsyncUIEnv:
+    def async_env(self) -> AsyncUIEnv | AsyncToolEnv:
         return self._env
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -229,7 +260,7 @@ class UIEnv(gym.Env):
         return obs, float(reward), terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
-        return None if self._last_obs is None else self._last_obs["screenshot"]
+        return None if self._last_obs is None else self._last_obs.get("screenshot")
 
     def _check_open(self) -> None:
         if self._closed:

@@ -6,8 +6,10 @@ from agent_harness.agents.base import Agent
 from agent_harness.agents.noop import NoopAgent
 from agent_harness.agents.oracle import OracleAgent
 from agent_harness.agents.random_agent import RandomAgent
+from agent_harness.agents.tool_oracle import ToolOracleAgent
 
-AGENTS: dict[str, type[Agent]] = {"oracle": OracleAgent, "noop": NoopAgent, "random": RandomAgent}
+AGENTS: dict[str, type[Agent]] = {"oracle": OracleAgent, "noop": NoopAgent, "random": RandomAgent,
+                                  "tool-oracle": ToolOracleAgent}
 
 
 def register_agent(name: str, cls: type[Agent]) -> None:
@@ -21,9 +23,13 @@ def make_agent(name: str, **kwargs) -> Agent:
             import agent_harness.agents.model  # noqa: F401
         except ImportError:
             pass
+    if name == "openai-tools" and name not in AGENTS:
+        from agent_harness.agents.tool_model import ToolModelAgent
+
+        AGENTS[name] = ToolModelAgent
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
     return AGENTS[name](**kwargs)
 
 
-__all__ = ["Agent", "AGENTS", "make_agent", "register_agent", "OracleAgent", "NoopAgent", "RandomAgent"]
+__all__ = ["Agent", "AGENTS", "make_agent", "register_agent", "OracleAgent", "NoopAgent", "RandomAgent", "ToolOracleAgent"]

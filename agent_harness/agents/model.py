@@ -162,15 +162,46 @@ class ModelAgent(Agent):
         self.last_parse_error = ""
         self.last_text = ""
         self.last_usage = {}
+        # Hybrid mode: the app's tools beside the format's actions; each call's result goes back as its tool message.
+        self.app_tools = [t for t in await env.tools() if t["function"]["name"] != "done"] \
+            if getattr(getattr(env, "config", None), "tools", False) else []
+        self.app_tool_names = {t["function"]["name"] for t in self.app_tools}
+        self.app_results: dict[str, str] = {}
+        self._app_call: str | None = None  # the app call whose result the next observation holds
         if self.model is None:
             self.model = await self._default_model()
 
     def system_message(self) -> str:
-        return self.system_prompt_override or self.format.system_prompt(self.ctx)
+        base = self.system_prompt_override or self.format.system_prompt(self.ctx)
+        if self.app_tools:
+            base += ("\n\nBesides the screen, you can call the app's tools (functions) directly; their results come "
+                     "back as tool messages, and the screen shows what they changed.")
+        return base
+
+    def _split_app_calls(self, reply: Reply) -> tuple[list[dict], Reply]:
+        """Hybrid mode: the reply's calls of app tools as uigym tool actions, and the rest of the reply."""
+        if not self.app_tool_names:
+            return [], reply
+        actions, rest = [], []
+        for i, tc in enumerate(reply.tool_calls):
+            if tc.name in self.app_tool_names:
+                tid = tc.id or f"call_{self.n_calls}_{i}"
+                try:
+                    args = tc.args()
+                except Exception:  # noqa: BLE001 - unreadable arguments: the app refuses them and says so
+                    args = {"__unreadable_arguments__": str(tc.arguments)[:200]}
+                actions.append({"type": "tool", "name": tc.name, "args": args, "_call_id": tid})
+            else:
+                rest.append(tc)
+        return actions, Reply(content=reply.content, tool_calls=rest, reasoning=reply.reasoning)
 
     # -------------------------------------------------------------------- act
     async def act(self, obs: dict) -> dict:
         self.last_parse_error = ""
+        if self._app_call is not None:
+            err = obs.get("last_action_error")
+            self.app_results[self._app_call] = f"Error: {err}" if err else (obs.get("tool_result") or "OK")
+            self._app_call = None
         if self.queue:  # the rest of a multi-action reply; the model is asked again after the last one
             self.last_text, self.last_usage = "", {"queued": True}
             if obs.get("last_action_error"):
@@ -202,8 +233,16 @@ class ModelAgent(Agent):
             self.last_usage["logprob_tokens"] = len(lp)
         self.last_text = reply_text(reply)
         self._add_assistant(message, reply)
+        app_actions, reply = self._split_app_calls(reply)
         try:
-            actions = self.format.parse(reply, self.ctx).actions
+            try:
+                actions = self.format.parse(reply, self.ctx).actions if (reply.content or reply.tool_calls
+                                                                         or not app_actions) else []
+            except ParseError:
+                if not app_actions:
+                    raise
+                actions = []
+            actions = app_actions + actions
             if not actions:
                 raise ParseError("the reply holds no action")
         except ParseError as e:
@@ -215,6 +254,10 @@ class ModelAgent(Agent):
         return self._emit(actions[0])
 
     def _emit(self, action: dict) -> dict:
+        if action.get("type") == "tool":
+            action = dict(action)
+            self._app_call = action.pop("_call_id", None)
+            return action
         if "x" in action and "y" in action:
             self.ctx.cursor = (action["x"], action["y"])
         elif action.get("type") == "drag":
@@ -254,14 +297,18 @@ class ModelAgent(Agent):
             # The RL environment's layout: the new screen is the result of the (last) tool call.
             *others, last = self.pending_tool_ids
             for tid in others:
-                self.turns.append({"role": "tool", "tool_call_id": tid, "content": self.format.tool_result_text})
-            self.turns.append({"role": "tool", "tool_call_id": last, "content": [{"type": "text", "text": text}, image]})
+                self.turns.append({"role": "tool", "tool_call_id": tid,
+                                   "content": self.app_results.pop(tid, None) or self.format.tool_result_text})
+            own = self.app_results.pop(last, None)  # an app tool's result (hybrid), before the new screen
+            self.turns.append({"role": "tool", "tool_call_id": last,
+                               "content": [{"type": "text", "text": f"{own}\n{text}" if own else text}, image]})
             self.pending_tool_ids = []
             return
         if self.pending_tool_ids:  # tool calls need their results before the next user message
             result = " ".join(problems) or self.format.tool_result_text
             for tid in self.pending_tool_ids:
-                self.turns.append({"role": "tool", "tool_call_id": tid, "content": result})
+                content = self.app_results.pop(tid, None) or result  # an app tool's own result (hybrid mode)
+                self.turns.append({"role": "tool", "tool_call_id": tid, "content": content})
             self.pending_tool_ids = []
         self.turns.append({"role": "user", "content": [{"type": "text", "text": text}, image]})
 
@@ -307,10 +354,10 @@ class ModelAgent(Agent):
             body["top_p"] = self.top_p
         if self.seed is not None:
             body["seed"] = self.seed
-        if self.send_tools:
-            tools = self.format.tools(self.ctx)
-            if tools:
-                body["tools"] = tools
+        tools = list(self.format.tools(self.ctx) or []) if self.send_tools else []
+        tools += self.app_tools
+        if tools:
+            body["tools"] = tools
         if self.logprobs:
             body["logprobs"] = True
             if self.top_logprobs:

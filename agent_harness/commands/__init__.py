@@ -11,4 +11,5 @@ COMMAND_MODULES: list[str] = [
     "agent_harness.commands.record",
     "agent_harness.commands.export",
     "agent_harness.commands.train",
+    "agent_harness.commands.mcp",
 ]

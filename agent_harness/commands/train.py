@@ -127,8 +127,11 @@ def grpo_cmd(
     app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module served under the app's name"),
     trl_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE for TRL's GRPOConfig (JSON values); repeatable"),
     dry_run: bool = typer.Option(False, "--dry-run", help="check the config and the token budget, print them, stop"),
+    mode: str = typer.Option("ui", help="ui (screenshots, the gym format's actions) or tools (one app's tools as "
+                                        "the environment's methods, text only, no browser)"),
 ):
-    """GRPO on uigym tasks: rollouts in real browsers, rewards from the verifiers (TRL GRPOTrainer)."""
+    """GRPO on uigym tasks: rollouts in real browsers (or through the apps' tools), rewards from the verifiers
+    (TRL GRPOTrainer)."""
     from rich.console import Console
 
     from agent_harness.cli import _app_urls, _pairs, fail
@@ -154,7 +157,7 @@ def grpo_cmd(
         report_to=report_to, log_completions=log_completions, eval_every=eval_every, eval_tasks=eval_tasks,
         eval_split=eval_split, eval_seeds=eval_seeds, eval_server=eval_server, eval_device=eval_device,
         curriculum=CurriculumConfig(enabled=not no_curriculum, drop_after=drop_after),
-        app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg))
+        app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg), mode=mode)
     console = Console()
     try:
         if dry_run:
@@ -163,6 +166,7 @@ def grpo_cmd(
                 load_processor,
                 select_tasks,
                 token_budget,
+                tool_episode,
             )
 
             r = cfg.resolved()
@@ -170,7 +174,8 @@ def grpo_cmd(
             if not chosen_tasks:
                 fail(f"no task matches {tasks!r}")
             processor = load_processor(r.model)
-            budget = token_budget(r, processor, env_settings(r, processor), chosen_tasks)
+            episode = tool_episode(chosen_tasks, r.app_modules)[1:] if r.mode == "tools" else None
+            budget = token_budget(r, processor, env_settings(r, processor), chosen_tasks, episode=episode)
             console.print(f"{len(chosen_tasks)} tasks; token budget: {budget.explain()}")
             console.print(json.dumps(budget.as_dict()))
             return

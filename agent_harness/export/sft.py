@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from agent_harness.export.prompts import EpisodePrompter, image_refs, to_dataset_messages
+from agent_harness.export.tool_samples import tool_episode_samples
 from agent_harness.formats import ParseError, Rendered, RenderError, Reply, get_format
 from agent_harness.runner import latest_results, read_results
 from agent_harness.trajectory import Trajectory
@@ -112,7 +113,7 @@ def source_of(agent: str | None, annotator: str | None = None) -> str:
     agent = agent or ""
     if annotator or agent.startswith("human"):
         return "human"
-    if agent.startswith("oracle"):
+    if agent.startswith(("oracle", "tool-oracle")):
         return "oracle"
     return "model"
 
@@ -255,8 +256,12 @@ def _shot_path(ep: Episode, index: int) -> Path:
 
 
 def episode_samples(ep: Episode, cfg: ExportConfig, images: _Images, stats: ExportStats) -> Iterator[dict]:
-    """One sample per usable step of the episode (see the module doc)."""
+    """One sample per usable step of the episode (see the module doc; tool-mode episodes:
+    export/tool_samples.py)."""
     traj = ep.traj
+    if traj.mode == "tools":
+        yield from tool_episode_samples(ep, _meta(ep, cfg), stats, cfg.keep_failed_actions)
+        return
     screen = (int(traj.viewport[0]), int(traj.viewport[1]))
     prompter = EpisodePrompter(cfg.format, screen, cfg.image_size, max_pixels=cfg.max_pixels, coords=cfg.coords,
                                history_images=cfg.history, history_turns=cfg.history_turns,
@@ -265,16 +270,8 @@ def episode_samples(ep: Episode, cfg: ExportConfig, images: _Images, stats: Expo
     tools = prompter.tools()
     tools_json = json.dumps(tools, ensure_ascii=False) if tools else ""
     url, error, step_no = _start_url(ep), "", 0
-    meta = {
-        "task_id": ep.task_id, "app": ep.row.get("app") or traj.app or ep.task_id.split("/")[0],
-        "difficulty": ep.row.get("difficulty") or "", "task_split": ep.row.get("split") or "",
-        "template": ep.row.get("template") or "", "source": ep.source, "agent": traj.agent,
-        "annotator": traj.annotator or "", "run": str(ep.run), "episode": str(ep.dir.relative_to(ep.run)),
-        "sample": int(ep.row.get("sample", traj.sample) or 0), "episode_steps": len(traj.steps),
-        "episode_reward": float(traj.reward), "episode_passed": float(traj.reward) >= 1.0, "goal": traj.goal,
-        "format": fmt.name, "coords": cfg.coords, "screen_width": screen[0], "screen_height": screen[1],
-        "image_width": ctx.image[0], "image_height": ctx.image[1], "tools": tools_json,
-    }
+    meta = {**_meta(ep, cfg), "format": fmt.name, "screen_width": screen[0], "screen_height": screen[1],
+            "image_width": ctx.image[0], "image_height": ctx.image[1], "tools": tools_json}
     for i, s in enumerate(traj.steps):
         messages = prompter.observe(goal=traj.goal, url=url, step=step_no, error=error, image=i)
         rendered, parsed, skip = None, None, ""
@@ -313,6 +310,21 @@ def episode_samples(ep: Episode, cfg: ExportConfig, images: _Images, stats: Expo
             stats.skipped_steps[skip] += 1
         prompter.act(rendered, fallback_text=(s.text or json.dumps(s.action, ensure_ascii=False)))
         url, error, step_no = s.url, s.error, s.step
+
+
+def _meta(ep: Episode, cfg: ExportConfig) -> dict:
+    """The columns every sample of the episode shares (the screen ones are overridden by screen samples)."""
+    traj = ep.traj
+    return {
+        "task_id": ep.task_id, "app": ep.row.get("app") or traj.app or ep.task_id.split("/")[0],
+        "difficulty": ep.row.get("difficulty") or "", "task_split": ep.row.get("split") or "",
+        "template": ep.row.get("template") or "", "source": ep.source, "agent": traj.agent,
+        "annotator": traj.annotator or "", "run": str(ep.run), "episode": str(ep.dir.relative_to(ep.run)),
+        "sample": int(ep.row.get("sample", traj.sample) or 0), "episode_steps": len(traj.steps),
+        "episode_reward": float(traj.reward), "episode_passed": float(traj.reward) >= 1.0, "goal": traj.goal,
+        "format": "", "coords": cfg.coords, "screen_width": 0, "screen_height": 0, "image_width": 0,
+        "image_height": 0, "tools": "",
+    }
 
 
 # ----------------------------------------------------------------------------- dataset

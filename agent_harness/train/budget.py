@@ -95,6 +95,29 @@ def processor_pixels(processor) -> tuple[int, int]:
     return int(lo), int(hi)
 
 
+def measure_text(processor, *, turns: int, reply_tokens: int, result_text_tokens: int, system_prompt: str,
+                 tools: list[dict], task_texts: list[str]) -> TokenBudget:
+    """The budget of a tool-mode episode: no screenshots, the results' text and the template around them."""
+    tok = getattr(processor, "tokenizer", processor)
+    call = [{"type": "function", "function": {"name": "done", "arguments": {}}}]
+    head = [{"role": "user", "content": [{"type": "text", "text": "dummy"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": ""}], "tool_calls": call}]
+    tool = {"role": "tool", "name": "done", "content": [{"type": "text", "text": ""}]}
+    prefix = _ids(processor, head)
+    full = _ids(processor, head + [tool], add_generation_prompt=True)
+    ends = [i for i, t in enumerate(prefix) if t == tok.eos_token_id]
+    if ends:
+        prefix = prefix[: ends[-1] + 1]
+    overhead = len(full) - len(prefix) + 2
+    longest = max(task_texts, key=lambda s: len(tok(s, add_special_tokens=False)["input_ids"])) if task_texts else ""
+    prompt = [{"role": "system", "content": [{"type": "text", "text": system_prompt}]},
+              {"role": "user", "content": [{"type": "text", "text": longest}]}]
+    n_prompt = len(_ids(processor, prompt, tools=tools, add_generation_prompt=True)) + 2
+    return TokenBudget(screen=(0, 0), image_size=(0, 0), max_pixels=0, image_tokens=0, result_overhead=overhead,
+                       result_text_tokens=int(result_text_tokens), reply_tokens=int(reply_tokens), turns=int(turns),
+                       prompt_tokens=n_prompt)
+
+
 def measure(processor, *, screen: tuple[int, int], image_size: tuple[int, int], max_pixels: int, turns: int,
             reply_tokens: int, result_text_tokens: int, system_prompt: str, tools: list[dict],
             task_texts: list[str]) -> TokenBudget:

@@ -131,7 +131,8 @@ class GRPORunConfig:
     max_pixels: int | None = None  # default: the preset's, else 28*28*600
     max_turns: int | None = None  # actions per episode at most (default: the preset's, capped by each task)
     reply_tokens: int | None = None  # tokens per reply at most (default: the preset's)
-    result_text_tokens: int = 96
+    result_text_tokens: int | None = None  # a tool result's text at most (default: 96 on screen, 1024 in tool mode)
+    mode: str = "ui"  # ui: screenshots and the gym format's actions; tools: one app's tools, text only
     max_completion_length: int | None = None  # default: exactly what a full episode needs
     max_model_len: int | None = None  # vLLM's context (default: prompt + completion)
     viewport: tuple[int, int] = (1280, 720)
@@ -179,8 +180,11 @@ class GRPORunConfig:
         p = preset(self.preset) or Preset(model=self.model, max_pixels=28 * 28 * 600)
         if self.generation not in GENERATION_MODES:
             raise ValueError(f"generation must be one of {', '.join(GENERATION_MODES)}, not {self.generation!r}")
+        if self.mode not in ("ui", "tools"):
+            raise ValueError(f"mode must be ui or tools, not {self.mode!r}")
         return replace(
             self,
+            result_text_tokens=self.result_text_tokens or (1024 if self.mode == "tools" else 96),
             max_pixels=self.max_pixels or p.max_pixels,
             max_turns=self.max_turns or p.max_turns,
             reply_tokens=self.reply_tokens or p.reply_tokens,

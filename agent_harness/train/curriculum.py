@@ -77,8 +77,11 @@ class Curriculum:
 
     # ---------------------------------------------------------------- feedback
     def update(self, results: list[tuple[str, float, bool]], group_size: int) -> None:
-        """`results`: (template, reward, success) per rollout, in generation order (consecutive groups)."""
-        for t, _, ok in results:
+        """`results`: (template, reward, success) per rollout, in generation order (consecutive groups). A reward
+        of None is an ungraded rollout (a judge gave no verdict): it counts for nothing, as it does in training."""
+        for t, reward, ok in results:
+            if reward is None:
+                continue
             st = self.stats[t]
             st.attempts += 1
             st.successes += int(ok)
@@ -86,7 +89,9 @@ class Curriculum:
         for g in range(0, len(results) - group_size + 1, group_size):
             group = results[g:g + group_size]
             t = group[0][0]
-            rewards = [r for _, r, _ in group]
+            rewards = [r for _, r, _ in group if r is not None]
+            if len(rewards) < 2:
+                continue  # too few graded rollouts to say anything of the group's advantage
             st = self.stats[t]
             st.groups += 1
             if max(rewards) - min(rewards) < 1e-6:  # all equal: zero advantage

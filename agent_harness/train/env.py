@@ -154,21 +154,21 @@ class EpisodeStats:
     reward: float | None = None
 
 
-class UIGymToolEnv:
-    """One rollout's environment (TRL makes one per generation and reuses it through `reset`)."""
+class RolloutEnv:
+    """What every training environment shares: the row's task, the step budget, the reward (the verifier's,
+    None when ungraded), the episode's metrics, the background loop. Only `reset` and `get_reward` are public
+    here: TRL exposes a subclass's other public methods as the model's tools."""
 
     def __init__(self, settings: EnvSettings | None = None):
         self._settings = settings or EnvSettings()
-        self._format = get_format("gym")
-        self._ctx = self._settings.format_context()
-        self._env: AsyncUIEnv | None = None
+        self._env: Any = None
         self._task = None
         self._reward: float | None = None
+        self._ungraded = False
         self._stats = EpisodeStats()
 
-    # ------------------------------------------------------------------ TRL's hooks
-    def reset(self, **row: Any) -> list[dict]:
-        """Start the row's task; returns the first observation (task text and screenshot) for the prompt."""
+    def _begin(self, row: dict, make_env: Callable[[Any, int], Any]):
+        """Open the row's task: its env (made once by `make_env(task, max_steps)`), budget and counters."""
         from tasks import Task, load_task
 
         task = row.get("task")
@@ -183,29 +183,65 @@ class UIGymToolEnv:
         s = self._settings
         max_steps = min(task.max_steps, s.max_steps) if s.max_steps else task.max_steps
         if self._env is None:
-            rt = _runtime(s)
-            self._env = AsyncUIEnv(task.app, EnvConfig(viewport=tuple(s.viewport), max_steps=max_steps), runtime=rt)
+            self._env = make_env(task, max_steps)
         self._env.app = task.app
         self._env.config.max_steps = max_steps
-        self._task = task
-        self._reward = None
+        self._task, self._reward, self._ungraded = task, None, False
         self._stats = EpisodeStats(task_id=task.id, app=task.app, difficulty=task.difficulty,
                                    template=task.template or task.id)
+        return task
+
+    def get_reward(self) -> float | None:
+        """The verifier's score: of the end state when the episode ended (done or the step limit), else of the
+        state the rollout left (as if the episode were cut there). None when the episode could not be graded
+        (a judged task whose judge gave no verdict): TRL then drops the rollout instead of learning a 0."""
+        if self._reward is None and not self._ungraded:
+            if self._env is None or self._task is None:
+                return 0.0
+            result = self._run(self._env.grade())
+            self._note_grade(result.score, result.status == "graded")
+        self._stats.reward = self._reward
+        return self._reward
+
+    def _note_grade(self, score: float, graded: bool) -> None:
+        self._ungraded = not graded
+        self._reward = float(score) if graded else None
+
+    def _run(self, coro):
+        return _loop().run(coro, timeout=self._settings.step_timeout_s)
+
+    @property
+    def episode(self) -> EpisodeStats:
+        """What happened in the last rollout (read by the metrics and the curriculum)."""
+        return self._stats
+
+    def _close(self) -> None:
+        if self._env is not None:
+            try:
+                self._run(self._env.close())
+            except Exception:
+                pass
+            self._env = None
+
+
+class UIGymToolEnv(RolloutEnv):
+    """One rollout's environment (TRL makes one per generation and reuses it through `reset`)."""
+
+    def __init__(self, settings: EnvSettings | None = None):
+        super().__init__(settings)
+        self._format = get_format("gym")
+        self._ctx = self._settings.format_context()
+
+    # ------------------------------------------------------------------ TRL's hooks
+    def reset(self, **row: Any) -> list[dict]:
+        """Start the row's task; returns the first observation (task text and screenshot) for the prompt."""
+        s = self._settings
+        task = self._begin(row, lambda t, n: AsyncUIEnv(t.app, EnvConfig(viewport=tuple(s.viewport), max_steps=n),
+                                                        runtime=_runtime(s)))
         self._ctx = s.format_context()
         obs, _ = self._run(self._env.reset(task=task))
         text = observation_text(obs, goal=task.goal, include_url=s.include_url)
         return [{"type": "text", "text": text}, {"type": "image", "image": self._image(obs)}]
-
-    def get_reward(self) -> float:
-        """The verifier's score: of the end state when the episode ended (done or the step limit), else of the
-        state the rollout left (as if the episode were cut there)."""
-        if self._reward is None:
-            if self._env is None or self._task is None:
-                return 0.0
-            result = self._run(self._env.grade())
-            self._reward = float(result.score)
-        self._stats.reward = self._reward
-        return self._reward
 
     # ------------------------------------------------------------------ tools
     def click(self, x: int, y: int, button: Literal["left", "right", "middle"] = "left"):
@@ -283,9 +319,6 @@ class UIGymToolEnv:
         return self._act("done", {"answer": answer} if answer else {})
 
     # ------------------------------------------------------------------ internals
-    def _run(self, coro):
-        return _loop().run(coro, timeout=self._settings.step_timeout_s)
-
     def _image(self, obs: dict) -> Image.Image:
         im = Image.fromarray(obs["screenshot"])
         size = self._ctx.image
@@ -306,13 +339,13 @@ class UIGymToolEnv:
             st.tool_errors += 1
             problems.append(f"Your last reply could not be used: {e}")
             action = {"type": "screenshot"}  # a bad call costs a step, as an unreadable reply does in eval
-        obs, reward, terminated, truncated, _ = self._run(self._env.step(action))
+        obs, reward, terminated, truncated, info = self._run(self._env.step(action))
         st.steps = self._env.steps
         if obs.get("last_action_error"):
             st.action_errors += 1
             problems.append(f"The last action failed: {obs['last_action_error']}")
         if terminated or truncated:
-            self._reward = float(reward)
+            self._note_grade(reward, info.get("graded", True))
             st.finished = True
             st.done_called = bool(terminated)
             st.reward = self._reward
@@ -321,19 +354,6 @@ class UIGymToolEnv:
             problems.append("The step limit is reached; the episode is over.")
         text = self._settings.cut_text(observation_text(obs, problems=problems, include_url=self._settings.include_url))
         return [{"type": "text", "text": text}, {"type": "image", "image": self._image(obs)}]
-
-    @property
-    def episode(self) -> EpisodeStats:
-        """What happened in the last rollout (read by the metrics and the curriculum)."""
-        return self._stats
-
-    def _close(self) -> None:
-        if self._env is not None:
-            try:
-                self._run(self._env.close())
-            except Exception:
-                pass
-            self._env = None
 
 
 def image_tokens(settings: EnvSettings, merge: int = 2) -> int:

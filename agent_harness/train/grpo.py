@@ -29,6 +29,7 @@ from agent_harness.train.budget import (
     TokenBudget,
     image_factor,
     measure,
+    measure_text,
     processor_pixels,
 )
 from agent_harness.train.config import GRPORunConfig, describe
@@ -118,19 +119,26 @@ def task_rows(tasks, system_prompt: str) -> list[dict]:
              "template": t.template or t.id} for t in tasks]
 
 
-def token_budget(cfg: GRPORunConfig, processor, settings: EnvSettings, tasks) -> TokenBudget:
-    """Measure and check the budget of a full episode (raises TokenBudgetError with the numbers)."""
+def token_budget(cfg: GRPORunConfig, processor, settings: EnvSettings, tasks, episode=None) -> TokenBudget:
+    """Measure and check the budget of a full episode (raises TokenBudgetError with the numbers).
+    `episode`: tool mode's (system prompt, tools) (see `tool_episode`); None: the screen's."""
     from agent_harness.agents.model import observation_text
     from agent_harness.formats import get_format
 
-    fmt = get_format("gym")
-    ctx = settings.format_context()
     turns = max(min(t.max_steps, cfg.max_turns) for t in tasks)
-    texts = [observation_text({"url": t.start_path, "step": 0}, goal=t.goal) for t in tasks]
-    budget = measure(processor, screen=tuple(cfg.viewport), image_size=settings.image_size,
-                     max_pixels=cfg.max_pixels, turns=turns, reply_tokens=cfg.reply_tokens,
-                     result_text_tokens=cfg.result_text_tokens, system_prompt=fmt.system_prompt(ctx),
-                     tools=fmt.tools(ctx), task_texts=texts)
+    if episode is not None:
+        system, tools = episode
+        budget = measure_text(processor, turns=turns, reply_tokens=cfg.reply_tokens,
+                              result_text_tokens=cfg.result_text_tokens, system_prompt=system, tools=tools,
+                              task_texts=[t.goal for t in tasks])
+    else:
+        fmt = get_format("gym")
+        ctx = settings.format_context()
+        texts = [observation_text({"url": t.start_path, "step": 0}, goal=t.goal) for t in tasks]
+        budget = measure(processor, screen=tuple(cfg.viewport), image_size=settings.image_size,
+                         max_pixels=cfg.max_pixels, turns=turns, reply_tokens=cfg.reply_tokens,
+                         result_text_tokens=cfg.result_text_tokens, system_prompt=fmt.system_prompt(ctx),
+                         tools=fmt.tools(ctx), task_texts=texts)
     budget.check(cfg.max_completion_length)
     if cfg.max_model_len is not None:
         budget.check(max_model_len=cfg.max_model_len, what_model_len="max_model_len")
@@ -157,6 +165,12 @@ class EpisodeMetrics:
         for env, completion in zip(environments or [], completions):
             reward = env.get_reward()
             ep = env.episode
+            if reward is None:  # ungraded (a judge gave no verdict): no reward at all, so TRL drops the rollout
+                out.append(None)
+                results.append((ep.template, None, False))
+                log_metric("uigym/ungraded", 1.0)
+                continue
+            log_metric("uigym/ungraded", 0.0)
             ok = reward >= 1.0
             out.append(1.0 if ok else 0.0)
             results.append((ep.template, float(reward), ok))
@@ -199,6 +213,9 @@ class ToolCallShaping:
     def __call__(self, prompts, completions, environments=None, **kw) -> list[float]:
         out = []
         for env, completion in zip(environments or [], completions):
+            if env.get_reward() is None:  # ungraded: every reward function says None, so TRL drops it
+                out.append(None)
+                continue
             ep = env.episode
             replies = [m for m in completion if m.get("role") == "assistant"]
             formed = sum(1 for m in replies if m.get("tool_calls"))
@@ -231,6 +248,26 @@ def make_trainer_class():
     return UIGymGRPOTrainer
 
 
+def tool_episode(tasks, app_modules: dict[str, str] | None = None) -> tuple[type, str, list[dict]]:
+    """Tool mode: the environment class of the tasks' one app, its system prompt and its OpenAI tool list
+    (what TRL will show the model: the class's methods)."""
+    from agent_harness.agents.tool_model import SYSTEM
+    from agent_harness.train.tool_env import app_tools, tool_env_class
+    from gym_core.world_env import DONE_TOOL
+
+    apps = sorted({t.app for t in tasks})
+    if len(apps) != 1:
+        raise ValueError(f"tool-mode GRPO trains on one app's tools at a time; these tasks are of {', '.join(apps)} "
+                         "(narrow --tasks, e.g. 'mail/*')")
+    missing = [t.id for t in tasks if t.tools is None or not t.tools.solution]
+    if missing:
+        raise ValueError(f"{len(missing)} task(s) cannot be done through tools (no tool solution), e.g. {missing[0]}")
+    listed = app_tools(apps[0], (app_modules or {}).get(apps[0]))
+    tools = [{"type": "function", "function": {"name": t["name"], "description": t["description"],
+                                               "parameters": t["input_schema"]}} for t in listed] + [DONE_TOOL]
+    return tool_env_class(apps[0], listed), SYSTEM.format(app=apps[0]), tools
+
+
 def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list | None = None):
     """Everything up to `trainer.train()`: returns (trainer, budget). `model`/`processor` may be given."""
     check_trl()
@@ -245,12 +282,18 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         raise ValueError(f"no task matches {cfg.tasks!r}" + (f" in split {cfg.split!r}" if cfg.split else ""))
     processor = processor or load_processor(cfg.model)
     settings = env_settings(cfg, processor)
-    budget = token_budget(cfg, processor, settings, tasks)
+    if cfg.mode == "tools":
+        env_class, system, tools = tool_episode(tasks, cfg.app_modules)
+        budget = token_budget(cfg, processor, settings, tasks, episode=(system, tools))
+        make_env = lambda: env_class(settings)  # noqa: E731
+    else:
+        budget = token_budget(cfg, processor, settings, tasks)
+        system = get_format("gym").system_prompt(settings.format_context())
+        make_env = lambda: UIGymToolEnv(settings)  # noqa: E731
     model_len = cfg.max_model_len or budget.total_tokens
     args = cfg.grpo_config(budget.completion_tokens, model_len)
 
-    fmt = get_format("gym")
-    rows = task_rows(tasks, fmt.system_prompt(settings.format_context()))
+    rows = task_rows(tasks, system)
     dataset = Dataset.from_list(rows)
     curriculum = Curriculum(rows, cfg.curriculum) if cfg.curriculum.enabled else None
     metrics = EpisodeMetrics(curriculum, cfg.num_generations)
@@ -268,7 +311,7 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         callbacks.append(PeriodicEval(cfg, settings))
     trainer = trainer_cls(
         model=model, reward_funcs=reward_funcs, args=args, train_dataset=dataset, processing_class=processor,
-        environment_factory=lambda: UIGymToolEnv(settings), peft_config=cfg.lora_config(), callbacks=callbacks,
+        environment_factory=make_env, peft_config=cfg.lora_config(), callbacks=callbacks,
     )
     for cb in callbacks:
         if hasattr(cb, "trainer"):

@@ -29,7 +29,7 @@ from werkzeug.exceptions import HTTPException
 
 from apps._shared.fixtures import FixtureError
 from apps._shared.session import WORLD_COOKIE, sign_world
-from apps._shared.tools import ToolError
+from apps._shared.tools import ToolError, ToolSet
 from apps._shared.worlds import WorldError
 
 MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest bundled task's fixtures are a few kB
@@ -73,9 +73,8 @@ def tool_set(page_app: Flask):
     tools = page_app.extensions.get("uigym_tools")
     if tools is None:
         spec = page_app.extensions["uigym_spec"]
-        if not spec.tools:
-            raise ToolError(f"the {spec.name} app has no tools")
-        tools = page_app.extensions["uigym_tools"] = importlib.import_module(spec.tools).TOOLS
+        tools = importlib.import_module(spec.tools).TOOLS if spec.tools else ToolSet(spec.name)  # none: no tools
+        page_app.extensions["uigym_tools"] = tools
     return tools
 
 

@@ -8,12 +8,16 @@ import datetime as dt
 import hashlib
 import io
 
+from typing import Annotated
+
 from flask import Blueprint, redirect, render_template_string, request
+from pydantic import Field
 from sqlalchemy import select
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from apps._shared import AppSpec, create_app as _create_app, db, now
 from apps._shared.caching import world_image
+from apps._shared.tools import ToolError, ToolSet
 
 
 class Base(DeclarativeBase):
@@ -86,9 +90,9 @@ def blueprints():
     @bp.post("/notes/<int:nid>/star")
     def star(nid: int):
         n = db().get(Note, nid)
-        n.starred = not n.starred
+        result = set_star(nid, not n.starred)
         db().commit()
-        return {"starred": n.starred}
+        return {"starred": result["starred"]}
 
     @bp.post("/notes")
     def add():
@@ -99,8 +103,44 @@ def blueprints():
     return [bp]
 
 
+# The service layer (what the views and the tools share) and the tools, for the tool-mode tests.
+TOOLS = ToolSet("toy")
+
+
+def set_star(note_id: int, starred: bool) -> dict:
+    n = db().get(Note, note_id)
+    if n is None:
+        raise ToolError(f"no note with id {note_id}; list_notes gives the ids")
+    n.starred = starred
+    return {"id": n.id, "starred": n.starred}
+
+
+@TOOLS.tool
+def list_notes() -> dict:
+    """Every note: id, title, starred."""
+    notes = db().scalars(select(Note).order_by(Note.id)).all()
+    return {"notes": [{"id": n.id, "title": n.title, "starred": n.starred} for n in notes]}
+
+
+@TOOLS.tool
+def star_note(note_id: Annotated[int, Field(description="the note's id (list_notes)")], starred: bool = True) -> dict:
+    """Star (or, with starred=false, unstar) a note."""
+    return set_star(note_id, starred)
+
+
+@TOOLS.tool
+def add_notes(titles: Annotated[list[str], Field(min_length=1, max_length=20, description="one title per note")]) -> dict:
+    """Add notes, all or none: an empty title refuses the whole call."""
+    for t in titles:
+        if not t.strip():
+            raise ToolError("a note's title cannot be empty; nothing was added")
+        db().add(Note(title=t, created_at=now()))
+        db().flush()  # written (in the transaction) before the next title is checked: rollback must undo it
+    return {"added": len(titles)}
+
+
 SPEC = AppSpec(name="toy", title="Toy", import_name=__name__, base=Base, build_world=build, views=__name__,
-               default_now=dt.datetime(2026, 3, 12, 10, 24), fingerprint_modules=[__name__])
+               default_now=dt.datetime(2026, 3, 12, 10, 24), fingerprint_modules=[__name__], tools=__name__)
 
 
 def create_app(config=None):

@@ -19,6 +19,8 @@ TASKS = [
         "verify": {"checks": [{"table": "notes", "where": {"id": 2}, "expect": {"starred": True}}],
                    "unchanged_except": [{"table": "notes", "where": {"id": 2}, "fields": ["starred"]}]},
         "solution": [{"click": {"role": "button", "name": "Star Note 1-2"}}, {"done": True}],
+        "tools": {"solution": [{"tool": "list_notes"}, {"tool": "star_note", "args": {"note_id": 2}}, {"tool": "done"}],
+                  "near_misses": [[{"tool": "star_note", "args": {"note_id": 3}}, {"tool": "done"}]]},
     },
     {
         "id": "mail/toy-add-note", "app": "mail", "seed": 1, "difficulty": "medium",
@@ -26,6 +28,8 @@ TASKS = [
         "verify": {"checks": [{"table": "notes", "where": {"title": "Buy milk"}, "count": 1}]},
         "solution": [{"fill": {"role": "textbox", "name": "Title"}, "text": "Buy milk"},
                      {"click": {"role": "button", "name": "Add"}}, {"done": True}],
+        "tools": {"solution": [{"tool": "add_notes", "args": {"titles": ["Buy milk"]}}, {"tool": "done"}],
+                  "near_misses": [[{"tool": "add_notes", "args": {"titles": ["Buy mlik"]}}, {"tool": "done"}]]},
     },
     {
         "id": "mail/toy-third-title", "app": "mail", "seed": 2, "difficulty": "easy",
@@ -33,6 +37,8 @@ TASKS = [
         "template": "toy-answer",
         "verify": {"checks": [{"answer": {"$eq": "Note 2-3"}}]},
         "solution": [{"done": True, "answer": "Note 2-3"}],
+        "tools": {"solution": [{"tool": "list_notes"}, {"tool": "done", "args": {"answer": "Note 2-3"}}],
+                  "near_misses": [[{"tool": "list_notes"}, {"tool": "done", "args": {"answer": "Note 2-2"}}]]},
     },
 ]
 

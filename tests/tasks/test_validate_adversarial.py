@@ -67,3 +67,34 @@ async def test_caught_hacks_are_valid_missed_hacks_and_unplayable_ones_are_not(t
     assert kinds["oracle"] == (1.0, 1)
     assert kinds["adversarial[0]:hedge"] == (0.0, 1) and kinds["adversarial[1]:shotgun"] == (0.0, 1)
     assert len(ans.probes) == 4
+
+
+async def test_tool_mode_validation_proves_tool_plans_and_reports_the_unsupported(toy_runtime):
+    good = [Task.model_validate(t) for t in TASKS]
+    wrong_gold = task(STAR, id="mail/toy-star-wrong-gold",
+                      tools={"solution": [{"tool": "star_note", "args": {"note_id": 3}}, {"tool": "done"}]})
+    loose_miss = task(STAR, id="mail/toy-star-loose-miss",
+                      tools={"solution": STAR["tools"]["solution"], "near_misses": [STAR["tools"]["solution"]]})
+    no_plan = task(STAR, id="mail/toy-star-no-plan", tools=None)
+    unsupported = task(STAR, id="mail/toy-star-unsupported", tools={"unsupported": "the toy says so"})
+    bad_call = task(STAR, id="mail/toy-star-bad-call",
+                    tools={"solution": [{"tool": "star_note", "args": {"note_id": 99}}, {"tool": "done"}]})
+    hedge = task(ANSWER, id="mail/toy-answer-hedge", adversarial=[
+        {"kind": "hedge", "steps": [{"done": True, "answer": "Note 2-3 or Note 2-4"}]}])
+
+    results = {r.task_id: r for r in await validate_tasks(
+        [*good, wrong_gold, loose_miss, no_plan, unsupported, bad_call, hedge], workers=2, runtime=toy_runtime,
+        probe_timeout_s=60, mode="tools")}
+
+    for t in good:
+        r = results[t.id]
+        assert r.ok, r.failures()
+        assert {p.kind: p.reward for p in r.probes} == {"oracle": 1.0, "noop": 0.0, "near_miss[0]": 0.0}
+    assert "reward 0.0 (expected 1.0)" in results[wrong_gold.id].failures()
+    assert "near_miss[0]" in results[loose_miss.id].failures()
+    assert "no tool plan" in results[no_plan.id].failures()
+    assert results[unsupported.id].ok and results[unsupported.id].unsupported == "the toy says so"
+    assert "no note with id 99" in results[bad_call.id].failures()
+    r = results[hedge.id]
+    assert r.ok and {p.kind: p.reward for p in r.probes}["adversarial[0]:hedge"] == 0.0
+    assert toy_runtime._browser is None  # no browser in tool mode

@@ -1,0 +1,202 @@
+"""What every mode of the env shares: the task, its world (reset through the control API), the step count,
+the app's tools, and grading. AsyncUIEnv (the screen, and with tools on the hybrid mode) and AsyncToolEnv
+(function calls only) are this plus their own way of acting and observing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from gym_core.actions import ActionError, ToolUse
+from gym_core.runtime import Runtime
+from gym_core.server import AppServer, ServerError, ToolCallError
+from gym_core.spaces import GOAL_MAX_CHARS, TOOL_RESULT_MAX_CHARS, clip_text
+from tasks import Task, load_task
+from verifiers import verify
+
+# The env's own tool in tool and hybrid modes: it ends the episode (the `done` action), so a function-calling
+# model can finish, and answer, the way it does everything else.
+DONE_TOOL = {"type": "function", "function": {
+    "name": "done",
+    "description": "End the task. If the task asks a question, give the answer (just the value asked for).",
+    "parameters": {"type": "object", "properties": {"answer": {"type": "string", "description": "the answer, if asked"}},
+                   "additionalProperties": False}}}
+
+
+@dataclass
+class EpisodeStats:
+    started: float = field(default_factory=time.perf_counter)
+    recovered: int = 0
+
+
+class EpisodeOver(RuntimeError):
+    pass
+
+
+def tool_result_text(result: Any) -> str:
+    """A tool's result as the agent reads it: compact JSON, within the observation's bound."""
+    return clip_text(json.dumps(result, ensure_ascii=False, separators=(",", ":")), TOOL_RESULT_MAX_CHARS)
+
+
+class WorldEnv:
+    def __init__(self, app: str | None = None, config: Any = None, runtime: Runtime | None = None,
+                 world_id: str | None = None):
+        from gym_core.env import EnvConfig
+
+        self.app = app
+        self.config = config or EnvConfig()
+        self._runtime = runtime
+        self.world_id = world_id or f"env-{uuid.uuid4().hex[:12]}"
+        self.server: AppServer | None = None
+        self.task: Task | None = None
+        self.goal = ""
+        self.steps = 0
+        self.max_steps = self.config.default_max_steps
+        self.done = False
+        self.start_state: dict | None = None
+        self.world_now: dt.datetime | None = None
+        self.last_error = ""
+        self.last_tool_result = ""
+        self.answer: str | None = None
+        # One entry per step, for code (process) checks: {"step", "action", "url", "error"}.
+        self.trajectory: list[dict] = []
+        self._judge: Any = None
+        self.stats = EpisodeStats()
+        self._binding: dict = {}  # the world's cookie {name, value}, signed by the app (the control API's reset)
+        self._tools: dict[str, list[dict]] = {}  # per app: the OpenAI tool list, with done
+
+    @property
+    def runtime(self) -> Runtime:
+        if self._runtime is None:
+            self._runtime = Runtime.current()
+        return self._runtime
+
+    # ------------------------------------------------------------------ reset
+    def _take_task(self, task: Task | str | dict | None) -> tuple[Task | None, str]:
+        if isinstance(task, str):
+            task = load_task(task)
+        elif isinstance(task, dict):
+            task = Task.model_validate(task)
+        if task is not None and len(task.goal) > GOAL_MAX_CHARS:  # the observation space's bound; not cut
+            raise ValueError(f"task {task.id}: the goal is longer than {GOAL_MAX_CHARS} characters")
+        app = task.app if task else self.app
+        if app is None:
+            raise ValueError(f"reset needs a task, or an env made for one app ({type(self).__name__}('mail'))")
+        if self.app is not None and app != self.app:
+            raise ValueError(f"this env is for the {self.app} app; task {task.id} is for {app}")
+        return task, app
+
+    async def _before_world_reset(self) -> None:
+        """What must let go of the old world before it is reset (the UI's tab)."""
+
+    async def _reset_world(self, task: Task | None, app: str, seed: int | None) -> dict:
+        """Reset this env's world for `task` (or free play on `seed`), fetch its start state, and start the
+        episode's counters. Returns the control API's reset info."""
+        if self.server is not None and self.server.app != app:
+            await self._drop_world()
+        self.task = task
+        self.goal = task.goal if task else ""
+        world_seed = task.seed if task else (seed or 0)
+        now = task.now.isoformat() if task and task.now else None
+        fixtures = task.fixtures if task else []
+        self.server = await self.runtime.server(app)
+        await self._before_world_reset()
+        control = self.runtime.control(self.server)
+        reset_info = await control.reset(self.world_id, world_seed, now, fixtures)
+        self._binding = reset_info.pop("cookie")  # never in `info`: it is the key to the world
+        self.world_now = dt.datetime.fromisoformat(reset_info["now"])
+
+        key = [app, world_seed, reset_info["now"], fixtures]
+        start = self.runtime.cached_start_state(key)
+        if start is None:
+            start = await control.state(self.world_id)
+            self.runtime.store_start_state(key, start)
+        self.start_state = start
+
+        self.steps = 0
+        self.done = False
+        self.answer = None
+        self.trajectory = []
+        self.last_error = ""
+        self.last_tool_result = ""
+        self.stats = EpisodeStats()
+        self.max_steps = self.config.max_steps or (task.max_steps if task else self.config.default_max_steps)
+        return reset_info
+
+    # ------------------------------------------------------------------ tools
+    async def tools(self) -> list[dict]:
+        """The app's tools in OpenAI function-calling form, and `done`: what a function-calling agent is given."""
+        if self.server is None:
+            raise RuntimeError("call reset() first: the tools are the app's")
+        app = self.server.app
+        if app not in self._tools:
+            listed = await self.runtime.control(self.server).tools()
+            self._tools[app] = [{"type": "function", "function": {
+                "name": t["name"], "description": t["description"], "parameters": t["input_schema"]}}
+                for t in listed["tools"]] + [DONE_TOOL]
+        return self._tools[app]
+
+    async def _call_tool(self, action: ToolUse) -> None:
+        """Run one tool call in this env's world: its result (or its error) is what the agent reads next."""
+        try:
+            result = await self.runtime.control(self.server).call_tool(self.world_id, action.name, action.args)
+        except ToolCallError as e:
+            self.last_tool_result = ""
+            raise ActionError(str(e)) from None
+        self.last_tool_result = tool_result_text(result)
+
+    # ------------------------------------------------------------------ grade
+    def _info(self, **extra) -> dict[str, Any]:
+        return {
+            "task_id": self.task.id if self.task else None,
+            "app": self.server.app if self.server else self.app,
+            "world": self.world_id,
+            "now": self.world_now.isoformat() if self.world_now else None,
+            "max_steps": self.max_steps,
+            "recovered": self.stats.recovered,
+            **extra,
+        }
+
+    async def state(self) -> dict:
+        return await self.runtime.control(self.server).state(self.world_id)
+
+    async def grade(self, answer: str | None = None):
+        """The verifier's report on the world as it is now."""
+        if self.task is None:
+            from verifiers import VerifyResult
+
+            return VerifyResult(score=0.0, passed=False, checks=[])
+        end = await self.state()
+        judge = None
+        if self.task.verify.has_judge:
+            judge = self.config.judge
+            if judge is None:
+                from verifiers.judge import judge_from_env
+
+                self._judge = self._judge or judge_from_env()
+                judge = self._judge
+        return verify(self.task.verify, self.start_state, end, answer if answer is not None else self.answer,
+                      trajectory=self.trajectory, judge=judge)
+
+    async def _finish(self) -> dict[str, Any]:
+        """Grade the ended episode: the info keys the step adds."""
+        self.done = True
+        result = await self.grade()
+        # graded False when a judge check got no verdict: the reward (0) is then no grade at all, and a
+        # trainer must drop the episode, not learn from it.
+        return {"reward": result.score, "verify": result.model_dump(), "graded": result.status == "graded"}
+
+    # ------------------------------------------------------------------ close
+    async def _drop_world(self) -> None:
+        if self.server is not None:
+            try:
+                await self.runtime.control(self.server).drop(self.world_id)
+            except Exception:
+                pass
+
+
+__all__ = ["WorldEnv", "EpisodeStats", "EpisodeOver", "DONE_TOOL", "ServerError", "tool_result_text"]
