@@ -51,7 +51,7 @@ def drop_cart(c: Cart) -> None:
     forget_cart()
 
 
-def _switch_to(store_id: int, replace: bool, new_store: str) -> Cart | None:
+def cart_for_store(store_id: int, replace: bool, new_store: str) -> Cart | None:
     """The cart to use for `store_id`: the current one if it is that store's (or empty); another store's
     cart with items is a Conflict unless `replace` (then it is emptied and deleted). None: no cart yet."""
     c = cart()
@@ -66,7 +66,7 @@ def _switch_to(store_id: int, replace: bool, new_store: str) -> Cart | None:
     return c
 
 
-def _new_cart(store_id: int, **kw) -> Cart:
+def new_cart(store_id: int, **kw) -> Cart:
     c = Cart(store_id=store_id, created_at=now(), payment_method_id=user().default_payment_id, **kw)
     db().add(c)
     db().flush()
@@ -89,9 +89,9 @@ def add_item(item_id: int, quantity: int = 1, option_ids: Iterable[int] = (), in
         raise Invalid(err)
     instructions = (instructions or "").strip()[:NOTE_MAX]
     store = db().get(Store, item.store_id)
-    c = _switch_to(item.store_id, replace, store.name if store else "")
+    c = cart_for_store(item.store_id, replace, store.name if store else "")
     if c is None:
-        c = _new_cart(item.store_id, tip_percent=logic.DEFAULT_TIP)
+        c = new_cart(item.store_id, tip_percent=logic.DEFAULT_TIP)
     same = next((ci for ci in cart_items(c) if ci.item_id == item.id and ci.option_ids == option_ids
                  and ci.instructions == instructions), None)
     if same is not None:
@@ -139,9 +139,9 @@ def start_group_order(store_id: int, limit_cents: int | None, replace: bool = Fa
     s = db().get(Store, store_id)
     if s is None:
         raise NotFound("No such store.")
-    c = _switch_to(s.id, replace, s.name)
+    c = cart_for_store(s.id, replace, s.name)
     if c is None:
-        c = _new_cart(s.id)
+        c = new_cart(s.id)
     c.group_order = True
     c.group_limit_cents = limit_cents
     return c

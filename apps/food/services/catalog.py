@@ -15,7 +15,7 @@ from sqlalchemy import select
 from apps._shared import db, now
 from apps.food import logic
 from apps.food.models import (
-    Cuisine, GiftCard, MenuCategory, MenuItem, Option, Order, OrderItem, PaymentMethod, Promo, Review, Store,
+    Cuisine, GiftCard, MenuCategory, MenuItem, Order, OrderItem, PaymentMethod, Promo, Review, Store,
     SupportRequest,
 )
 from apps.food.services import NotFound
@@ -292,5 +292,3 @@ def get_account() -> dict:
         "saved_stores": [{"store_id": c.s.id, "name": c.s.name} for c in common.all_cards() if c.saved],
     }
 
-
-__all__ = ["Option"]

@@ -10,7 +10,7 @@ from apps._shared import db, now
 from apps.food import logic
 from apps.food.models import CartItem, MenuItem, Option, Order, OrderItem, Review, SupportRequest
 from apps.food.services import Invalid, NotFound
-from apps.food.services.cart import _new_cart, _switch_to
+from apps.food.services.cart import new_cart, cart_for_store
 from apps.food.services.checkout import store_name
 from apps.food.services.state import cart_items, user
 
@@ -109,9 +109,9 @@ def choose_lines(o: Order, order_item_ids: Iterable[int]) -> list[OrderItem]:
 def reorder(o: Order, replace: bool = False) -> None:
     """The order's lines back in the cart (at today's prices; items no longer on the menu are skipped).
     A cart at another store raises Conflict unless `replace`."""
-    c = _switch_to(o.store_id, replace, store_name(o.store_id))
+    c = cart_for_store(o.store_id, replace, store_name(o.store_id))
     if c is None:
-        c = _new_cart(o.store_id, tip_percent=logic.DEFAULT_TIP)
+        c = new_cart(o.store_id, tip_percent=logic.DEFAULT_TIP)
     existing = cart_items(c)
     for oi in lines(o):
         m = db().get(MenuItem, oi.item_id)
