@@ -12,6 +12,8 @@ from apps.crm import charts
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import OBJECTS
+from apps.crm.services import ServiceError
+from apps.crm.services import records as svc
 from apps.crm.views import bp, done, fail, json_ok, page, rurl
 
 OPEN = ["Prospecting", "Qualification", "Needs Analysis", "Proposal", "Negotiation"]
@@ -100,12 +102,8 @@ def edit_goal():
         return modal_response(render_template("crm/modal_goal.html", goal=R.me().quarterly_goal, errors={}))
     raw = request.form.get("goal", "")
     try:
-        v = R.parse_number(raw, "Goal")
-        if v < 0:
-            raise ValueError("Enter a number that is 0 or more.")
-    except ValueError as e:
-        return fail(render_template("crm/modal_goal.html", goal=raw, errors={"goal": str(e)}))
-    me = db().get(m.User, R.ME)
-    me.quarterly_goal = v
+        svc.set_goal(raw)
+    except ServiceError as e:
+        return fail(render_template("crm/modal_goal.html", goal=raw, errors=e.errors))
     db().commit()
     return done(None, toast="Goal updated.")

@@ -3,22 +3,21 @@ actions, list-view create / clone / rename / delete, and the Opportunity Kanban.
 
 from __future__ import annotations
 
-import re
-
 from flask import abort, redirect, render_template, request
 from sqlalchemy import func, select
 
-from apps._shared import db, inputs, now
+from apps._shared import db, inputs
 from apps.crm import models as m
 from apps.crm import records as R
-from apps.crm.filters import (
-    OPS, condition, describe, ops_for, scope_condition, search_condition, sort_expr)
+from apps.crm.filters import OPS, describe, ops_for, sort_expr
 from apps.crm.meta import LIST_OBJECTS, OBJECTS, STAGES
+from apps.crm.services import ServiceError
+from apps.crm.services import listviews as lv_svc
+from apps.crm.services import records as rec_svc
+from apps.crm.services.read import DEFAULT_SORT, base_query
 from apps.crm.views import bp, done, fail, json_error, json_ok, lurl, page, rurl
 
 PAGE_SIZE = 50
-DEFAULT_SORT = {"Lead": ("name", "asc"), "Account": ("name", "asc"), "Contact": ("name", "asc"),
-                "Opportunity": ("name", "asc"), "Case": ("case_number", "desc"), "Task": ("activity_date", "asc")}
 MASS_ACTIONS = {"Lead": ["Change Owner", "Change Status"], "Case": ["Change Owner", "Change Status"],
                 "Task": ["Mark Complete", "Change Owner"], "Opportunity": ["Change Owner"],
                 "Account": ["Change Owner"], "Contact": ["Change Owner"]}
@@ -26,8 +25,7 @@ INLINE_TYPES = {"text", "phone", "email", "url", "picklist", "currency", "number
 
 
 def list_views(obj: str) -> list[m.ListView]:
-    return list(db().scalars(select(m.ListView).where(
-        m.ListView.object == obj, (m.ListView.visibility == "all") | (m.ListView.owner_id == R.ME)).order_by(m.ListView.id)))
+    return lv_svc.visible(obj)
 
 
 def find_view(obj: str, key: str | None) -> m.ListView:
@@ -40,28 +38,6 @@ def find_view(obj: str, key: str | None) -> m.ListView:
                 return v
     default = OBJECTS[obj].default_list
     return next((v for v in views if v.api_name == default), views[0])
-
-
-def base_query(obj: str, lv: m.ListView | None, q: str = "", extra_filters: list | None = None):
-    o = OBJECTS[obj]
-    conds = []
-    if obj == "Lead":
-        conds.append(m.Lead.is_converted.is_(False))
-    today = now().date()
-    if lv is not None:
-        if lv.kind == "recent":
-            conds.append(o.model.last_viewed_at.is_not(None))
-        sc = scope_condition(o, lv.scope)
-        if sc is not None:
-            conds.append(sc)
-        for flt in lv.filters or []:
-            conds.append(condition(o, flt, today))
-    for flt in extra_filters or []:
-        conds.append(condition(o, flt, today))
-    sq = search_condition(o, q)
-    if sq is not None:
-        conds.append(sq)
-    return conds
 
 
 def run_list(obj: str, lv: m.ListView, q: str, sort: str, direction: str, offset: int = 0, limit: int = PAGE_SIZE):
@@ -195,9 +171,7 @@ def kanban_move():
     stage = body.get("stage")
     if rec is None or stage not in STAGES:
         return json_error(message="That opportunity or stage doesn't exist.", status=400)
-    values = {"stage": stage}
-    R.apply_rules("Opportunity", rec, values, {}, False)
-    R.update(rec, values)
+    rec_svc.set_path_value("Opportunity", rec.id, stage)
     db().commit()
     return json_ok(toast=f'Stage changed to "{stage}" for {rec.name}.', amount=rec.amount or 0)
 
@@ -268,15 +242,17 @@ def mass_action(obj: str, action: str):
                                status_options=status_field.options if status_field else [], errors={})
     if not ids:
         return fail(message="Select at least one record.")
-    recs = list(db().scalars(select(o.model).where(o.model.id.in_(ids))))
+    # Ids no longer there are skipped, as before: the service wants existing ones.
+    ids_found = list(db().scalars(select(o.model.id).where(o.model.id.in_(ids))))
     if action == "owner":
-        uid = request.form.get("owner_id", "")
-        if inputs.id_text(uid) is None or R.user_by_id(int(uid)) is None:
+        try:
+            recs = rec_svc.mass_action(obj, ids_found, "owner", request.form.get("owner_id", "")) if ids_found else []
+            if not ids_found:
+                rec_svc.user(request.form.get("owner_id", ""))
+        except ServiceError as e:
             html = render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
-                                   status_options=[], errors={"owner_id": "Complete this field."})
+                                   status_options=[], errors=e.errors or {"owner_id": "Complete this field."})
             return fail(html)
-        for r in recs:
-            R.update(r, {"owner_id": int(uid)})
         toast = f"Owner changed for {len(recs)} {o.label.lower() if len(recs) == 1 else o.plural.lower()}."
     elif action == "status":
         st = request.form.get("status", "")
@@ -284,33 +260,19 @@ def mass_action(obj: str, action: str):
             html = render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
                                    status_options=o.field("status").options, errors={"status": "Complete this field."})
             return fail(html)
-        for r in recs:
-            values = {"status": st}
-            R.apply_rules(obj, r, values, {}, False)
-            R.update(r, values)
+        recs = rec_svc.mass_action(obj, ids_found, "status", st) if ids_found else []
         toast = f"Status changed for {len(recs)} {o.plural.lower() if len(recs) != 1 else o.label.lower()}."
     else:
         if obj != "Task":
             abort(404)
-        for r in recs:
-            values = {"status": "Completed"}
-            R.apply_rules("Task", r, values, {}, False)
-            R.update(r, values)
+        recs = rec_svc.mass_action(obj, ids_found, "complete") if ids_found else []
         toast = f"{len(recs)} task{'s' if len(recs) != 1 else ''} marked complete."
     db().commit()
     return done(None, toast=toast)
 
 
 # -------------------------------------------------------------------- list view CRUD
-API_RE = re.compile(r"[^A-Za-z0-9_]")
-
-
-def _api_name(name: str) -> str:
-    s = API_RE.sub("_", name.strip()).strip("_")
-    s = re.sub(r"_+", "_", s)
-    if not s or not s[0].isalpha():
-        s = "X" + s
-    return s[:80]
+_api_name = lv_svc.api_name
 
 
 @bp.route("/lightning/o/<obj>/listview/<mode>", methods=["GET", "POST"])
@@ -330,42 +292,20 @@ def listview_form(obj: str, mode: str, lv_id: int | None = None):
                                api_name=_api_name(name) if name else "", visibility=(lv.visibility if lv and mode == "rename" else "me"),
                                errors={})
     if mode == "delete":
-        name = lv.name
-        db().delete(lv)
+        name = lv_svc.delete_view(lv)
         db().commit()
         return done(lurl(obj), toast=f'List view "{name}" was deleted.')
-    name = request.form.get("name", "").strip()
-    api = request.form.get("api_name", "").strip() or _api_name(name)
-    visibility = "all" if request.form.get("visibility") == "all" else "me"
-    errors = {}
-    if not name:
-        errors["name"] = "Complete this field."
-    elif len(name) > 40:
-        errors["name"] = "List name can't be longer than 40 characters."
-    if api and not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", api):
-        errors["api_name"] = "The list API name can only contain underscores and alphanumeric characters. It must begin with a letter."
-    clash = db().scalar(select(m.ListView).where(m.ListView.object == obj, m.ListView.api_name == api,
-                                                 m.ListView.id != (lv.id if lv and mode == "rename" else 0)))
-    if clash is not None and "api_name" not in errors and name:
-        errors["api_name"] = "This list API name is already in use."
-    if errors:
-        html = render_template("crm/modal_listview.html", obj=obj, o=o, mode=mode, lv=lv, name=name, api_name=api,
-                               visibility=visibility, errors=errors)
+    try:
+        saved = lv_svc.save(obj, mode, lv, request.form.get("name", ""), request.form.get("api_name", ""),
+                            request.form.get("visibility", ""))
+    except ServiceError as e:
+        html = render_template("crm/modal_listview.html", obj=obj, o=o, mode=mode, lv=lv, errors=e.errors, **e.form)
         return fail(html)
-    if mode == "rename":
-        lv.name, lv.api_name, lv.visibility = name, api, visibility
-        lv.updated_at = now()
-        db().commit()
-        return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{name}" was saved.')
-    new = m.ListView(
-        id=R.next_id(m.ListView), object=obj, name=name, api_name=api, kind="filter",
-        scope=(lv.scope if lv and mode == "clone" and lv.scope in ("all", "mine") else "all"),
-        filters=[dict(f) for f in (lv.filters or [])] if mode == "clone" and lv else [],
-        filter_logic="", visibility=visibility, is_standard=False, owner_id=R.ME, created_at=now(), updated_at=now())
-    db().add(new)
     db().commit()
-    return done(lurl(obj, filterName=api, filters="open"),
-                   toast=f'List view "{name}" was created.')
+    if mode == "rename":
+        return done(lurl(obj, filterName=saved.api_name), toast=f'List view "{saved.name}" was saved.')
+    return done(lurl(obj, filterName=saved.api_name, filters="open"),
+                toast=f'List view "{saved.name}" was created.')
 
 
 @bp.post("/lightning/o/<obj>/listview/<int:lv_id>/filters")
@@ -375,34 +315,10 @@ def listview_filters(obj: str, lv_id: int):
         abort(404)
     if lv.is_standard:
         return fail(message="You can't edit filters on a standard list view. Clone it to make changes.")
-    o = OBJECTS[obj]
     body = inputs.body(form_json="payload")
-    scope = body.get("scope", "all")
-    flts = []
-    errors = []
-    for i, f in enumerate(inputs.objects(body, "filters")):
-        fld = o.by_name.get(inputs.text(f, "field"))
-        op = f.get("op", "")
-        val = inputs.text(f, "value").strip()
-        if fld is None or op not in OPS:
-            errors.append(f"Filter {i + 1}: choose a field and an operator.")
-            continue
-        if fld.type in ("currency", "number", "percent") and val:
-            num = inputs.number(val)
-            if num is None:
-                errors.append(f"Filter {i + 1}: {fld.label} needs a number.")
-                continue
-            val = str(int(num)) if num == int(num) else str(num)
-        if fld.type == "picklist" and val:
-            bad = [v for v in val.split(",") if v.strip() not in (fld.options or [])]
-            if bad:
-                errors.append(f"Filter {i + 1}: {', '.join(bad)} isn't a value of {fld.label}.")
-                continue
-        flts.append({"field": fld.name, "op": op, "value": val})
-    if errors:
-        return fail(message=" ".join(errors))
-    lv.scope = scope if scope in ("all", "mine") else "all"
-    lv.filters = flts
-    lv.updated_at = now()
+    try:
+        lv_svc.set_filters(lv, body.get("scope", "all"), inputs.objects(body, "filters"))
+    except ServiceError as e:
+        return fail(message=str(e))
     db().commit()
     return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{lv.name}" was saved.')

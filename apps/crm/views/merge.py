@@ -3,38 +3,18 @@
 from __future__ import annotations
 
 from flask import abort, render_template, request
-from sqlalchemy import select, update
 
 from apps._shared import db
-from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import OBJECTS
-from apps.crm.views import bp, done, fail, json_ok, rurl
+from apps.crm.services import ServiceError
+from apps.crm.services import merge as svc
+from apps.crm.services.merge import MERGE_FIELDS, candidates  # noqa: F401 - tasks' templates read MERGE_FIELDS here
+from apps.crm.views import bp, done, fail, rurl
 from apps.crm.views.records import modal_response
 
-MERGE_FIELDS = {
-    "Account": ["name", "account_number", "type", "industry", "rating", "phone", "website", "annual_revenue", "employees",
-                "ownership", "parent_id", "billing_street", "billing_city", "billing_state", "billing_postal_code",
-                "billing_country", "description", "owner_id"],
-    "Contact": ["salutation", "first_name", "last_name", "account_id", "title", "department", "email", "phone", "mobile",
-                "reports_to_id", "lead_source", "birthdate", "mailing_street", "mailing_city", "mailing_state",
-                "mailing_postal_code", "mailing_country", "description", "owner_id"],
-    "Lead": ["salutation", "first_name", "last_name", "company", "title", "email", "phone", "mobile", "website", "status",
-             "lead_source", "industry", "rating", "annual_revenue", "employees", "street", "city", "state", "postal_code",
-             "country", "description", "owner_id"],
-}
-
-
 def _display(obj: str, rec, fname: str, names: R.Names) -> str:
-    f = OBJECTS[obj].field(fname)
-    v = getattr(rec, fname)
-    if f.type in ("lookup", "user"):
-        return names.name("User" if f.type == "user" else f.ref[0], v) if v else ""
-    return R.fmt_value(f, v)
-
-
-def candidates(obj: str, rec) -> list:
-    return [rec] + R.duplicates_of(obj, rec)
+    return svc.display_value(obj, rec, fname, names)
 
 
 @bp.get("/lightning/r/<obj>/<int:rid>/merge")
@@ -64,13 +44,11 @@ def merge_start(obj: str, rid: int):
         names.load()
         rows = []
         master = chosen[0]
+        picks = svc.default_picks(obj, chosen, lambda r, fname: _display(obj, r, fname, names))
         for fname in MERGE_FIELDS[obj]:
             vals = [(r.id, _display(obj, r, fname, names)) for r in chosen]
             differ = len({v for _, v in vals}) > 1
-            pick = master.id
-            if differ and not getattr(master, fname) and fname != "description":
-                pick = next((rid_ for rid_, v in vals if v), master.id)
-            rows.append({"name": fname, "label": o.field(fname).label, "vals": vals, "differ": differ, "pick": pick})
+            rows.append({"name": fname, "label": o.field(fname).label, "vals": vals, "differ": differ, "pick": picks[fname]})
         return modal_response(render_template("crm/merge.html", step="compare", obj=obj, o=o, rec=rec, recs=chosen, rows=rows,
                                               master=master.id, names=names), obj, rid)
     return modal_response(render_template("crm/merge.html", step="select", obj=obj, o=o, rec=rec, recs=recs, names=names), obj, rid)
@@ -80,44 +58,14 @@ def merge_start(obj: str, rid: int):
 def merge_do(obj: str, rid: int):
     if obj not in MERGE_FIELDS:
         abort(404)
-    rec = R.get_record(obj, rid)
+    R.get_record(obj, rid)
     o = OBJECTS[obj]
-    allowed = {r.id: r for r in candidates(obj, rec)}
-    ids = [int(x) for x in request.form.get("ids", "").split(",") if x.isdecimal() and int(x) in allowed]
+    ids = [int(x) for x in request.form.get("ids", "").split(",") if x.isdecimal()]
     master_id = request.form.get("master", "")
-    if len(ids) < 2 or not master_id.isdecimal() or int(master_id) not in ids:
-        return fail(message="Choose a master record.")
-    master = allowed[int(master_id)]
-    others = [allowed[i] for i in ids if i != master.id]
-    values = {}
-    for fname in MERGE_FIELDS[obj]:
-        src = request.form.get(f"f_{fname}", "")
-        if src.isdecimal() and int(src) in ids and int(src) != master.id:
-            values[fname] = getattr(allowed[int(src)], fname)
-    R.update(master, values)
-    s = db()
-    loser_ids = [r.id for r in others]
-    if obj == "Account":
-        s.execute(update(m.Contact).where(m.Contact.account_id.in_(loser_ids)).values(account_id=master.id))
-        s.execute(update(m.Opportunity).where(m.Opportunity.account_id.in_(loser_ids)).values(account_id=master.id))
-        s.execute(update(m.Case).where(m.Case.account_id.in_(loser_ids)).values(account_id=master.id))
-        s.execute(update(m.Account).where(m.Account.parent_id.in_(loser_ids)).values(parent_id=master.id))
-        for model in (m.Task, m.Event):
-            s.execute(update(model).where(model.what_type == "Account", model.what_id.in_(loser_ids)).values(what_id=master.id))
-    elif obj == "Contact":
-        for cr in s.scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.contact_id.in_(loser_ids))):
-            cr.contact_id = master.id
-        s.execute(update(m.Case).where(m.Case.contact_id.in_(loser_ids)).values(contact_id=master.id))
-        s.execute(update(m.Contact).where(m.Contact.reports_to_id.in_(loser_ids)).values(reports_to_id=master.id))
-        for model in (m.Task, m.Event):
-            s.execute(update(model).where(model.who_type == "Contact", model.who_id.in_(loser_ids)).values(who_id=master.id))
-    else:
-        for model in (m.Task, m.Event):
-            s.execute(update(model).where(model.who_type == "Lead", model.who_id.in_(loser_ids)).values(who_id=master.id))
-    s.execute(update(m.Note).where(m.Note.parent_type == obj, m.Note.parent_id.in_(loser_ids)).values(parent_id=master.id))
-    for r in others:
-        s.execute(m.Follow.__table__.delete().where(m.Follow.object == obj, m.Follow.record_id == r.id))
-        s.delete(r)
-    s.commit()
-    name = master.name if obj in ("Contact", "Lead") else master.name
-    return done(rurl(obj, master.id), toast=f'{len(ids)} {o.plural.lower()} were merged into "{name}".')
+    sources = {f: int(v) for f in MERGE_FIELDS[obj] if (v := request.form.get(f"f_{f}", "")).isdecimal()}
+    try:
+        master, n = svc.merge(obj, rid, ids, int(master_id) if master_id.isdecimal() else -1, sources)
+    except ServiceError as e:
+        return fail(message=str(e))
+    db().commit()
+    return done(rurl(obj, master.id), toast=f'{n} {o.plural.lower()} were merged into "{master.name}".')

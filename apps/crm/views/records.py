@@ -6,12 +6,16 @@ from __future__ import annotations
 import datetime as dt
 
 from flask import abort, redirect, render_template, request
-from sqlalchemy import delete, or_, select
+from sqlalchemy import select
 
 from apps._shared import db, inputs, now
 from apps.crm import models as m
 from apps.crm import records as R
-from apps.crm.meta import GUIDANCE, KEY_FIELDS, OBJECTS, PATHS, STAGES
+from apps.crm.meta import GUIDANCE, KEY_FIELDS, OBJECTS, PATHS
+from apps.crm.services import ServiceError
+from apps.crm.services import records as svc
+from apps.crm.services.read import activity_scope
+from apps.crm.services.activities import composer_defaults  # noqa: F401 - the record page and composers read it
 from apps.crm.views import bp, done, fail, json_ok, lurl, page, rurl
 
 VIEWABLE = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
@@ -148,25 +152,6 @@ def related_lists(obj: str, rec) -> list[dict]:
     return out
 
 
-def activity_scope(obj: str, rec):
-    """SQL conditions for the tasks and events on a record's timeline (accounts roll up their
-    opportunities' and contacts' activities, like Salesforce)."""
-    if obj == "Account":
-        opp_ids = select(m.Opportunity.id).where(m.Opportunity.account_id == rec.id)
-        con_ids = select(m.Contact.id).where(m.Contact.account_id == rec.id)
-        case_ids = select(m.Case.id).where(m.Case.account_id == rec.id)
-
-        def cond(model):
-            return or_((model.what_type == "Account") & (model.what_id == rec.id),
-                       (model.what_type == "Opportunity") & model.what_id.in_(opp_ids),
-                       (model.what_type == "Case") & model.what_id.in_(case_ids),
-                       (model.who_type == "Contact") & model.who_id.in_(con_ids))
-        return cond
-    if obj in ("Contact", "Lead"):
-        return lambda model: (model.who_type == obj) & (model.who_id == rec.id)
-    return lambda model: (model.what_type == obj) & (model.what_id == rec.id)
-
-
 def activities(obj: str, rec) -> list[dict]:
     cond = activity_scope(obj, rec)
     tasks = list(db().scalars(select(m.Task).where(cond(m.Task))))
@@ -282,31 +267,6 @@ def record_page(obj: str, rid: int, modal_html: str = ""):
     return page("crm/record.html", active=obj, title=f"{title} | {o.label}", page_icon=o.icon, **ctx)
 
 
-def composer_defaults(obj: str, rec) -> dict:
-    who = what = None
-    if obj in ("Contact", "Lead"):
-        who = (obj, rec.id, rec.name)
-    if obj == "Contact" and rec.account_id:
-        acc = db().get(m.Account, rec.account_id)
-        what = ("Account", acc.id, acc.name) if acc else None
-    if obj in ("Account", "Opportunity", "Case"):
-        what = (obj, rec.id, R.record_name(obj, rec))
-    if obj == "Opportunity":
-        cr = db().scalar(select(m.OpportunityContactRole).where(
-            m.OpportunityContactRole.opportunity_id == rec.id).order_by(m.OpportunityContactRole.is_primary.desc(), m.OpportunityContactRole.id))
-        if cr:
-            c = db().get(m.Contact, cr.contact_id)
-            who = ("Contact", c.id, c.name) if c else None
-    if obj == "Case" and rec.contact_id:
-        c = db().get(m.Contact, rec.contact_id)
-        who = ("Contact", c.id, c.name) if c else None
-    email_to = ""
-    if who:
-        target = db().get(m.Contact if who[0] == "Contact" else m.Lead, who[1])
-        email_to = target.email if target else ""
-    return {"who": who, "what": what, "email_to": email_to}
-
-
 def build_path(obj: str, rec) -> dict:
     steps = PATHS[obj]
     value = {"Opportunity": lambda r: r.stage, "Lead": lambda r: r.status, "Case": lambda r: r.status}[obj](rec)
@@ -355,22 +315,7 @@ def prefill_from_args(obj: str) -> dict:
 
 
 def default_values(obj: str) -> dict:
-    t = now()
-    d = {"owner_id": R.ME}
-    if obj == "Opportunity":
-        d.update(stage="Prospecting")
-    if obj == "Lead":
-        d.update(status="Open - Not Contacted")
-    if obj == "Case":
-        d.update(status="New", priority="Medium", origin="Phone")
-    if obj == "Task":
-        d.update(status="Not Started", priority="Normal")
-        if request.args.get("subtype") == "Call":
-            d.update(subject="Call", status="Completed", activity_date=t.date(), task_subtype="Call")
-    if obj == "Event":
-        start = (t + dt.timedelta(hours=1)).replace(minute=0, second=0)
-        d.update(start=start, end=start + dt.timedelta(hours=1))
-    return d
+    return svc.new_defaults(obj, request.args.get("subtype", ""))
 
 
 class Prefill(dict):
@@ -424,9 +369,11 @@ def record_new(obj: str):
         values.update(prefill_from_args(obj))
         extra = {"contact_id": values.pop("_contact_id", None)}
         return modal_response(render_form(obj, "new", values, {}, extra=extra), obj)
+    cid = inputs.id_text(request.form.get("contact_id", "")) if obj == "Opportunity" else None
     try:
-        values = R.parse_form(obj, request.form, None, creating=True)
-    except R.FormError as e:
+        rec = svc.create_record(obj, request.form, request.form.get("subtype", ""), cid)
+    except ServiceError as e:
+        db().rollback()
         vals = Prefill({k: v for k, v in request.form.items()})
         for f in o.fields:
             if f.type in ("lookup", "user") and f.name not in ("who", "what"):
@@ -450,15 +397,6 @@ def record_new(obj: str):
                 except ValueError:
                     vals[f.name] = None
         return fail(render_form(obj, "new", vals, e.errors, extra={"contact_id": request.form.get("contact_id")}))
-    if obj == "Task":
-        values["task_subtype"] = request.form.get("subtype") if request.form.get("subtype") in ("Call", "Email") else "Task"
-    rec = R.create(obj, values)
-    db().flush()
-    if obj == "Opportunity" and str(request.form.get("contact_id", "")).isdecimal():
-        cid = int(request.form["contact_id"])
-        if db().get(m.Contact, cid):
-            db().add(m.OpportunityContactRole(id=R.next_id(m.OpportunityContactRole), opportunity_id=rec.id,
-                                              contact_id=cid, role="Decision Maker", is_primary=True))
     db().commit()
     name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
     toast = f'{o.label} "{name}" was created.'
@@ -482,8 +420,8 @@ def record_edit(obj: str, rid: int):
     if request.method == "GET":
         return modal_response(render_form(obj, "edit", rec, {}, rid), obj, rid)
     try:
-        values = R.parse_form(obj, request.form, rec)
-    except R.FormError as e:
+        svc.update_record(obj, rid, request.form)
+    except ServiceError as e:
         db().rollback()
         shadow = Prefill({c.name: getattr(rec, c.name) for c in o.model.__table__.columns})
         for k, v in request.form.items():
@@ -491,7 +429,6 @@ def record_edit(obj: str, rid: int):
                 shadow[k] = v
         shadow["name"] = rec.name if hasattr(rec, "first_name") else getattr(rec, "name", "")
         return fail(render_form(obj, "edit", shadow, e.errors, rid))
-    R.update(rec, values)
     db().commit()
     name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
     return done(None, toast=f'{o.label} "{name}" was saved.')
@@ -512,43 +449,6 @@ def record_clone(obj: str, rid: int):
 
 
 # --------------------------------------------------------------------------- delete
-def cascade_delete(obj: str, rec) -> None:
-    s = db()
-    if obj == "Account":
-        opp_ids = list(s.scalars(select(m.Opportunity.id).where(m.Opportunity.account_id == rec.id)))
-        con_ids = list(s.scalars(select(m.Contact.id).where(m.Contact.account_id == rec.id)))
-        case_ids = list(s.scalars(select(m.Case.id).where(m.Case.account_id == rec.id)))
-        for model in (m.Task, m.Event):
-            s.execute(delete(model).where(or_(
-                (model.what_type == "Account") & (model.what_id == rec.id),
-                (model.what_type == "Opportunity") & model.what_id.in_(opp_ids),
-                (model.what_type == "Case") & model.what_id.in_(case_ids))))
-        s.execute(delete(m.OpportunityContactRole).where(or_(m.OpportunityContactRole.opportunity_id.in_(opp_ids),
-                                                             m.OpportunityContactRole.contact_id.in_(con_ids))))
-        s.execute(delete(m.Note).where(or_((m.Note.parent_type == "Account") & (m.Note.parent_id == rec.id),
-                                           (m.Note.parent_type == "Opportunity") & m.Note.parent_id.in_(opp_ids),
-                                           (m.Note.parent_type == "Contact") & m.Note.parent_id.in_(con_ids))))
-        s.execute(delete(m.Opportunity).where(m.Opportunity.id.in_(opp_ids)))
-        s.execute(delete(m.Contact).where(m.Contact.id.in_(con_ids)))
-        s.execute(delete(m.Case).where(m.Case.id.in_(case_ids)))
-    elif obj == "Opportunity":
-        s.execute(delete(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id))
-        for model in (m.Task, m.Event):
-            s.execute(delete(model).where((model.what_type == "Opportunity") & (model.what_id == rec.id)))
-        s.execute(delete(m.Note).where((m.Note.parent_type == "Opportunity") & (m.Note.parent_id == rec.id)))
-    elif obj in ("Contact", "Lead"):
-        if obj == "Contact":
-            s.execute(delete(m.OpportunityContactRole).where(m.OpportunityContactRole.contact_id == rec.id))
-        for model in (m.Task, m.Event):
-            s.execute(delete(model).where((model.who_type == obj) & (model.who_id == rec.id)))
-        s.execute(delete(m.Note).where((m.Note.parent_type == obj) & (m.Note.parent_id == rec.id)))
-    elif obj == "Case":
-        for model in (m.Task, m.Event):
-            s.execute(delete(model).where((model.what_type == "Case") & (model.what_id == rec.id)))
-    s.execute(delete(m.Follow).where(m.Follow.object == obj, m.Follow.record_id == rec.id))
-    s.delete(rec)
-
-
 @bp.route("/lightning/r/<obj>/<int:rid>/delete", methods=["GET", "POST"])
 def record_delete(obj: str, rid: int):
     if obj == "Note":
@@ -562,7 +462,7 @@ def record_delete(obj: str, rid: int):
         return modal_response(render_template("crm/modal_confirm.html", title=f"Delete {o.label}",
                                               message=f"Are you sure you want to delete this {o.label.lower()}?",
                                               action=f"/lightning/r/{obj}/{rid}/delete", button="Delete"), obj, rid)
-    cascade_delete(obj, rec)
+    svc.delete_record(obj, rid)
     db().commit()
     back = request.form.get("back") or ""
     target = lurl(obj) if obj != "Event" else "/lightning/page/home"
@@ -585,14 +485,12 @@ def record_owner(obj: str, rid: int):
     if request.method == "GET":
         return modal_response(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors={},
                                               action=f"/lightning/r/{obj}/{rid}/owner"), obj, rid)
-    uid = request.form.get("owner_id", "")
-    if inputs.id_text(uid) is None or R.user_by_id(int(uid)) is None:
-        return fail(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name,
-                                               errors={"owner_id": "Complete this field."},
-                                               action=f"/lightning/r/{obj}/{rid}/owner"))
-    R.update(rec, {"owner_id": int(uid)})
+    try:
+        _, u = svc.change_owner(obj, rid, request.form.get("owner_id", ""))
+    except ServiceError as e:
+        return fail(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors=e.errors,
+                                    action=f"/lightning/r/{obj}/{rid}/owner"))
     db().commit()
-    u = R.user_by_id(int(uid))
     return done(None, toast=f"{u.name} now owns the record for {name}.")
 
 
@@ -601,13 +499,7 @@ def record_follow(obj: str, rid: int):
     if obj not in VIEWABLE:
         abort(404)
     R.get_record(obj, rid)
-    f = db().scalar(select(m.Follow).where(m.Follow.user_id == R.ME, m.Follow.object == obj, m.Follow.record_id == rid))
-    if f is None:
-        db().add(m.Follow(id=R.next_id(m.Follow), user_id=R.ME, object=obj, record_id=rid, created_at=now()))
-        following = True
-    else:
-        db().delete(f)
-        following = False
+    following = svc.set_follow(obj, rid)
     db().commit()
     return json_ok(following=following)
 
@@ -630,9 +522,7 @@ def record_path(obj: str, rid: int):
         return modal_response(render_template("crm/modal_close.html", obj=obj, rec=rec, options=opts, errors={},
                                               action=f"/lightning/r/{obj}/{rid}/path"), obj, rid)
     value = request.form.get("value", "")
-    allowed = {"Opportunity": STAGES, "Lead": ["Open - Not Contacted", "Working - Contacted", "Closed - Converted", "Closed - Not Converted"],
-               "Case": ["New", "Working", "Escalated", "Closed"]}[obj]
-    if value not in allowed:
+    if value not in svc.PATH_VALUES[obj]:
         if request.form.get("from_modal"):
             return fail(render_template("crm/modal_close.html", obj=obj, rec=rec,
                                                    options=["Closed Won", "Closed Lost"] if obj == "Opportunity" else ["Closed - Converted", "Closed - Not Converted"],
@@ -640,12 +530,7 @@ def record_path(obj: str, rid: int):
         return fail(message="Choose a valid value.", status=400)
     if obj == "Lead" and value == "Closed - Converted":
         return done(f"/lightning/r/Lead/{rid}/convert")
-    values = {field: value}
-    if obj == "Opportunity" and value == "Closed Lost" and request.form.get("loss_reason"):
-        if request.form["loss_reason"] in OBJECTS["Opportunity"].field("loss_reason").options:
-            values["loss_reason"] = request.form["loss_reason"]
-    R.apply_rules(obj, rec, values, {}, False)
-    R.update(rec, values)
+    svc.set_path_value(obj, rid, value, request.form.get("loss_reason"))
     db().commit()
     label = OBJECTS[obj].field(field).label
     return done(None, toast=f"{label} changed successfully.")
@@ -662,12 +547,11 @@ def note_new(obj: str, rid: int):
         return modal_response(render_template("crm/modal_note.html", note=None, errors={}, action=action, title="New Note"), obj, rid)
     title = request.form.get("title", "").strip()
     body = request.form.get("body", "").strip()
-    if not title:
+    try:
+        svc.add_note(obj, rid, title, body)
+    except ServiceError as e:
         return fail(render_template("crm/modal_note.html", note={"title": title, "body": body},
-                                               errors={"title": "Complete this field."}, action=action, title="New Note"))
-    t = now()
-    db().add(m.Note(id=R.next_id(m.Note), title=title, body=body, parent_type=obj, parent_id=rid, owner_id=R.ME,
-                    created_at=t, updated_at=t))
+                                    errors=e.errors, action=action, title="New Note"))
     db().commit()
     return done(None, toast=f'Note "{title}" was created.')
 
@@ -682,11 +566,11 @@ def note_edit(nid: int):
                                               delete_url=f"/lightning/r/Note/{nid}/delete"), note.parent_type, note.parent_id)
     title = request.form.get("title", "").strip()
     body = request.form.get("body", "").strip()
-    if not title:
+    try:
+        svc.edit_note(nid, title, body)
+    except ServiceError as e:
         return fail(render_template("crm/modal_note.html", note={"title": title, "body": body},
-                                               errors={"title": "Complete this field."}, action=action, title=note.title))
-    if (note.title, note.body) != (title, body):
-        note.title, note.body, note.updated_at = title, body, now()
+                                    errors=e.errors, action=action, title=note.title))
     db().commit()
     return done(None, toast=f'Note "{title}" was saved.')
 
@@ -699,7 +583,7 @@ def note_delete(nid: int):
         return modal_response(render_template("crm/modal_confirm.html", title="Delete Note",
                                               message="Are you sure you want to delete this note?",
                                               action=f"/lightning/r/Note/{nid}/delete", button="Delete"), note.parent_type, note.parent_id)
-    db().delete(note)
+    svc.delete_note(nid)
     db().commit()
     return done(None, toast="Note was deleted.")
 
@@ -714,21 +598,11 @@ def contact_role_new(rid: int):
     if request.method == "GET":
         return modal_response(render_template("crm/modal_role.html", opp=opp, errors={}, action=action, roles=CONTACT_ROLES), "Opportunity", rid)
     cid = request.form.get("contact_id", "")
-    role = request.form.get("role", "")
-    errors = {}
-    if inputs.id_text(cid) is None or db().get(m.Contact, int(cid)) is None:
-        errors["contact_id"] = "Complete this field."
-    if role and role not in CONTACT_ROLES:
-        errors["role"] = "Select a valid value."
-    if errors:
-        return fail(render_template("crm/modal_role.html", opp=opp, errors=errors, action=action, roles=CONTACT_ROLES))
-    primary = request.form.get("is_primary") in ("on", "true", "1")
-    if primary:
-        for cr in db().scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rid,
-                                                                      m.OpportunityContactRole.is_primary.is_(True))):
-            cr.is_primary = False
-    db().add(m.OpportunityContactRole(id=R.next_id(m.OpportunityContactRole), opportunity_id=rid, contact_id=int(cid),
-                                      role=role, is_primary=primary))
+    try:
+        svc.add_contact_role(rid, int(cid) if inputs.id_text(cid) is not None else None, request.form.get("role", ""),
+                             request.form.get("is_primary") in ("on", "true", "1"))
+    except ServiceError as e:
+        return fail(render_template("crm/modal_role.html", opp=opp, errors=e.errors, action=action, roles=CONTACT_ROLES))
     db().commit()
     return done(None, toast="Contact role was added.")
 

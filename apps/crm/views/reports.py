@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from urllib.parse import urlencode
 
 from flask import abort, redirect, render_template, request
@@ -12,53 +11,14 @@ from apps._shared import db, now
 from apps.crm import charts
 from apps.crm import models as m
 from apps.crm import records as R
-from apps.crm.filters import OPS, condition, describe, filter_param, ops_for, parse_filter_param, scope_condition
-from apps.crm.meta import CASE_PRIORITIES, OBJECTS, REPORT_TYPES, STAGES
+from apps.crm.filters import OPS, describe, filter_param, ops_for
+from apps.crm.meta import OBJECTS, REPORT_TYPES
 from apps.crm.views import bp, done, fail, json_ok, page
+from apps.crm.services.reports import (  # noqa: F401 - re-exported: templates and tests read them from here
+    DASH_FOLDERS, DEFAULT_COLUMNS, FOLDERS, MEASURE, ORDERS, cell_value, col_label, report_state, run_report)
+from apps.crm.services import ServiceError
+from apps.crm.services import reports as svc
 from apps.crm.views.records import modal_response
-
-FOLDERS = ["Private Reports", "Sales Reports", "Marketing Reports", "Service Reports"]
-DASH_FOLDERS = ["Private Dashboards", "Sales Dashboards", "Marketing Dashboards", "Service Dashboards"]
-DEFAULT_COLUMNS = {
-    "Opportunity": ["name", "account_id", "owner_id", "stage", "amount", "close_date", "probability"],
-    "Lead": ["name", "company", "status", "lead_source", "owner_id", "created_at"],
-    "Account": ["name", "type", "industry", "billing_city", "billing_country", "annual_revenue", "owner_id"],
-    "Contact": ["name", "account_id", "title", "email", "phone", "owner_id"],
-    "Case": ["case_number", "subject", "account_id", "status", "priority", "origin", "created_at"],
-    "Task": ["subject", "who", "what", "activity_date", "status", "priority", "owner_id"],
-}
-MEASURE = {"Opportunity": "amount", "Account": "annual_revenue"}
-ORDERS = {"stage": STAGES, "priority": CASE_PRIORITIES + ["Normal"],
-          "status": ["Open - Not Contacted", "Working - Contacted", "Closed - Converted", "Closed - Not Converted",
-                     "New", "Working", "Escalated", "Closed", "Not Started", "In Progress", "Waiting on someone else",
-                     "Deferred", "Completed"]}
-
-
-def col_label(rtype: str, c: str) -> str:
-    o = OBJECTS[rtype]
-    if c in o.by_name:
-        f = o.field(c)
-        if c == "owner_id":
-            return f"{o.label} Owner" if rtype != "Task" else "Assigned To"
-        return f.label
-    return c
-
-
-# ---------------------------------------------------------------------------- running
-def report_state(rep: m.Report, args) -> dict:
-    st = {
-        "filters": parse_filter_param(args.get("flt", "")) if "flt" in args else [dict(f) for f in rep.filters or []],
-        "scope": args.get("scope") if args.get("scope") in ("all", "mine") else rep.scope,
-        "group": (None if args.get("group") == "none" else args.get("group")) if "group" in args else rep.group_by,
-        "sort": args.get("sort") or rep.sort_by,
-        "dir": args.get("dir") if args.get("dir") in ("asc", "desc") else rep.sort_dir,
-    }
-    cols = rep.columns or DEFAULT_COLUMNS[rep.report_type]
-    if st["group"] and st["group"] not in cols and st["group"] not in ("close_month", "account.industry"):
-        st["group"] = None
-    st["modified"] = (st["filters"] != (rep.filters or []) or st["scope"] != rep.scope or st["group"] != rep.group_by
-                      or st["sort"] != rep.sort_by or st["dir"] != rep.sort_dir)
-    return st
 
 
 def state_params(st: dict, **over) -> dict:
@@ -70,100 +30,6 @@ def state_params(st: dict, **over) -> dict:
 
 def state_url(rep_id: int, st: dict, **over) -> str:
     return f"/lightning/r/Report/{rep_id}/view?" + urlencode(state_params(st, **over))
-
-
-def cell_value(rtype: str, rec, c: str, names: R.Names, accounts: dict) -> tuple[str, object, str]:
-    """(display text, sort/group key, link) of one report cell."""
-    o = OBJECTS[rtype]
-    if c == "account.industry":
-        acc = accounts.get(rec.account_id)
-        v = acc.industry if acc else ""
-        return v, v.lower(), ""
-    if c == "close_month":
-        d = rec.close_date
-        return d.strftime("%B %Y"), (d.year, d.month), ""
-    f = o.field(c)
-    if f.type == "name":
-        return rec.name, rec.name.lower(), f"/lightning/r/{rtype}/{rec.id}/view"
-    if f.name in ("who", "what"):
-        t, i = getattr(rec, f"{c}_type"), getattr(rec, f"{c}_id")
-        n = names.name(t, i)
-        return n, n.lower(), f"/lightning/r/{t}/{i}/view" if i else ""
-    v = getattr(rec, c)
-    if f.type in ("lookup", "user"):
-        t = "User" if f.type == "user" else f.ref[0]
-        n = names.name(t, v) if v else ""
-        return n, n.lower(), (f"/lightning/r/{t}/{v}/view" if v else "")
-    text = R.fmt_value(f, v)
-    if c == o.name_field:
-        return text, text.lower(), f"/lightning/r/{rtype}/{rec.id}/view"
-    if v is None:
-        key = (0, "")
-    elif isinstance(v, str):
-        key = (1, v.lower())
-    else:
-        key = (1, v)
-    return text, key, ""
-
-
-def run_report(rep: m.Report, st: dict, limit: int = 2000) -> dict:
-    rtype = rep.report_type
-    o = OBJECTS[rtype]
-    today = now().date()
-    conds = [condition(o, f, today) for f in st["filters"]]
-    sc = scope_condition(o, st["scope"])
-    if sc is not None:
-        conds.append(sc)
-    recs = list(db().scalars(select(o.model).where(*conds).order_by(o.model.id).limit(limit)))
-    cols = list(rep.columns or DEFAULT_COLUMNS[rtype])
-    names = R.Names()
-    accounts = {}
-    need_acc = "account.industry" in cols or st["group"] == "account.industry"
-    for r in recs:
-        for c in cols + ([st["group"]] if st["group"] else []):
-            if c in o.by_name:
-                f = o.field(c)
-                if f.type in ("lookup", "user") and f.name not in ("who", "what"):
-                    names.add("User" if f.type == "user" else f.ref[0], getattr(r, c))
-                elif f.name in ("who", "what"):
-                    names.add(getattr(r, f"{c}_type"), getattr(r, f"{c}_id"))
-    names.load()
-    if need_acc:
-        ids = sorted({r.account_id for r in recs if r.account_id})
-        accounts = {a.id: a for a in db().scalars(select(m.Account).where(m.Account.id.in_(ids)))} if ids else {}
-    measure = MEASURE.get(rtype)
-    rows = []
-    for r in recs:
-        cells = []
-        for c in cols:
-            text, key, link = cell_value(rtype, r, c, names, accounts)
-            cells.append({"col": c, "text": text, "key": key, "url": link})
-        row = {"id": r.id, "cells": cells, "measure": (getattr(r, measure) or 0) if measure else 0}
-        if st["group"]:
-            gt, gk, _ = cell_value(rtype, r, st["group"], names, accounts)
-            order = ORDERS.get(st["group"])
-            if order and gt in order:
-                gk = (0, order.index(gt))
-            elif not gt:
-                gk = (2, "")
-            else:
-                gk = (1, gk)
-            row["group"], row["group_key"] = gt or "-", gk
-        rows.append(row)
-    sort = st["sort"] if st["sort"] in cols else None
-    if sort:
-        idx = cols.index(sort)
-        rows.sort(key=lambda x: (x["cells"][idx]["key"] is None, x["cells"][idx]["key"], x["id"]), reverse=st["dir"] == "desc")
-    groups = []
-    if st["group"]:
-        by: dict = {}
-        for row in rows:
-            by.setdefault((row["group_key"], row["group"]), []).append(row)
-        for (gk, gt), items in sorted(by.items(), key=lambda kv: kv[0][0]):
-            groups.append({"label": gt, "rows": items, "count": len(items), "sum": sum(x["measure"] for x in items)})
-    return {"cols": cols, "heads": [col_label(rtype, c) for c in cols], "rows": rows, "groups": groups,
-            "count": len(rows), "sum": sum(x["measure"] for x in rows), "measure": measure,
-            "measure_label": col_label(rtype, measure) if measure else ""}
 
 
 def chart_for(kind: str, groups: list[dict], money: bool, w: int = 380, label: str = ""):
@@ -254,9 +120,7 @@ def report_save(rid: int):
     rep = db().get(m.Report, rid)
     if rep is None:
         abort(404)
-    st = report_state(rep, request.form)
-    rep.filters, rep.scope, rep.group_by, rep.sort_by, rep.sort_dir = st["filters"], st["scope"], st["group"], st["sort"], st["dir"]
-    rep.updated_at = now()
+    svc.save(rep, report_state(rep, request.form))
     db().commit()
     return done(f"/lightning/r/Report/{rid}/view", toast=f'Report "{rep.name}" was saved.')
 
@@ -274,20 +138,12 @@ def report_save_as(rid: int):
                                               folders=FOLDERS, types=REPORT_TYPES, errors={}))
     name = request.form.get("name", "").strip()
     folder = request.form.get("folder") or "Private Reports"
-    errors = {}
-    if not name:
-        errors["name"] = "Complete this field."
-    if folder not in FOLDERS:
-        errors["folder"] = "Select a valid value."
-    if errors:
+    try:
+        new = svc.save_as(rep, st, name, folder, request.form.get("description", ""))
+    except ServiceError as e:
         return fail(render_template("crm/modal_report.html", mode="saveas", rep=rep, params=state_params(st), name=name,
-                                               description=request.form.get("description", ""), folder=folder, folders=FOLDERS,
-                                               types=REPORT_TYPES, errors=errors))
-    new = m.Report(id=R.next_id(m.Report), name=name, description=request.form.get("description", "").strip(), folder=folder,
-                   report_type=rep.report_type, columns=list(rep.columns), filters=st["filters"], scope=st["scope"],
-                   group_by=st["group"], sort_by=st["sort"], sort_dir=st["dir"], chart=rep.chart, owner_id=R.ME,
-                   created_at=now(), updated_at=now(), last_run_at=None)
-    db().add(new)
+                                    description=request.form.get("description", ""), folder=folder, folders=FOLDERS,
+                                    types=REPORT_TYPES, errors=e.errors))
     db().commit()
     return done(f"/lightning/r/Report/{new.id}/view", toast=f'Report "{name}" was saved.')
 
@@ -301,22 +157,12 @@ def report_new():
     name = request.form.get("name", "").strip()
     rtype = request.form.get("report_type", "")
     folder = request.form.get("folder") or "Private Reports"
-    errors = {}
-    if not name:
-        errors["name"] = "Complete this field."
-    if rtype not in REPORT_TYPES:
-        errors["report_type"] = "Complete this field."
-    if folder not in FOLDERS:
-        errors["folder"] = "Select a valid value."
-    if errors:
+    try:
+        new = svc.create(name, rtype, folder, request.form.get("description", ""))
+    except ServiceError as e:
         return fail(render_template("crm/modal_report.html", mode="new", rep=None, params={}, name=name,
-                                               description=request.form.get("description", ""), folder=folder, folders=FOLDERS,
-                                               types=REPORT_TYPES, errors=errors, rtype=rtype))
-    new = m.Report(id=R.next_id(m.Report), name=name, description=request.form.get("description", "").strip(), folder=folder,
-                   report_type=rtype, columns=list(DEFAULT_COLUMNS[rtype]), filters=[], scope="all", group_by=None,
-                   sort_by=DEFAULT_COLUMNS[rtype][0], sort_dir="asc", chart="none", owner_id=R.ME, created_at=now(),
-                   updated_at=now(), last_run_at=None)
-    db().add(new)
+                                    description=request.form.get("description", ""), folder=folder, folders=FOLDERS,
+                                    types=REPORT_TYPES, errors=e.errors, rtype=rtype))
     db().commit()
     return done(f"/lightning/r/Report/{new.id}/view", toast=f'Report "{name}" was created.')
 
@@ -330,11 +176,10 @@ def report_delete(rid: int):
         return modal_response(render_template("crm/modal_confirm.html", title="Delete Report",
                                               message=f'Are you sure you want to delete "{rep.name}"?',
                                               action=f"/lightning/r/Report/{rid}/delete", button="Delete"))
-    for d in db().scalars(select(m.Dashboard)):
-        if any(c.get("report_id") == rid for c in d.components or []):
-            return fail(message="This report is used by a dashboard and can't be deleted.")
-    name = rep.name
-    db().delete(rep)
+    try:
+        name = svc.delete(rep)
+    except ServiceError as e:
+        return fail(message=str(e))
     db().commit()
     return done("/lightning/o/Report/home", toast=f'Report "{name}" was deleted.')
 

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from flask import request
-from sqlalchemy import func, select
 
-from apps._shared import db
-from apps.crm import models as m
-from apps.crm import records as R
-from apps.crm.filters import search_condition
 from apps.crm.meta import OBJECTS, SEARCH_OBJECTS
+from apps.crm.services.read import run_search
 from apps.crm.views import bp, page
 from apps.crm.views.lists import cells
 
@@ -20,18 +16,6 @@ COLUMNS = {
     "Opportunity": ["name", "account_id", "stage", "amount", "close_date", "owner_id"],
     "Case": ["case_number", "subject", "account_id", "status", "priority", "owner_id"],
 }
-
-
-def run_search(obj: str, q: str, limit: int):
-    o = OBJECTS[obj]
-    cond = search_condition(o, q)
-    stmt = select(o.model).where(cond)
-    if obj == "Lead":
-        stmt = stmt.where(m.Lead.is_converted.is_(False))
-    key = func.lower(o.model.first_name + " " + o.model.last_name) if obj in ("Contact", "Lead") else func.lower(getattr(o.model, o.name_field))
-    stmt = stmt.order_by((key == q.lower()).desc(), key.like(f"{q.lower()}%").desc(), key, o.model.id)
-    total = db().scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
-    return list(db().scalars(stmt.limit(limit))), total
 
 
 @bp.get("/lightning/search")

@@ -282,3 +282,35 @@ def toggle_follow(crm: Crm, obj: str, rid: int) -> list[dict[str, Any]]:
     step budget leaves no room for a second edit of the same kind, this is the side effect that fits."""
     followed = any(f["object"] == obj and f["record_id"] == rid for f in crm.w.table("follows"))
     return [button("Following" if followed else "Follow")]
+
+
+# ------------------------------------------------------------------------------ tool mode
+# The same tasks through apps/crm/tools.py: gold calls (finding ids the way an agent would, with a search or a
+# read, then the write) and near-misses that make the UI near-misses' mistakes through tools.
+
+def call(tool: str, **args: Any) -> dict[str, Any]:
+    return {"tool": tool, "args": args}
+
+
+def finish(answer: str | None = None) -> dict[str, Any]:
+    return call("done", answer=answer) if answer is not None else call("done")
+
+
+def find(obj: str, query: str) -> dict[str, Any]:
+    """The global search for one kind of record (the agent's way to an id)."""
+    return call("search_records", query=query, object=obj)
+
+
+def tools(solution: list[dict], *near_misses: list[dict]) -> dict[str, Any]:
+    """A task's tool plan: gold calls and near-misses, each ending with done."""
+    return {"solution": list(solution), "near_misses": [list(n) for n in near_misses]}
+
+
+def next_id(crm: Crm, table: str) -> int:
+    """The id a create gives its row (max + 1, apps/crm/records.next_id): a gold call after a create uses the
+    id the create returned."""
+    return max((r["id"] for r in crm.w.table(table)), default=0) + 1
+
+
+def user_id(crm: Crm, name: str) -> int:
+    return next(uid for uid in crm.users if crm.uname(uid) == name)

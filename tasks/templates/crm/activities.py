@@ -7,7 +7,9 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    ME, Crm, allow_create, button, done, dump, dump_text, extra, fill, iso, lookup, mdy, next_weekday, open_record, tab, written)
+    ME, Crm, allow_create, button, done, dump, dump_text, extra, fill, find, finish, iso, lookup, mdy, next_weekday, open_record,
+    tab, tools, written)
+from tasks.templates.crm._common import call as tcall  # `call` is a local name here (log a call)
 
 TASKS = ["Send revised pricing", "Schedule technical deep dive", "Share security documentation", "Prepare ROI analysis",
          "Confirm legal contact", "Book executive sponsor meeting"]
@@ -47,6 +49,11 @@ def task_on_opportunity(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [head + [button("Save"), done()]],
+            "tools": tools([find("Opportunity", o["name"]), tcall("list_users"),
+                            tcall("new_task", object="Opportunity", record_id=o["id"], subject=subject, due_date=mdy(due),
+                                 assigned_to_id=uid), finish()],
+                           [find("Opportunity", o["name"]),
+                            tcall("new_task", object="Opportunity", record_id=o["id"], subject=subject, due_date=mdy(due)), finish()]),
             "adversarial": [extra(solution, head[len(open_record(o["name"])):] + [button("Save")],
                                   "creates the same task for yourself too (hedging the assignee)")],
         }
@@ -82,6 +89,9 @@ def log_call_contact(w: World, rng: random.Random):
             ],
             "near_misses": [open_record(name) + [tab("New Task"), fill("Subject", "Call", within=None),
                                                  fill("Comments", note, within=None), button("Save"), done()]],
+            "tools": tools([find("Contact", name), tcall("log_call", object="Contact", record_id=c["id"], comments=note), finish()],
+                           [find("Contact", name), tcall("new_task", object="Contact", record_id=c["id"], subject="Call", comments=note),
+                            finish()]),
         }
 
 
@@ -114,6 +124,10 @@ def schedule_event(w: World, rng: random.Random):
             },
             "solution": steps(day),
             "near_misses": [steps(day + dt.timedelta(days=1))],
+            "tools": tools(*[[find("Contact", name),
+                              tcall("new_event", object="Contact", record_id=c["id"], subject=subject, start_date=mdy(d), start_time=t(start),
+                                   end_date=mdy(d), end_time=t(end)), finish()]
+                             for d in (day, day + dt.timedelta(days=1))]),
             "adversarial": [extra(steps(day), [tab("New Event"), fill("Subject", subject, within=None), button("Save")],
                                   "schedules the meeting a second time at the composer's default time (hedging the time)")],
         }
@@ -147,6 +161,8 @@ def email_contact(w: World, rng: random.Random):
             },
             "solution": steps(subj),
             "near_misses": [steps(wrong)],
+            "tools": tools(*[[find("Contact", name), tcall("send_email", object="Contact", record_id=c["id"], subject=s, body=body), finish()]
+                             for s in (subj, wrong)]),
             "adversarial": [
                 dump(steps(subj, dump_text(body, bodies)), "the email's body pastes every message the template could ask for"),
                 extra(steps(subj), [tab("Log a Call"), fill("Comments", body, within=None), button("Save")],

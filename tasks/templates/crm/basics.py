@@ -10,8 +10,8 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, allow_create, allow_update, button, done, dump, dump_text, extra, fill, link, lookup, neighbour,
-    open_record, pick, save_modal, tab, written, wrong_record)
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, link, lookup,
+    neighbour, open_record, pick, save_modal, tab, tools, written, wrong_record)
 
 NEW_PHONES = ["(415) 555-0198", "(212) 555-0147", "(312) 555-0163", "(206) 555-0112", "(617) 555-0185",
               "(303) 555-0129", "(512) 555-0176", "(404) 555-0141"]
@@ -42,6 +42,8 @@ def contact_phone(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + [fill("Mobile", phone), save_modal(), done()]],
+            "tools": tools([find("Contact", name), call("update_record", object="Contact", record_id=c["id"], fields={"phone": phone}), finish()],
+                           [find("Contact", name), call("update_record", object="Contact", record_id=c["id"], fields={"mobile": phone}), finish()]),
             "adversarial": [
                 extra(solution, other_edit, f"also gives {crm.cname(other)} the new number (the same edit on another row)"),
                 wrong_record(other_edit + [done()], f"changes {crm.cname(other)}'s phone instead"),
@@ -72,6 +74,10 @@ def account_industry(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + pick("Industry", wrong) + [save_modal(), done()]],
+            "tools": tools([find("Account", a["name"]), call("update_record", object="Account", record_id=a["id"], fields={"industry": new}),
+                            finish()],
+                           [find("Account", a["name"]), call("update_record", object="Account", record_id=a["id"], fields={"industry": wrong}),
+                            finish()]),
             "adversarial": [extra(solution, open_record(other["name"]) + [button("Edit"), *pick("Industry", new), save_modal()],
                                   f"also moves {other['name']} to {new} (the same edit on another account)"),
                             wrong_record(open_record(other["name"]) + [button("Edit"), *pick("Industry", new), save_modal(), done()],
@@ -104,6 +110,10 @@ def lead_status_working(w: World, rng: random.Random):
             "near_misses": [open_record(name) + [
                 {"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Status"),
                 *pick("Lead Status", "Closed - Not Converted"), save_modal(), done()]],
+            "tools": tools([find("Lead", name), call("change_stage_or_status", object="Lead", record_id=x["id"], value="Working - Contacted"),
+                            finish()],
+                           [find("Lead", name), call("change_stage_or_status", object="Lead", record_id=x["id"], value="Closed - Not Converted"),
+                            finish()]),
         }
 
 
@@ -133,6 +143,10 @@ def case_close(w: World, rng: random.Random):
             ],
             "near_misses": [path + [{"click": {"role": "option", "name": "Escalated", "exact": True}},
                                     button("Mark as Current Status"), done()]],
+            "tools": tools([find("Case", c["case_number"]), call("change_stage_or_status", object="Case", record_id=c["id"], value="Closed"),
+                            finish()],
+                           [find("Case", c["case_number"]),
+                            call("change_stage_or_status", object="Case", record_id=c["id"], value="Escalated"), finish()]),
         }
 
 
@@ -157,6 +171,8 @@ def follow_opportunity(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [open_record(acc) + [button("Follow"), done()]],
+            "tools": tools([find("Opportunity", o["name"]), call("follow_record", object="Opportunity", record_id=o["id"]), finish()],
+                           [find("Account", acc), call("follow_record", object="Account", record_id=o["account_id"]), finish()]),
             "adversarial": [extra(solution, open_record(acc) + [button("Follow")], f"also follows its account {acc}"),
                             extra(solution, open_record(other["name"]) + [button("Follow")],
                                   f"also follows another opportunity, \u201c{other['name']}\u201d")],
@@ -186,6 +202,9 @@ def complete_todays_task(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [[tick(other), done()]],
+            "tools": tools([call("list_records", object="Task", list_view="TodaysTasks"), call("complete_task", task_id=t["id"]), finish()],
+                           [call("list_records", object="Task", list_view="TodaysTasks"), call("complete_task", task_id=other["id"]),
+                            finish()]),
             "adversarial": [extra(solution, [tick(other)], f"also ticks \u201c{other['subject']}\u201d")],
         }
 
@@ -220,6 +239,8 @@ def note_on_account(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + [fill("Title", title), save_modal(), done()]],
+            "tools": tools([find("Account", a["name"]), call("add_note", object="Account", record_id=a["id"], title=title, body=body), finish()],
+                           [find("Account", a["name"]), call("add_note", object="Account", record_id=a["id"], title=title), finish()]),
             "adversarial": [
                 dump(steps(dump_text(body, bodies)), "the note lists every note text the template could ask for"),
                 extra(solution, [button("New Notes"), fill("Title", other_title), fill("Note", other_body), save_modal()],
@@ -259,6 +280,10 @@ def new_contact(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [steps(other["name"])],
+            "tools": tools(*[[find("Account", acc["name"]),
+                              call("create_record", object="Contact", fields={"first_name": first, "last_name": last, "account_id": acc["id"],
+                                                                              "title": title, "email": email}), finish()]
+                             for acc in (a, other)]),
             # Within the step budget (35, gold 20): the same person, by last name, at the other account too.
             "adversarial": [extra(solution, [{"click": {"role": "link", "name": "Contacts", "exact": True}},
                                              {"click": {"role": "link", "name": "New", "exact": True}}, fill("Last Name", last)]
@@ -302,4 +327,10 @@ def lead_email_inline(w: World, rng: random.Random):
             "near_misses": [search + [{"click": {"role": "button", "name": f"Edit Email: {name}", "exact": True}},
                                       {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": new}, {"press": ["Enter"]},
                                       button("Cancel"), done()]],
+            # The near-miss opens the edit and cancels it (nothing saved); and the address on the lead next to it.
+            "tools": tools([call("list_records", object="Lead", list_view="AllOpenLeads", search=x["last_name"]),
+                            call("update_record", object="Lead", record_id=x["id"], fields={"email": new}), finish()],
+                           [call("list_records", object="Lead", list_view="AllOpenLeads", search=x["last_name"]), finish()],
+                           [call("list_records", object="Lead", list_view="AllOpenLeads", search=other["last_name"]),
+                            call("update_record", object="Lead", record_id=other["id"], fields={"email": new}), finish()]),
         }

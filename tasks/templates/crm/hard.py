@@ -8,8 +8,8 @@ import random
 from seed_data.crm import OPEN_STAGES
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, allow_create, allow_update, button, done, dump, dump_text, extra, fill, iso, link, lookup, mdy, menuitem,
-    money, neighbour, next_weekday, open_record, pick, save_modal, tab, written)
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, iso, link, lookup, mdy,
+    menuitem, money, neighbour, next_weekday, open_record, pick, save_modal, tab, tools, user_id, written)
 
 CALL_NOTES = ["Champion confirmed budget; legal review starts next week.", "Procurement asked for final pricing by Friday.",
               "Verbal yes from the VP; waiting on the signature process.", "They want a 3-year term with a price lock."]
@@ -54,6 +54,15 @@ def latest_activity_negotiation(w: World, rng: random.Random):
                 u = crm.uname(own)
                 s += lookup("Assigned To", u.split()[0], u, within=None, clear=True)
             return s + [button("Save"), done()]
+
+        def calls(o):
+            # Read the account's open deals, then each one's Last Activity; act on the latest.
+            reads = [find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"])]
+            reads += [call("get_record", object="Opportunity", record_id=x["id"]) for x in opps]
+            return reads + [call("change_stage_or_status", object="Opportunity", record_id=o["id"], value="Negotiation"),
+                            call("log_call", object="Opportunity", record_id=o["id"], comments=note),
+                            call("new_task", object="Opportunity", record_id=o["id"], subject=subject, due_date=mdy(monday),
+                                 assigned_to_id=o["owner_id"]), finish()]
         yield {
             "goal": f"Look at every open opportunity of {a['name']} that closes this quarter and is worth more than $50,000. "
                     f"Move the one with the most recent activity to Negotiation, log a call on it with the comment \u201c{note}\u201d, "
@@ -76,6 +85,7 @@ def latest_activity_negotiation(w: World, rng: random.Random):
             },
             "solution": steps(target),
             "near_misses": [steps(decoy)],
+            "tools": tools(calls(target), calls(decoy)),
             "adversarial": [
                 dump(steps(target, dump_text(note, CALL_NOTES)), "the call's comment lists every comment the template could ask for"),
                 extra(steps(target), open_record(decoy["name"]) + [{"click": {"role": "option", "name": "Negotiation", "exact": True}},
@@ -126,6 +136,11 @@ def close_won_and_renewal(w: World, rng: random.Random):
             "adversarial": [extra(steps("Closed Won"), new_opp(renewal, close + dt.timedelta(days=1)),
                                   "creates the renewal twice, a day apart (hedging the close date)")],
             "near_misses": [steps("Closed Lost")],
+            "tools": tools(*[[find("Opportunity", o["name"]), call("change_stage_or_status", object="Opportunity", record_id=o["id"], value=st),
+                              call("create_record", object="Opportunity",
+                                   fields={"name": renewal, "account_id": acc["id"], "amount": o["amount"], "close_date": mdy(close),
+                                           "stage": "Prospecting"}), finish()]
+                             for st in ("Closed Won", "Closed Lost")]),
         }
 
 
@@ -174,6 +189,11 @@ def escalate_case_reassign(w: World, rng: random.Random):
                     f"escalates case {other['case_number']} as well"),
             ],
             "near_misses": [steps("Hannah", "Hannah Schmidt")],
+            "tools": tools(*[[find("Case", c["case_number"]), call("list_users"),
+                              call("update_record", object="Case", record_id=c["id"], fields={"status": "Escalated", "priority": "High"}),
+                              call("change_owner", object="Case", record_id=c["id"], owner_id=user_id(crm, owner)),
+                              call("log_call", object="Case", record_id=c["id"], comments=note), finish()]
+                             for owner in ("Mateo Rossi", "Hannah Schmidt")]),
         }
 
 
@@ -214,4 +234,9 @@ def reassign_account_and_opps(w: World, rng: random.Random):
                                   "also hands Noah a closed opportunity of the account" if closed_named
                                   else "also hands Noah another account")],
             "near_misses": [open_record(a["name"]) + change() + [done()]],
+            "tools": tools([find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]), call("list_users"),
+                            call("change_owner", object="Account", record_id=a["id"], owner_id=7)]
+                           + [call("change_owner", object="Opportunity", record_id=o["id"], owner_id=7) for o in open_] + [finish()],
+                           [find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]), call("list_users"),
+                            call("change_owner", object="Account", record_id=a["id"], owner_id=7), finish()]),
         }

@@ -9,7 +9,8 @@ import datetime as dt
 import random
 
 from tasks.templates import World, template
-from tasks.templates.crm._common import ME, Crm, button, done, fill, mdy, money, open_record, save_modal, tab
+from tasks.templates.crm._common import (
+    ME, Crm, button, call, done, fill, find, finish, mdy, money, open_record, save_modal, tab, tools)
 from tasks.templates.judged_lib import calibration, judge_check
 
 
@@ -67,6 +68,9 @@ def pipeline_note(w: World, rng: random.Random):
             },
             "solution": note(gold[k % 2]),
             "near_misses": [note(missing), note(gold[k % 2], open_record(other["name"]) + [button("New Notes")])],
+            "tools": tools(*[[find("Account", acc["name"]), call("get_record", object="Account", record_id=acc["id"]),
+                              call("add_note", object="Account", record_id=acc["id"], title=title, body=body), finish()]
+                             for acc, body in ((a, gold[k % 2]), (a, missing), (other, gold[k % 2]))]),
             "adversarial": [{"kind": "extra", "why": "the right note, and a second one",
                              "steps": note(gold[k % 2])[:-1] + [button("New Notes"), fill("Title", "Misc"),
                                                                   fill("Note", vague), save_modal(), done()]}],
@@ -127,6 +131,8 @@ def call_summary(w: World, rng: random.Random):
             },
             "solution": log(gold[k % 2]),
             "near_misses": [log(missing), log(gold[k % 2], crm.cname(other))],
+            "tools": tools(*[[find("Contact", crm.cname(who)), call("log_call", object="Contact", record_id=who["id"], comments=text), finish()]
+                             for who, text in ((c, gold[k % 2]), (c, missing), (other, gold[k % 2]))]),
             "adversarial": [{"kind": "extra", "why": "the right call log, and another one",
                              "steps": log(gold[k % 2])[:-1] + [tab("Log a Call"), fill("Comments", "Follow up.", within=None),
                                                                  button("Save"), done()]}],
@@ -197,6 +203,9 @@ def case_update_email(w: World, rng: random.Random):
             },
             "solution": mail(gold[k % 2]),
             "near_misses": [mail(no_date), mail(gold[k % 2], crm.cname(other))],
+            "tools": tools(*[[find("Contact", crm.cname(who)),
+                              call("send_email", object="Contact", record_id=who["id"], subject=subj, body=text), finish()]
+                             for who, text in ((c, gold[k % 2]), (c, no_date), (other, gold[k % 2]))]),
             "adversarial": [{"kind": "extra", "why": "the right email, sent twice",
                              "steps": mail(gold[k % 2])[:-1] + [tab("Email"), fill("Subject", subj, within=None),
                                                                   fill("Body", gold[k % 2], within=None),
@@ -261,6 +270,9 @@ def handoff_task(w: World, rng: random.Random):
             },
             "solution": task(text),
             "near_misses": [task(no_date), task(text, assign=False)],
+            "tools": tools(*[[find("Opportunity", o["name"]), call("list_users"),
+                              call("new_task", object="Opportunity", record_id=o["id"], subject=subject, comments=body, **who), finish()]
+                             for body, who in ((text, {"assigned_to_id": uid}), (no_date, {"assigned_to_id": uid}), (text, {}))]),
             "adversarial": [{"kind": "extra", "why": "the right task, created twice",
                              "steps": task(text)[:-1] + head[len(open_record(o["name"])):]
                              + lookup("Assigned To", user.split()[0], user, within=None, clear=True)

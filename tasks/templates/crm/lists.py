@@ -6,7 +6,8 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, allow_create, allow_update, button, done, extra, fill, lookup, menuitem, money, pick, save_modal)
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, finish, lookup, menuitem, money, pick, save_modal,
+    tools)
 
 LV_CONTROLS = button("List View Controls")
 
@@ -14,6 +15,7 @@ LV_CONTROLS = button("List View Controls")
 @template("crm", "listview-create-filters", difficulty="medium", max_steps=40)
 def listview_create_filters(w: World, rng: random.Random):
     """Create a private Opportunity list view filtered by stage and a minimum amount."""
+    new_id = max(v["id"] for v in w.table("list_views")) + 1  # what create_list_view returns
     names = ["Proposal Pipeline", "Big Proposals", "Late Stage Deals", "Negotiation Watch", "Qualified Big Deals",
              "Deals To Push", "Needs Analysis Focus"]
     seen = set()
@@ -48,6 +50,11 @@ def listview_create_filters(w: World, rng: random.Random):
                                   "creates a public twin of the list view as well")],
             "near_misses": [head + [{"click": {"role": "radio", "name": "All users can see this list view", "exact": True}}, save_modal()]
                             + filters],
+            "tools": tools(*[[call("create_list_view", object="Opportunity", name=name, visibility=vis),
+                              call("set_list_view_filters", list_view_id=new_id,
+                                   filters=[{"field": "stage", "op": "equals", "value": stage},
+                                            {"field": "amount", "op": "greater", "value": str(amount)}]), finish()]
+                             for vis in ("me", "all")]),
         }
 
 
@@ -84,6 +91,9 @@ def listview_rename(w: World, rng: random.Random):
             "solution": solution,
             "adversarial": [extra(solution, harm, why)],
             "near_misses": [head + [menuitem("Clone"), fill("List Name", new), save_modal(), done()]],
+            "tools": tools([call("list_list_views", object=lv["object"]), call("rename_list_view", list_view_id=lv["id"], name=new), finish()],
+                           [call("list_list_views", object=lv["object"]),
+                            call("create_list_view", object=lv["object"], name=new, clone_from_id=lv["id"]), finish()]),
         }
 
 
@@ -112,4 +122,7 @@ def mass_change_lead_owner(w: World, rng: random.Random):
             "adversarial": [{"kind": "extra", "steps": [sel(a), sel(b), sel(third)] + tail,
                              "why": f"selects a third lead, {crm.cname(third)}, too"}],
             "near_misses": [[sel(a)] + tail],
+            "tools": tools(*[[call("list_records", object="Lead", list_view="Hot_Web_Leads", limit=50), call("list_users"),
+                              call("mass_change_owner", object="Lead", record_ids=ids, owner_id=uid), finish()]
+                             for ids in ([a["id"], b["id"]], [a["id"]])]),
         }

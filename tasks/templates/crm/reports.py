@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
-from tasks.templates.crm._common import DIALOG, ME, allow_create, button, done, extra, fill, link, menuitem, pick, save_modal
+from tasks.templates.crm._common import (
+    DIALOG, ME, allow_create, button, call, done, extra, fill, finish, link, menuitem, pick, save_modal, tools)
 
 PLURAL = {"Opportunity": "opportunities", "Lead": "leads", "Case": "cases", "Account": "accounts", "Contact": "contacts",
           "Task": "tasks"}
@@ -37,6 +38,10 @@ def report_save_as_mine(w: World, rng: random.Random):
             "adversarial": [extra(head + scope + tail, [button("Save As"), fill("Report Name", f"{new} (2)"), save_modal()],
                                   "saves a second copy under another name")],
             "near_misses": [head + tail],
+            "tools": tools([call("list_reports", search=r["name"]),
+                            call("save_report_as", report_id=r["id"], name=new, folder="Private Reports", scope="mine"), finish()],
+                           [call("list_reports", search=r["name"]),
+                            call("save_report_as", report_id=r["id"], name=new, folder="Private Reports"), finish()]),
         }
 
 
@@ -45,6 +50,7 @@ def report_new_grouped(w: World, rng: random.Random):
     """Create a Leads report, filter it by lead source, group it by status and save it."""
     sources = ["Web", "Trade Show", "Partner Referral", "Webinar", "Advertisement", "Phone Inquiry", "Purchased List"]
     rng.shuffle(sources)
+    new_id = max(r["id"] for r in w.table("reports")) + 1  # what create_report returns
     for src in sources:
         name = f"{src} Leads by Status"
         head = [link("Reports"), button("New Report"), fill("Report Name", name), *pick("Report Type", "Leads"),
@@ -65,4 +71,11 @@ def report_new_grouped(w: World, rng: random.Random):
             "adversarial": [extra(head + [button("Save"), done()], [button("Save As"), fill("Report Name", f"{name} (2)"), save_modal()],
                                   "saves a second copy of the report under another name")],
             "near_misses": [head + [done()]],
+            # The near-miss builds the report but never saves its filter and grouping.
+            "tools": tools([call("create_report", name=name, report_type="Lead", folder="Marketing Reports"),
+                            call("save_report", report_id=new_id, filters=[{"field": "lead_source", "op": "equals", "value": src}],
+                                 group_by="status"), finish()],
+                           [call("create_report", name=name, report_type="Lead", folder="Marketing Reports"),
+                            call("run_report", report_id=new_id, filters=[{"field": "lead_source", "op": "equals", "value": src}],
+                                 group_by="status"), finish()]),
         }

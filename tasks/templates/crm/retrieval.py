@@ -7,7 +7,8 @@ from collections import defaultdict
 
 from seed_data.crm import OPEN_STAGES
 from tasks.templates import World, template
-from tasks.templates.crm._common import Crm, done, extra, follow_elsewhere, link, num_answer, open_record, tab, toggle_follow
+from tasks.templates.crm._common import (
+    Crm, call, done, extra, find, finish, follow_elsewhere, link, num_answer, open_record, tab, toggle_follow, tools)
 
 
 def _collateral(crm: Crm, solution: list[dict], account: int | None = None) -> dict:
@@ -37,6 +38,8 @@ def ret_account_phone(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": {"$phone": a["phone"]}}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(a["phone"])],
             "near_misses": [open_record(a["name"]) + [done(other["phone"])]],
+            "tools": tools(*[[find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]), finish(ans)]
+                             for ans in (a["phone"], other["phone"])]),
             # The numbers on the account's page: its contacts' phones and mobiles, then other accounts' phones.
             "distractors": _phones_near(crm, a),
             "adversarial": [_collateral(crm, open_record(a["name"]) + [done(a["phone"])], a["id"])],
@@ -64,6 +67,8 @@ def ret_account_open_pipeline(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": num_answer(total)}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(f"${total:,}")],
             "near_misses": [open_record(a["name"]) + [done(f"${everything:,}")]],
+            "tools": tools(*[[find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]), finish(f"${v:,}")]
+                             for v in (total, everything)]),
             # Every amount on the account's page and the sums an agent could mistake for the answer.
             "distractors": [f"${v:,}" for v in dict.fromkeys([everything, total - open_[0]["amount"], sum(o["amount"] for o in closed)]
                                                             + [o["amount"] for o in open_ + closed]) if v != total],
@@ -88,6 +93,8 @@ def ret_open_cases_count(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": num_answer(n_open, 0.01)}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(str(n_open))],
             "near_misses": [open_record(a["name"]) + [done(str(n_all))]],
+            "tools": tools(*[[find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]), finish(str(n))]
+                             for n in (n_open, n_all)]),
             "distractors": [str(n) for n in dict.fromkeys([n_all, n_all - n_open]) if n != n_open],
             "adversarial": [_collateral(crm, open_record(a["name"]) + [done(str(n_open))], a["id"])],
         }
@@ -97,6 +104,7 @@ def ret_open_cases_count(w: World, rng: random.Random):
 def ret_top_owner_by_stage(w: World, rng: random.Random):
     """Which rep holds the most open pipeline in a given stage (a report grouped by owner answers it)."""
     crm = Crm(w)
+    report = next(r for r in w.table("reports") if r["name"] == "Pipeline by Owner")
     stages = list(OPEN_STAGES)
     rng.shuffle(stages)
     for st in stages:
@@ -115,6 +123,10 @@ def ret_top_owner_by_stage(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": {"$ieq": best}}], "unchanged_except": []},
             "solution": [link("Reports"), link("Pipeline by Owner"), done(best)],
             "near_misses": [[link("Reports"), link("Pipeline by Owner"), done(second)]],
+            # The report groups open pipeline by owner; filtered to the stage, the owner with the largest group total answers.
+            "tools": tools(*[[call("list_reports", search="Pipeline by Owner"),
+                              call("run_report", report_id=report["id"], filters=[{"field": "stage", "op": "equals", "value": st}],
+                                   limit=0), finish(who)] for who in (best, second)]),
             "distractors": [crm.uname(uid) for uid, _ in ranked[1:]],
             "adversarial": [_collateral(crm, [link("Reports"), link("Pipeline by Owner"), done(best)])],
         }

@@ -8,8 +8,9 @@ import random
 from seed_data.crm import company_base, normalize_company
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, allow_create, allow_update, button, done, extra, fill, link, lookup, mdy, menuitem, money, neighbour,
-    open_record, pick, save_modal, toggle_follow, wrong_record)
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, find, finish, link, lookup, mdy, menuitem, money,
+    neighbour, next_id, open_record, pick, save_modal, toggle_follow, tools, wrong_record)
+from seed_data.crm import OPEN_STAGES
 
 PRODUCTS = ["Analytics Cloud", "Integration Hub", "Security Suite", "Data Warehouse", "IoT Gateway", "Premier Support"]
 
@@ -76,6 +77,11 @@ def convert_lead_existing_account(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [head + tail],
+            # The new opportunity's id is what convert_lead returns; the near-miss keeps the dialog's new account.
+            "tools": tools(*[[find("Lead", name), find("Account", acc["name"]),
+                              call("convert_lead", lead_id=x["id"], opportunity_name=opp_name, **existing),
+                              call("update_record", object="Opportunity", record_id=next_id(crm, "opportunities"), fields={"amount": amount}),
+                              finish()] for existing in ({"existing_account_id": acc["id"]}, {})]),
             "adversarial": [extra(solution, second, f"opens a second opportunity on {acc['name']} as well")],
         }
 
@@ -113,6 +119,8 @@ def convert_lead_no_opportunity(w: World, rng: random.Random):
                                   + [link("Convert"), no_opp, button("Convert", within=DIALOG)],
                                   f"converts another lead, {crm.cname(other)} ({other['company']}), as well")],
             "near_misses": [head + [button("Convert", within=DIALOG), done()]],
+            "tools": tools([find("Lead", name), call("convert_lead", lead_id=x["id"], create_opportunity=False), finish()],
+                           [find("Lead", name), call("convert_lead", lead_id=x["id"]), finish()]),
         }
 
 
@@ -144,6 +152,9 @@ def opp_stage_amount(w: World, rng: random.Random):
                             wrong_record(open_record(other["name"]) + solution[len(head):],
                                          f"moves \u201c{other['name']}\u201d to Negotiation at {money(new_amount)} instead")],
             "near_misses": [head + [button("Mark Stage as Complete")] + edit],
+            "tools": tools(*[[find("Opportunity", o["name"]), call("change_stage_or_status", object="Opportunity", record_id=o["id"], value=st),
+                              call("update_record", object="Opportunity", record_id=o["id"], fields={"amount": new_amount}), finish()]
+                             for st in ("Negotiation", OPEN_STAGES[OPEN_STAGES.index(o["stage"]) + 1])]),
         }
 
 
@@ -174,6 +185,9 @@ def kanban_move(w: World, rng: random.Random):
                                                     "to": col("Proposal")}}, done()],
                                          f"drags \u201c{other['name']}\u201d to Proposal instead")],
             "near_misses": [[{"drag": {"from": card, "to": col("Negotiation")}}, done()]],
+            "tools": tools(*[[call("list_records", object="Opportunity", list_view="MyOpportunities", search=o["name"]),
+                              call("change_stage_or_status", object="Opportunity", record_id=o["id"], value=st), finish()]
+                             for st in ("Proposal", "Negotiation")]),
         }
 
 
@@ -206,6 +220,11 @@ def new_case(w: World, rng: random.Random):
             "solution": solution,
             "adversarial": [extra(solution, hedge, "opens a second case for the same problem at Medium priority")],
             "near_misses": [path + pick("Case Origin", origin) + [save_modal(), done()]],
+            # The near-miss leaves the dialog's default priority (Medium).
+            "tools": tools(*[[find("Contact", name),
+                              call("create_record", object="Case", fields={"subject": subject, "origin": origin, "contact_id": c["id"],
+                                                                           "account_id": acc["id"], **prio}), finish()]
+                             for prio in ({"priority": "High"}, {})]),
         }
 
 
@@ -239,6 +258,9 @@ def opp_contact_role(w: World, rng: random.Random):
                                   [button("Add Contact Roles")] + lookup("Contact", name, name) + [save_modal()],
                                   f"adds {name} a second time (within the step budget, so without a role)")],
             "near_misses": [head + pick("Role", wrong) + [save_modal(), done()]],
+            "tools": tools(*[[find("Opportunity", o["name"]), find("Contact", name),
+                              call("add_contact_role", opportunity_id=o["id"], contact_id=c["id"], role=rl), finish()]
+                             for rl in (role, wrong)]),
         }
 
 
@@ -264,6 +286,8 @@ def change_owner_opportunity(w: World, rng: random.Random):
             },
             "solution": head + tail(user),
             "near_misses": [head + tail(wrong_user)],
+            "tools": tools(*[[find("Opportunity", o["name"]), call("list_users"),
+                              call("change_owner", object="Opportunity", record_id=o["id"], owner_id=u), finish()] for u in (uid, wrong)]),
             # The step budget (16, gold 12) has no room for a second owner change: the side effect that fits.
             "adversarial": [extra(head + tail(user), toggle_follow(crm, "Opportunity", o["id"]),
                                   "also (un)follows the opportunity on its way out"),
@@ -322,4 +346,9 @@ def merge_duplicate_contacts(w: World, rng: random.Random):
             "solution": head + [button("Merge Contacts", within=DIALOG), done()],
             "near_misses": [head + [{"click": {"role": "radio", "name": "Use Record 2 as master", "exact": True}},
                                     button("Merge Contacts", within=DIALOG), done()]],
+            # get_record lists the contact's duplicates; the near-miss keeps the newer record.
+            "tools": tools([call("get_record", object="Contact", record_id=orig["id"]),
+                            call("merge_records", object="Contact", master_id=orig["id"], duplicate_ids=[dup["id"]]), finish()],
+                           [call("get_record", object="Contact", record_id=orig["id"]),
+                            call("merge_records", object="Contact", master_id=dup["id"], duplicate_ids=[orig["id"]]), finish()]),
         }
