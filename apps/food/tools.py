@@ -14,7 +14,7 @@ from pydantic import Field
 from apps._shared import db
 from apps._shared.tools import ToolError, ToolSet
 from apps.food import logic
-from apps.food.services import Conflict, account, catalog, checkout
+from apps.food.services import Conflict, NotFound, account, catalog, checkout
 from apps.food.services import cart as cart_service
 from apps.food.services import orders
 from apps.food.services.state import cart, user
@@ -114,6 +114,8 @@ def add_to_cart(item_id: ItemId,
     """Add an item with its options, quantity and note to the cart (one store per cart; the same item, options and note add up on one line). Returns the cart (get_cart)."""
     try:
         cart_service.add_item(item_id, quantity, option_ids, instructions, replace=replace_cart)
+    except NotFound as e:
+        raise ToolError(f"{e} No menu item {item_id}: get_store lists a store's item ids.") from None
     except Conflict as e:
         raise ToolError(f"{e} Call again with replace_cart=true to empty the cart and start a new one.") from None
     return catalog.get_cart()
@@ -123,15 +125,22 @@ def add_to_cart(item_id: ItemId,
 def update_cart_item(cart_item_id: CartItemId,
                      quantity: Annotated[int, Field(ge=0, le=cart_service.MAX_QTY, description="the new quantity; 0 removes the line")]) -> dict:
     """Change a cart line's quantity (0 removes it; an emptied cart goes away unless it is a group order). Returns the cart."""
-    cart_service.set_quantity(cart_item_id, quantity)
+    _set_quantity(cart_item_id, quantity)
     return catalog.get_cart()
 
 
 @TOOLS.tool
 def remove_cart_item(cart_item_id: CartItemId) -> dict:
     """Remove a line from the cart. Returns the cart."""
-    cart_service.set_quantity(cart_item_id, 0)
+    _set_quantity(cart_item_id, 0)
     return catalog.get_cart()
+
+
+def _set_quantity(cart_item_id: int, quantity: int) -> None:
+    try:
+        cart_service.set_quantity(cart_item_id, quantity)
+    except NotFound as e:
+        raise ToolError(f"{e} No cart line {cart_item_id}: get_cart lists the cart_item_id of each line.") from None
 
 
 @TOOLS.tool

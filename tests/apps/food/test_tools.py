@@ -297,3 +297,19 @@ def test_every_tool_is_in_the_readme():
     readme = (Path(__file__).resolve().parents[3] / "apps" / "food" / "README.md").read_text()
     missing = [n for n in TOOLS.tools if f"`{n}`" not in readme]
     assert not missing, f"tools missing from apps/food/README.md: {missing}"
+
+
+def test_served_by_the_control_api(app, tw):
+    from tests.apps.food.conftest import TOKEN
+    from tests.apps.world_fixtures import control
+
+    ctl, h = control(app), {"X-Gym-Token": TOKEN}
+    listed = ctl.get("/tools", headers=h).get_json()
+    assert listed["app"] == "food" and [t["name"] for t in listed["tools"]] == list(TOOLS.tools)
+    ok = ctl.post(f"/worlds/{tw.wid}/tools/save_store", json={"store_id": STORE}, headers=h)
+    assert ok.status_code == 200 and ok.get_json()["result"]["saved"] is True
+    assert STORE in {r.store_id for r in tw.rows(m.SavedStore)}
+    before = tw.state()
+    bad = ctl.post(f"/worlds/{tw.wid}/tools/add_to_cart", json={"item_id": BIG}, headers=h)
+    assert bad.status_code == 422 and "no longer available" in bad.get_json()["error"]
+    assert tw.state() == before
