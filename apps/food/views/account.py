@@ -3,15 +3,15 @@ notifications."""
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-
 from flask import abort, jsonify, redirect, render_template, request, url_for
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from apps._shared import db, inputs, now
 from apps.food import logic
-from apps.food.models import GiftCard, PaymentMethod, SupportRequest, Order
+from apps.food.models import GiftCard, PaymentMethod, SupportRequest
+from apps.food.services import FormInvalid, Invalid, NotFound
+from apps.food.services import account as account_service  # `account` is the page's view
+from apps.food.services.account import NOTIFY  # noqa: F401 (the notifications page and templates read it)
 from apps.food.views import bp
 from apps.food.views.common import addresses, all_cards, user
 
@@ -19,14 +19,6 @@ SECTIONS = {
     "profile": "Profile", "addresses": "Addresses", "payment": "Payment methods", "saved": "Saved stores",
     "plus": "Forkful Plus", "credits": "Gift cards & credits", "notifications": "Notifications",
 }
-NOTIFY = [
-    ("notify_push_orders", "Order updates", "Push notifications"),
-    ("notify_sms_orders", "Order updates", "Text messages"),
-    ("notify_email_receipts", "Order updates", "Email receipts"),
-    ("notify_push_promos", "Promotions and offers", "Push notifications"),
-    ("notify_email_promos", "Promotions and offers", "Emails"),
-    ("notify_sms_promos", "Promotions and offers", "Text messages"),
-]
 
 
 @bp.get("/account")
@@ -59,23 +51,11 @@ def account(section: str):
 def save_profile():
     u = user()
     f = request.form
-    errors = {}
-    first, last = f.get("first_name", "").strip(), f.get("last_name", "").strip()
-    email, phone = f.get("email", "").strip(), f.get("phone", "").strip()
-    if not first:
-        errors["first_name"] = "Enter your first name."
-    if not last:
-        errors["last_name"] = "Enter your last name."
-    if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", email, re.I):
-        errors["email"] = "Enter a valid email address."
-    digits = re.sub(r"\D", "", phone)
-    if len(digits) != 10:
-        errors["phone"] = "Enter a 10-digit phone number."
-    if errors:
-        return render_template("food/account.html", section="profile", SECTIONS=SECTIONS, u=u, errors=errors,
+    try:
+        account_service.save_profile(f.get("first_name", ""), f.get("last_name", ""), f.get("email", ""), f.get("phone", ""))
+    except FormInvalid as e:
+        return render_template("food/account.html", section="profile", SECTIONS=SECTIONS, u=u, errors=e.errors,
                                form=f, member=logic.is_member(u, now()), msg="")
-    u.first_name, u.last_name, u.email = first, last, email
-    u.phone = f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
     db().commit()
     return redirect(url_for("food.account", section="profile", msg="Profile saved"))
 
@@ -83,100 +63,62 @@ def save_profile():
 @bp.post("/api/notifications")
 def save_notification():
     data = inputs.body()
-    key = inputs.text(data, "key")
-    if key not in {k for k, _, _ in NOTIFY}:
-        return jsonify(ok=False, error="Unknown setting")
-    setattr(user(), key, bool(data.get("on")))
+    try:
+        on = account_service.set_notification(inputs.text(data, "key"), bool(data.get("on")))
+    except Invalid as e:
+        return jsonify(ok=False, error=str(e))
     db().commit()
-    return jsonify(ok=True, key=key, on=getattr(user(), key))
+    return jsonify(ok=True, key=inputs.text(data, "key"), on=on)
 
 
 @bp.post("/api/cards/<int:card_id>/delete")
 def delete_card(card_id: int):
-    pm = db().get(PaymentMethod, card_id)
-    if pm is None:
+    try:
+        account_service.delete_card(card_id)
+    except NotFound:
         abort(404)
-    u = user()
-    if u.membership_status == "active" and u.membership_payment_id == pm.id:
-        return jsonify(ok=False, error="This card pays for Forkful Plus. Choose another card for your membership first.")
-    db().delete(pm)
-    if u.default_payment_id == card_id:
-        rest = db().scalars(select(PaymentMethod).where(PaymentMethod.id != card_id).order_by(PaymentMethod.id)).first()
-        u.default_payment_id = rest.id if rest else None
-    from apps.food.views.common import cart
-
-    c = cart()
-    if c is not None and c.payment_method_id == card_id:
-        c.payment_method_id = u.default_payment_id
+    except Invalid as e:
+        return jsonify(ok=False, error=str(e))
     db().commit()
     return jsonify(ok=True)
 
 
 @bp.post("/api/cards/<int:card_id>/default")
 def default_card(card_id: int):
-    pm = db().get(PaymentMethod, card_id)
-    if pm is None:
+    try:
+        account_service.set_default_card(card_id)
+    except NotFound:
         abort(404)
-    if logic.card_expired(pm, now()):
-        return jsonify(ok=False, error="This card has expired.")
-    user().default_payment_id = pm.id
+    except Invalid as e:
+        return jsonify(ok=False, error=str(e))
     db().commit()
     return jsonify(ok=True)
 
 
 @bp.post("/account/plus/subscribe")
 def plus_subscribe():
-    u, t = user(), now()
-    plan = request.form.get("plan")
-    pm = db().get(PaymentMethod, inputs.integer(request.form, "payment_method_id", 0))
-    err = None
-    if plan not in logic.PLUS_PRICES:
-        err = "Choose a plan."
-    elif pm is None:
-        err = "Choose a payment method."
-    elif logic.card_expired(pm, t):
-        err = f"Your {logic.card_label(pm)} has expired."
-    elif u.membership_status == "active":
-        err = "You're already a member."
-    if err:
-        return redirect(url_for("food.account", section="plus", msg=err))
-    u.membership_status = "active"
-    u.membership_plan = plan
-    u.membership_payment_id = pm.id
-    days = 365 if plan == "annual" else 30
-    u.membership_ends_on = (t + dt.timedelta(days=days)).date()
+    try:
+        account_service.subscribe_plus(request.form.get("plan"), inputs.integer(request.form, "payment_method_id", 0))
+    except Invalid as e:
+        return redirect(url_for("food.account", section="plus", msg=str(e)))
     db().commit()
     return redirect(url_for("food.account", section="plus", msg="Welcome to Forkful Plus!"))
 
 
 @bp.post("/account/plus/cancel")
 def plus_cancel():
-    u = user()
-    if u.membership_status == "active":
-        u.membership_status = "cancelled"
+    if account_service.cancel_plus():
         db().commit()
     return redirect(url_for("food.account", section="plus", msg="Your membership was cancelled."))
 
 
 @bp.post("/account/credits/redeem")
 def redeem_gift():
-    code = re.sub(r"[\s-]", "", (request.form.get("code") or "")).upper()
-    gc = None
-    for row in db().scalars(select(GiftCard).order_by(GiftCard.id)):
-        if row.code.replace("-", "").upper() == code:
-            gc = row
-    if not code:
-        msg = "Enter a gift card code."
-    elif gc is None:
-        msg = "That gift card code isn't valid."
-    elif gc.redeemed_at is not None:
-        msg = "This gift card has already been redeemed."
+    try:
+        gc = account_service.redeem_gift_card(request.form.get("code") or "")
+    except Invalid as e:
+        msg = str(e)
     else:
-        gc.redeemed_at = now()
-        user().credits_cents += gc.amount_cents
         db().commit()
         msg = f"{logic.money(gc.amount_cents)} was added to your credits."
     return redirect(url_for("food.account", section="credits", msg=msg))
-
-
-__all__ = ["func", "Order"]

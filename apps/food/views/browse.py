@@ -9,7 +9,8 @@ from sqlalchemy import func, literal_column, or_, select
 
 from apps._shared import db, inputs, now
 from apps.food import logic
-from apps.food.models import Address, Cuisine, MenuCategory, MenuItem, Neighborhood, Promo, Store
+from apps.food.models import Address, Cuisine, MenuCategory, MenuItem, Promo, Store
+from apps.food.services import FormInvalid, Invalid, NotFound, account
 from apps.food.views import bp
 from apps.food.views.common import (
     all_cards, any_filter, apply_filters, cuisine_map, cuisines, read_filters, sort_cards, store_deals, user,
@@ -237,13 +238,12 @@ def suggest():
 
 @bp.post("/api/mode")
 def set_mode():
-    mode = inputs.body().get("mode")
-    if mode not in ("delivery", "pickup"):
-        return jsonify(ok=False, error="mode must be delivery or pickup")
-    u = user()
-    u.mode = mode
+    try:
+        account.set_mode(inputs.body().get("mode"))
+    except Invalid as e:
+        return jsonify(ok=False, error=str(e))
     db().commit()
-    return _back() or jsonify(mode=mode)
+    return _back() or jsonify(mode=user().mode)
 
 
 def _back():
@@ -256,56 +256,32 @@ def _back():
 @bp.post("/api/address/select")
 def select_address():
     data = inputs.body()
-    a = db().get(Address, inputs.integer(data, "address_id", 0))
-    if a is None:
-        return jsonify(error="No such address"), 404
-    user().current_address_id = a.id
+    try:
+        a = account.select_address(inputs.integer(data, "address_id", 0))
+    except NotFound as e:
+        return jsonify(error=str(e)), 404
     db().commit()
     return _back() or jsonify(ok=True, address=logic.address_line(a))
 
 
-def address_from_form(data, a: Address | None = None):
-    street = inputs.text(data, "street", max_len=120).strip()
-    zip_code = inputs.text(data, "zip", max_len=10).strip()
-    errors = {}
-    if len(street) < 4 or not re.search(r"\d", street):
-        errors["street"] = "Enter a street address with a number, e.g. 123 Main St."
-    nb = db().scalars(select(Neighborhood).where(Neighborhood.zip == zip_code)).first()
-    if not re.fullmatch(r"\d{5}", zip_code):
-        errors["zip"] = "Enter a 5-digit ZIP code."
-    elif nb is None:
-        zips = ", ".join(n.zip for n in db().scalars(select(Neighborhood).order_by(Neighborhood.zip)))
-        errors["zip"] = f"We don't deliver to {zip_code} yet. Delivery ZIP codes: {zips}."
-    if errors:
-        return None, errors
-    if a is None:
-        a = Address(created_at=now(), x=0.0, y=0.0, neighborhood_id=nb.id, city="", state="", zip="", street="")
-        db().add(a)
-    a.street = street
-    a.apt = inputs.text(data, "apt", max_len=40).strip()
-    a.city = inputs.text(data, "city", max_len=60).strip() or "Bayview"
-    a.state = "CA"
-    a.zip = zip_code
-    a.label = inputs.text(data, "label", max_len=40).strip()
-    a.neighborhood_id = nb.id
-    # place it near its neighbourhood's centre, deterministically from the street
-    h = sum(ord(c) for c in street)
-    a.x = round(nb.x + ((h % 21) - 10) / 40, 2)
-    a.y = round(nb.y + (((h // 21) % 21) - 10) / 40, 2)
-    if "dropoff" in data and data.get("dropoff") in ("door", "hand"):
-        a.dropoff = data["dropoff"]
+def address_fields(data) -> dict:
+    """The address form's fields as the service reads them (an absent drop-off or note is left as is)."""
+    out = {k: inputs.text(data, k, max_len=n) for k, n in (("street", 120), ("zip", 10), ("apt", 40), ("city", 60),
+                                                            ("label", 40))}
+    if "dropoff" in data:
+        out["dropoff"] = data.get("dropoff")
     if "instructions" in data:
-        a.instructions = inputs.text(data, "instructions", max_len=300).strip()
-    return a, {}
+        out["instructions"] = inputs.text(data, "instructions", max_len=300)
+    return out
 
 
 @bp.post("/api/address")
 def add_address():
     data = inputs.body()
-    a, errors = address_from_form(data)
-    if errors:
-        return jsonify(ok=False, errors=errors)
-    db().flush()
+    try:
+        a = account.save_address(address_fields(data))
+    except FormInvalid as e:
+        return jsonify(ok=False, errors=e.errors)
     if data.get("select", "1") not in ("0", False):
         user().current_address_id = a.id
     db().commit()
@@ -318,26 +294,23 @@ def edit_address(aid: int):
     if a is None:
         abort(404)
     data = inputs.body()
-    a, errors = address_from_form(data, a)
-    if errors:
+    try:
+        a = account.save_address(address_fields(data), a)
+    except FormInvalid as e:
         db().rollback()
-        return jsonify(ok=False, errors=errors)
+        return jsonify(ok=False, errors=e.errors)
     db().commit()
     return jsonify(ok=True, id=a.id)
 
 
 @bp.post("/api/address/<int:aid>/delete")
 def delete_address(aid: int):
-    a = db().get(Address, aid)
-    if a is None:
+    if db().get(Address, aid) is None:
         abort(404)
-    others = [x for x in db().scalars(select(Address).order_by(Address.id)) if x.id != aid]
-    if not others:
-        return jsonify(ok=False, error="You need at least one address.")
-    u = user()
-    if u.current_address_id == aid:
-        u.current_address_id = others[0].id
-    db().delete(a)
+    try:
+        account.delete_address(aid)
+    except Invalid as e:
+        return jsonify(ok=False, error=str(e))
     db().commit()
     return jsonify(ok=True)
 

@@ -7,11 +7,15 @@ import datetime as dt
 import re
 
 from flask import jsonify, redirect, render_template, request, url_for
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from apps._shared import db, inputs, now
 from apps.food import logic
-from apps.food.models import Cart, MenuItem, Order, OrderItem, PaymentMethod, Promo, Store
+from apps.food.models import Cart, MenuItem, PaymentMethod, Store
+from apps.food.services import FormInvalid, Invalid
+from apps.food.services import account as account_service
+from apps.food.services import checkout as checkout_service
+from apps.food.services.checkout import breakdown, cart_promo  # noqa: F401 (the summary's one computation)
 from apps.food.views import bp
 from apps.food.views.common import cart, cart_items, cart_subtotal, current_address, parse_when, user
 
@@ -20,40 +24,8 @@ def cards() -> list[PaymentMethod]:
     return list(db().scalars(select(PaymentMethod).order_by(PaymentMethod.id)))
 
 
-def cart_promo(c: Cart) -> Promo | None:
-    return db().get(Promo, c.promo_id) if c.promo_id else None
-
-
-def breakdown(c: Cart, s: Store, subtotal: int) -> tuple[dict, str | None]:
-    """Totals of the cart as it stands, and the promo's error if it no longer applies. The one computation
-    both the checkout summary and Place Order use, so the page can't show an amount the order doesn't store."""
-    u, t = user(), now()
-    promo = cart_promo(c)
-    perr = None
-    if promo is not None:
-        perr = logic.promo_error(promo, s, u, subtotal, u.mode, t, store_name=_store_name(promo.store_id))
-        if perr:
-            promo = None
-    tot = logic.totals(store=s, user=u, subtotal=subtotal, mode=u.mode, delivery_option=c.delivery_option,
-                       tip_percent=c.tip_percent, tip_custom_cents=c.tip_cents, promo=promo,
-                       use_credits=c.use_credits, now=t)
-    return tot, perr
-
-
-def _store_name(store_id: int | None) -> str:
-    if store_id is None:
-        return ""
-    s = db().get(Store, store_id)
-    return s.name if s else ""
-
-
 def schedule_data(s: Store) -> list[dict]:
-    t = now()
-    out = []
-    for d in logic.slot_days(t):
-        slots = logic.schedule_slots(s, t, d)
-        out.append({"date": d, "label": logic.day_label(d, t.date()), "slots": slots})
-    return out
+    return checkout_service.schedule(s)
 
 
 def page_context(error: str | None = None, promo_error: str | None = None, card_errors: dict | None = None):
@@ -121,35 +93,28 @@ def _last(data, key: str):
 
 
 def _apply(c: Cart, data) -> str | None:
-    """Apply checkout choices from a form or JSON body to the cart (and the user's mode)."""
+    """Apply checkout choices from a form or JSON body to the cart (and the user's mode). The page is lenient
+    where a stale form can be (an unknown card or time is ignored); a mistyped custom tip is the one error."""
     u = user()
     data = {k: _last(data, k) for k in data}
     if data.get("mode") in ("delivery", "pickup"):
         u.mode = data["mode"]
     opt = data.get("delivery_option")
-    if opt in ("standard", "express", "scheduled"):
-        c.delivery_option = opt
-        if opt == "scheduled":
-            when = parse_when(data.get("scheduled_for"))
-            if when is not None:
-                c.scheduled_for = when
-        else:
-            c.scheduled_for = None
+    if opt in checkout_service.DELIVERY_OPTIONS:
+        checkout_service.set_delivery_option(c, opt, parse_when(data.get("scheduled_for")))
     tip = data.get("tip")
     if tip is not None and tip != "":
         if str(tip) == "other":
-            c.tip_percent = None
             raw = str(data.get("tip_custom", "") or "").replace("$", "").strip()
-            if raw:
-                if not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", raw):
-                    return "Enter a tip amount like 5 or 5.50."
-                c.tip_cents = round(float(raw) * 100)
+            if raw and not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", raw):
+                c.tip_percent = None
+                return "Enter a tip amount like 5 or 5.50."
+            checkout_service.set_tip(c, None, round(float(raw) * 100) if raw else None)
         elif str(tip).isdecimal() and int(tip) in logic.TIP_PRESETS:
-            c.tip_percent = int(tip)
-            c.tip_cents = 0
+            checkout_service.set_tip(c, int(tip))
     pm = inputs.integer(data, "payment_method_id")
     if pm is not None and db().get(PaymentMethod, pm) is not None:
-        c.payment_method_id = pm
+        checkout_service.set_payment(c, pm)
     if "use_credits" in data:
         c.use_credits = str(data.get("use_credits")) in ("1", "true", "True", "on")
     return None
@@ -181,19 +146,11 @@ def checkout_promo():
     c = cart()
     if c is None:
         return jsonify(ok=False, error="Your cart is empty.")
-    code = inputs.text(inputs.body(), "code", max_len=30).strip().upper()
-    s = db().get(Store, c.store_id)
-    p = db().scalars(select(Promo).where(func.upper(Promo.code) == code)).first() if code else None
-    items = cart_items(c)
-    if not code:
-        err = "Enter a promo code."
-    else:
-        err = logic.promo_error(p, s, user(), cart_subtotal(items), user().mode, now(),
-                                store_name=_store_name(p.store_id if p else None))
-    if err:
-        ctx = page_context(promo_error=err)
-        return jsonify(ok=False, error=err, summary=render_template("food/_checkout_summary.html", **ctx))
-    c.promo_id = p.id
+    try:
+        checkout_service.apply_promo(c, inputs.text(inputs.body(), "code", max_len=30))
+    except Invalid as e:
+        ctx = page_context(promo_error=str(e))
+        return jsonify(ok=False, error=str(e), summary=render_template("food/_checkout_summary.html", **ctx))
     db().commit()
     ctx = page_context()
     return jsonify(ok=True, summary=render_template("food/_checkout_summary.html", **ctx))
@@ -217,74 +174,26 @@ def place_order():
         return redirect(url_for("food.checkout"))
     form = request.form
     err = _apply(c, form)
-    u, t = user(), now()
-    s = db().get(Store, c.store_id)
-    a = current_address()
-    subtotal = cart_subtotal(items)
 
     def fail(msg: str):
-        db().commit()  # keep the choices made
+        db().commit()  # keep the choices made (and a promo that no longer applies, taken off)
         ctx = page_context(error=msg)
         return render_template("food/checkout.html", **ctx)
 
     if err:
         return fail(err)
-    mode = u.mode
-    if mode == "delivery" and a is None:
-        return fail("Add a delivery address.")
-    if mode == "pickup" and not s.offers_pickup:
-        return fail(f"{s.name} doesn't offer pickup. Switch to delivery.")
-    if c.delivery_option == "scheduled":
-        slots = logic.schedule_slots(s, t, c.scheduled_for.date()) if c.scheduled_for else []
-        if c.scheduled_for is None or c.scheduled_for not in slots:
-            return fail("Choose a delivery time.")
-    elif not logic.is_open(s, t):
-        return fail(f"{s.name} is closed right now. Schedule your order for later.")
-    tot, perr = breakdown(c, s, subtotal)
-    if perr:
-        c.promo_id = None
-        return fail(perr + " The promo was removed.")
-    promo = cart_promo(c)
-    shown = form.get("shown")
-    if shown is not None and shown != shown_key(tot):
-        # What the summary showed is not what the order would store (a choice typed but not yet applied, or
-        # anything else that moved): show the new summary and let the user place it, never charge unseen.
-        return fail(_changed_message(shown, tot))
-    pm = db().get(PaymentMethod, c.payment_method_id) if c.payment_method_id else None
-    if tot["total_cents"] > 0:
-        if pm is None:
-            return fail("Choose a payment method.")
-        if logic.card_expired(pm, t):
-            return fail(f"Your {logic.card_label(pm)} has expired. Choose another payment method.")
-    eta = logic.eta_minutes(s, a, mode)
-    if mode == "delivery" and c.delivery_option == "express":
-        eta = logic.express_eta(eta)
-    dropoff = form.get("dropoff") if form.get("dropoff") in ("door", "hand") else (a.dropoff if a else "door")
-    instructions = (form.get("instructions") if "instructions" in form else (a.instructions if a else "")) or ""
-    order = Order(
-        store_id=s.id, status="scheduled" if c.delivery_option == "scheduled" else "placed", mode=mode,
-        placed_at=t, delivery_option=c.delivery_option if mode == "delivery" or c.delivery_option == "scheduled" else "standard",
-        scheduled_for=c.scheduled_for if c.delivery_option == "scheduled" else None,
-        address_id=a.id if (mode == "delivery" and a) else None,
-        address_text=logic.address_full(a) if (mode == "delivery" and a) else "",
-        dropoff=dropoff if mode == "delivery" else "door", instructions=instructions.strip() if mode == "delivery" else "",
-        payment_method_id=pm.id if pm else None,
-        tip_percent=c.tip_percent if mode == "delivery" else None, promo_id=promo.id if promo else None,
-        eta_minutes=eta, rating=None, cancel_reason="", **tot,
-    )
-    if mode == "pickup" and order.delivery_option == "express":
-        order.delivery_option = "standard"
-    db().add(order)
-    db().flush()
-    for ci in items:
-        m = db().get(MenuItem, ci.item_id)
-        db().add(OrderItem(order_id=order.id, item_id=ci.item_id, name=m.name if m else "", quantity=ci.quantity,
-                           option_ids=list(ci.option_ids), options_text=ci.options_text, instructions=ci.instructions,
-                           unit_price_cents=ci.unit_price_cents))
-        db().delete(ci)
-    if tot["credits_applied_cents"]:
-        u.credits_cents -= tot["credits_applied_cents"]
-    db().delete(c)
+    try:
+        tot = checkout_service.check_placeable(c)
+        shown = form.get("shown")
+        if shown is not None and shown != shown_key(tot):
+            # What the summary showed is not what the order would store (a choice typed but not yet applied, or
+            # anything else that moved): show the new summary and let the user place it, never charge unseen.
+            return fail(_changed_message(shown, tot))
+        pm = checkout_service.check_payment(c, tot)
+    except Invalid as e:
+        return fail(str(e))
+    order = checkout_service.place(c, tot, pm, form.get("dropoff"),
+                                   form.get("instructions") if "instructions" in form else None)
     db().commit()
     return redirect(url_for("food.order_detail", order_id=order.id, placed=1))
 
@@ -292,20 +201,13 @@ def place_order():
 @bp.post("/api/cards")
 def add_card():
     data = inputs.body()
-    errors, card = logic.validate_card(*(inputs.text(data, k, max_len=40) for k in ("number", "exp", "cvc", "zip")), now())
-    if errors:
-        return jsonify(ok=False, errors=errors)
-    u = user()
-    pm = PaymentMethod(brand=card["brand"], last4=card["last4"], exp_month=card["exp_month"],
-                       exp_year=card["exp_year"], name_on_card=(inputs.text(data, "name", max_len=80).strip() or f"{u.first_name} {u.last_name}"),
-                       zip=card["zip"], created_at=now())
-    db().add(pm)
-    db().flush()
-    if str(data.get("make_default", "")) in ("1", "true", "on"):
-        u.default_payment_id = pm.id
-    c = cart()
-    if c is not None and data.get("select_for_cart", True):
-        c.payment_method_id = pm.id
+    try:
+        pm = account_service.add_card(*(inputs.text(data, k, max_len=40) for k in ("number", "exp", "cvc", "zip")),
+                                      name=inputs.text(data, "name", max_len=80),
+                                      make_default=str(data.get("make_default", "")) in ("1", "true", "on"),
+                                      select_for_cart=bool(data.get("select_for_cart", True)))
+    except FormInvalid as e:
+        return jsonify(ok=False, errors=e.errors)
     db().commit()
     return jsonify(ok=True, id=pm.id, label=logic.card_label(pm))
 

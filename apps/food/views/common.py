@@ -11,51 +11,11 @@ from sqlalchemy import select
 
 from apps._shared import db, now
 from apps.food import logic
-from apps.food.models import (
-    Address, Cart, CartItem, Cuisine, MenuItem, Option, OptionGroup, Promo, SavedStore, Store, User,
+from apps.food.models import Cuisine, MenuItem, Option, OptionGroup, Promo, SavedStore, Store
+# The user and the cart live in the service layer (apps/food/services/state.py); re-exported for the views.
+from apps.food.services.state import (  # noqa: F401
+    addresses, cart, cart_count, cart_items, cart_subtotal, current_address, forget_cart, user,
 )
-
-
-def user() -> User:
-    if "food_user" not in g:
-        g.food_user = db().get(User, 1)
-    return g.food_user
-
-
-def current_address() -> Address | None:
-    u = user()
-    memo = g.setdefault("food_addr", {})  # per request, keyed by the id (an address change in the request)
-    if u.current_address_id not in memo:
-        a = db().get(Address, u.current_address_id) if u.current_address_id else None
-        if a is None:
-            a = db().scalars(select(Address).order_by(Address.id)).first()
-        memo[u.current_address_id] = a
-    return memo[u.current_address_id]
-
-
-def addresses() -> list[Address]:
-    return list(db().scalars(select(Address).order_by(Address.id)))
-
-
-def cart() -> Cart | None:
-    if "food_cart" not in g:
-        g.food_cart = db().scalars(select(Cart).order_by(Cart.id)).first()
-    return g.food_cart
-
-
-def cart_items(c: Cart | None = None) -> list[CartItem]:
-    c = c or cart()
-    if c is None:
-        return []
-    return list(db().scalars(select(CartItem).where(CartItem.cart_id == c.id).order_by(CartItem.id)))
-
-
-def cart_count() -> int:
-    return sum(ci.quantity for ci in cart_items())
-
-
-def cart_subtotal(items: list[CartItem]) -> int:
-    return sum(ci.unit_price_cents * ci.quantity for ci in items)
 
 
 def cuisines() -> list[Cuisine]:

@@ -7,28 +7,19 @@ import datetime as dt
 from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
-from apps._shared import db, inputs, now
-from apps.food import logic
-from apps.food.models import (
-    Cart, CartItem, MenuItem, Option, Order, OrderItem, PaymentMethod, Promo, Review, Store, SupportRequest,
-)
+from apps._shared import db, inputs
+from apps.food.models import Order, OrderItem, PaymentMethod, Promo, Store, SupportRequest
+from apps.food.services import Conflict, Invalid
+from apps.food.services import orders as order_service
+from apps.food.services.orders import ACTIVE, CANCEL_REASONS, CANCELLABLE, DONE, ISSUES, lines as order_lines  # noqa: F401
 from apps.food.views import bp
-from apps.food.views.common import cart, cart_items, user
+from apps.food.views.common import cart
 
-ACTIVE = ("placed", "preparing", "on_the_way", "ready", "scheduled")
-DONE = ("delivered", "picked_up")
-CANCELLABLE = ("placed", "scheduled")
 STATUS_TEXT = {
     "placed": "Order placed", "preparing": "Preparing your order", "on_the_way": "On the way",
     "ready": "Ready for pickup", "delivered": "Delivered", "picked_up": "Picked up", "cancelled": "Cancelled",
     "scheduled": "Scheduled",
 }
-ISSUES = {
-    "missing": ("Missing items", ["Item was not in the bag", "Only part of the item arrived", "Whole order is missing"]),
-    "wrong": ("Wrong items", ["Received a different item", "Wrong size or options", "Allergy or dietary issue"]),
-    "quality": ("Food quality issue", ["Food was cold", "Spilled or damaged", "Undercooked or overcooked"]),
-}
-CANCEL_REASONS = ["Ordered by mistake", "Wrong address", "It's taking too long", "Changed my mind"]
 
 
 def get_order(order_id: int) -> Order:
@@ -54,10 +45,6 @@ def timeline(o: Order) -> list[dict]:
             t = o.completed_at
         out.append({"label": label, "time": t, "done": i <= reached, "current": i == reached})
     return out
-
-
-def order_lines(o: Order) -> list[OrderItem]:
-    return list(db().scalars(select(OrderItem).where(OrderItem.order_id == o.id).order_by(OrderItem.id)))
 
 
 @bp.get("/orders")
@@ -104,13 +91,10 @@ def receipt(order_id: int):
 def cancel(order_id: int):
     o = get_order(order_id)
     back = None if request.is_json else redirect(url_for("food.order_detail", order_id=o.id))
-    if o.status not in CANCELLABLE:
-        return back or jsonify(ok=False, error="This order can no longer be cancelled.")
-    reason = inputs.body().get("reason", "") or ""
-    o.status = "cancelled"
-    o.cancel_reason = reason if reason in CANCEL_REASONS else ""
-    if o.credits_applied_cents:
-        user().credits_cents += o.credits_applied_cents
+    try:
+        order_service.cancel(o, inputs.body().get("reason", "") or "")
+    except Invalid as e:
+        return back or jsonify(ok=False, error=str(e))
     db().commit()
     return back or jsonify(ok=True)
 
@@ -119,26 +103,17 @@ def cancel(order_id: int):
 def rate(order_id: int):
     o = get_order(order_id)
     data = inputs.body()
-    if not request.is_json:
-        err = _rate(o, data)
-        return redirect(url_for("food.order_detail", order_id=o.id, **({"rate_error": err} if err else {})))
     err = _rate(o, data)
+    if not request.is_json:
+        return redirect(url_for("food.order_detail", order_id=o.id, **({"rate_error": err} if err else {})))
     return jsonify(ok=False, error=err) if err else jsonify(ok=True)
 
 
 def _rate(o: Order, data) -> str | None:
-    stars = inputs.integer(data, "rating", 0)
-    if o.status not in DONE:
-        return "You can rate an order once it's complete."
-    if o.rating is not None:
-        return "You already rated this order."
-    if not 1 <= stars <= 5:
-        return "Choose a rating from 1 to 5 stars."
-    text = inputs.text(data, "text").strip()[:300]
-    o.rating = stars
-    u = user()
-    db().add(Review(store_id=o.store_id, author=f"{u.first_name} {u.last_name[:1]}.", rating=stars, text=text,
-                    created_at=now(), order_id=o.id))
+    try:
+        order_service.rate(o, inputs.integer(data, "rating", 0), inputs.text(data, "text"))
+    except Invalid as e:
+        return str(e)
     db().commit()
     return None
 
@@ -149,33 +124,16 @@ def order_help(order_id: int):
     s = db().get(Store, o.store_id)
     lines = order_lines(o)
     pm = db().get(PaymentMethod, o.payment_method_id) if o.payment_method_id else None
-    done_ids = {r.order_item_id for r in db().scalars(select(SupportRequest).where(SupportRequest.order_id == o.id))}
+    done_ids = order_service.helped_line_ids(o)
     error = None
     form = request.form
     if request.method == "POST":
-        issue = form.get("issue")
         chosen = [oi for oi in lines if form.get(f"item_{oi.id}") and oi.id not in done_ids]
-        reason = form.get("reason", "")
-        resolution = form.get("resolution")
-        if o.status not in DONE:
-            error = "You can get help once your order is complete."
-        elif issue not in ISSUES:
-            error = "Choose what went wrong."
-        elif not chosen:
-            error = "Select the items with a problem."
-        elif reason not in ISSUES[issue][1]:
-            error = "Choose a reason."
-        elif resolution not in ("refund", "credit"):
-            error = "Choose how you'd like to be refunded."
+        try:
+            order_service.request_help(o, form.get("issue"), chosen, form.get("reason", ""), form.get("resolution"))
+        except Invalid as e:
+            error = str(e)
         else:
-            total = 0
-            for oi in chosen:
-                amt = oi.unit_price_cents * oi.quantity
-                total += amt
-                db().add(SupportRequest(order_id=o.id, order_item_id=oi.id, issue=issue, reason=reason,
-                                        resolution=resolution, amount_cents=amt, created_at=now()))
-            if resolution == "credit":
-                user().credits_cents += total
             db().commit()
             return redirect(url_for("food.order_detail", order_id=o.id, help=1))
     return render_template("food/help.html", o=o, s=s, lines=lines, pm=pm, issues=ISSUES, error=error,
@@ -186,40 +144,15 @@ def order_help(order_id: int):
 def reorder(order_id: int):
     o = get_order(order_id)
     data = inputs.body()
-    c = cart()
-    if c is not None and c.store_id != o.store_id and cart_items(c) and not data.get("replace"):
-        cur = db().get(Store, c.store_id)
+    try:
+        order_service.reorder(o, replace=bool(data.get("replace")))
+    except Conflict as e:
         if not request.is_json:
             return redirect(url_for("food.orders", reorder_conflict=o.id))
-        return jsonify(ok=False, conflict=True, current_store=cur.name if cur else "")
-    if c is not None and c.store_id != o.store_id:
-        for ci in cart_items(c):
-            db().delete(ci)
-        db().delete(c)
-        db().flush()
-        c = None
-    if c is None:
-        c = Cart(store_id=o.store_id, created_at=now(), payment_method_id=user().default_payment_id,
-                 tip_percent=logic.DEFAULT_TIP)
-        db().add(c)
-        db().flush()
-    existing = cart_items(c)
-    for oi in order_lines(o):
-        m = db().get(MenuItem, oi.item_id)
-        if m is None:
-            continue
-        opts = list(db().scalars(select(Option).where(Option.id.in_(oi.option_ids)))) if oi.option_ids else []
-        same = next((ci for ci in existing if ci.item_id == m.id and ci.option_ids == list(oi.option_ids)
-                     and ci.instructions == oi.instructions), None)
-        if same:
-            same.quantity += oi.quantity
-        else:
-            db().add(CartItem(cart_id=c.id, item_id=m.id, quantity=oi.quantity, option_ids=list(oi.option_ids),
-                              options_text=oi.options_text, instructions=oi.instructions,
-                              unit_price_cents=logic.item_unit_price(m, opts)))
+        return jsonify(ok=False, conflict=True, current_store=e.current_store)
     db().commit()
     url = url_for("food.store_page", store_id=o.store_id, cart="open")
     return jsonify(ok=True, url=url) if request.is_json else redirect(url)
 
 
-__all__ = ["dt"]
+__all__ = ["dt", "OrderItem"]

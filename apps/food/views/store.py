@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from flask import abort, jsonify, render_template, request
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
 from apps.food import logic
-from apps.food.models import Cart, CartItem, MenuCategory, MenuItem, Promo, Review, SavedStore, Store
+from apps.food.models import CartItem, MenuCategory, MenuItem, Promo, Review, Store
+from apps.food.services import Conflict
+from apps.food.services import cart as cart_service
+from apps.food.services.account import toggle_saved
+from apps.food.services.cart import group_link
 from apps.food.views import bp
 from apps.food.views.common import (
-    cart, cart_items, cuisine_map, current_address, item_groups, saved_ids, store_card, user,
+    cart, cuisine_map, current_address, item_groups, store_card, user,
 )
 
 
@@ -62,23 +64,10 @@ def item_dialog(store_id: int, item_id: int):
 @bp.post("/api/store/<int:store_id>/save")
 def toggle_save(store_id: int):
     s = get_store(store_id)
-    row = db().scalars(select(SavedStore).where(SavedStore.store_id == s.id)).first()
     want = inputs.body().get("saved")
-    if row is not None and want is not True:
-        db().delete(row)
-        saved = False
-    elif row is None and want is not False:
-        db().add(SavedStore(store_id=s.id, saved_at=now()))
-        saved = True
-    else:
-        saved = row is not None
+    saved = toggle_saved(s.id, want if isinstance(want, bool) else None)
     db().commit()
     return jsonify(saved=saved, name=s.name)
-
-
-def group_link(c: Cart) -> str:
-    token = hashlib.sha1(f"forkful-group-{c.id}-{c.store_id}".encode()).hexdigest()[:10]
-    return f"https://forkful.test/group/{token}"
 
 
 @bp.post("/api/group-order")
@@ -86,36 +75,18 @@ def start_group_order():
     data = inputs.body()
     s = get_store(inputs.integer(data, "store_id", 0))
     limit = None if data.get("limit") == "none" else inputs.integer(data, "limit", None, 0, 10**7)
-    c = cart()
-    if c is not None and c.store_id != s.id and cart_items(c):
-        if not data.get("replace"):
-            cur = db().get(Store, c.store_id)
-            return jsonify(ok=False, conflict=True, current_store=cur.name if cur else "")
-    if c is not None and c.store_id != s.id:
-        for ci in cart_items(c):
-            db().delete(ci)
-        db().delete(c)
-        db().flush()
-        c = None
-    if c is None:
-        c = Cart(store_id=s.id, created_at=now(), payment_method_id=user().default_payment_id)
-        db().add(c)
-        db().flush()
-    c.group_order = True
-    c.group_limit_cents = limit
+    try:
+        c = cart_service.start_group_order(s.id, limit, replace=bool(data.get("replace")))
+    except Conflict as e:
+        return jsonify(ok=False, conflict=True, current_store=e.current_store)
     db().commit()
     return jsonify(ok=True, link=group_link(c), limit=limit)
 
 
 @bp.post("/api/group-order/end")
 def end_group_order():
-    c = cart()
-    if c is not None:
-        c.group_order = False
-        c.group_limit_cents = None
-        if not cart_items(c):
-            db().delete(c)
-        db().commit()
+    cart_service.end_group_order()
+    db().commit()
     return jsonify(ok=True)
 
 

@@ -231,3 +231,37 @@ def template(app: str, name: str, *, difficulty: str, max_steps: int = 30, **kw)
         return base_template(app, name, difficulty=difficulty, max_steps=max_steps, **kw)(gen)
 
     return register
+
+
+# ---------------------------------------------------------------------- tool mode (apps/food/tools.py)
+# The same tasks through typed function calls: the gold calls include the search or read that finds each id
+# (a tool-using agent has no page to look at), then the writes, then `done`.
+def call(tool: str, **args: Any) -> dict:
+    return {"tool": tool, "args": args}
+
+
+def tdone(answer: str | None = None) -> dict:
+    return call("done", answer=answer) if answer is not None else call("done")
+
+
+def tools_plan(solution: list[dict], *near_misses: list[dict]) -> dict:
+    return {"solution": solution, "near_misses": list(near_misses)}
+
+
+def t_find_store(s: dict) -> list[dict]:
+    """Search the store by name and open its page (its menu gives the item ids)."""
+    return [call("search", query=s["name"], limit=5), call("get_store", store_id=s["id"])]
+
+
+def t_add(it: dict, option_ids: list[int] = (), qty: int = 1, note: str = "", replace: bool = False) -> list[dict]:
+    """Add one line: read the item's options first when it has any, then add_to_cart."""
+    args: dict[str, Any] = {"item_id": it["id"]}
+    if qty != 1:
+        args["quantity"] = qty
+    if option_ids:
+        args["option_ids"] = sorted(option_ids)
+    if note:
+        args["instructions"] = note
+    if replace:
+        args["replace_cart"] = True
+    return ([call("get_menu_item", item_id=it["id"])] if it["group_ids"] else []) + [call("add_to_cart", **args)]

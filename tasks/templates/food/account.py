@@ -7,7 +7,7 @@ import random
 
 from apps.food import logic
 from tasks.templates.base import World
-from tasks.templates.food._lib import click, done, fill, fw, goto_store, press, template
+from tasks.templates.food._lib import call, click, done, fill, fw, goto_store, press, tdone, template, tools_plan
 from tasks.templates.food._common import (
     another_item, collateral, creates, deletes, edit_profile_email, extra, new_cart, switch_to_pickup, user_update,
     wrong_record,
@@ -35,6 +35,8 @@ def save_store(w: World, rng: random.Random):
                        "unchanged_except": [creates("saved_stores", {"store_id": s["id"]})]},
             "solution": sol,
             "near_misses": [goto_store(twin) + [click("button", f"Save {twin['name']}", exact=True), done()]],
+            "tools": tools_plan([call("search", query=s["name"], limit=5), call("save_store", store_id=s["id"]), tdone()],
+                                [call("search", query=twin["name"], limit=5), call("save_store", store_id=twin["id"]), tdone()]),
             "adversarial": [
                 extra(sol, goto_store(twin) + [click("button", f"Save {twin['name']}", exact=True)],
                       f"the store saved, then another one too ({twin['name']})"),
@@ -66,6 +68,8 @@ def unsave_store(w: World, rng: random.Random):
             ],
             "near_misses": [[click("button", "Account menu"), click("menuitem", "Saved stores", exact=True),
                              click("button", f"Unsave {other['name']}", exact=True), done()]],
+            "tools": tools_plan([call("get_account"), call("unsave_store", store_id=s["id"]), tdone()],
+                                [call("get_account"), call("unsave_store", store_id=other["id"]), tdone()]),
         }
 
 
@@ -90,6 +94,8 @@ def switch_address(w: World, rng: random.Random):
                 collateral(sol),
             ],
             "near_misses": [[click("button", "Delivery address:"), click("button", f"Deliver to {wrong['label']},"), done()]],
+            "tools": tools_plan([call("get_account"), call("select_address", address_id=a["id"]), tdone()],
+                                [call("get_account"), call("select_address", address_id=wrong["id"]), tdone()]),
         }
 
 
@@ -123,6 +129,9 @@ def add_address(w: World, rng: random.Random):
                                             user_update("current_address_id")]},
             "solution": sol,
             "near_misses": [steps + [fill("textbox", "ZIP code", wrong_zip, exact=True)] + tail],
+            "tools": tools_plan(
+                [call("add_address", street=street, zip=nb["zip"], **({"apt": apt} if apt else {}), label=label, dropoff="hand"), tdone()],
+                [call("add_address", street=street, zip=wrong_zip, **({"apt": apt} if apt else {}), label=label, dropoff="hand"), tdone()]),
             "adversarial": [
                 extra(sol, sol[:-1], "the address added, then added a second time"),
                 collateral(sol),
@@ -150,6 +159,8 @@ def notification_setting(w: World, rng: random.Random):
                        "unchanged_except": [user_update(key)]},
             "solution": sol,
             "near_misses": [_acct("Notifications") + [click("switch", f"{other[1]}: {other[2]}", exact=True), done()]],
+            "tools": tools_plan([call("get_account"), call("set_notification", setting=key, on=not on), tdone()],
+                                [call("get_account"), call("set_notification", setting=other[0], on=not f.user[other[0]]), tdone()]),
             "adversarial": [
                 extra(sol, [click("switch", f"{other[1]}: {other[2]}", exact=True)],
                       f"the switch flipped, then another one too ({other[1]}: {other[2]})"),
@@ -180,6 +191,7 @@ def update_phone(w: World, rng: random.Random):
             ],
             "near_misses": [_acct("Profile") + [fill("textbox", "Phone number", bad, exact=True),
                                                click("button", "Save", exact=True), done()]],
+            "tools": tools_plan([call("update_profile", phone=typed), tdone()], [call("update_profile", phone=bad), tdone()]),
         }
 
 
@@ -211,6 +223,9 @@ def redeem_gift(w: World, rng: random.Random):
             ],
             "near_misses": [[click("button", "Account menu"), click("menuitem", "Gift cards & credits", exact=True),
                              fill("textbox", "Gift card code", used["code"], exact=True), click("button", "Redeem", exact=True), done()]],
+            # the near-miss: the already-used card (refused)
+            "tools": tools_plan([call("redeem_gift_card", code=code), tdone()],
+                                [call("redeem_gift_card", code=used["code"]), tdone()]),
         }
 
 
@@ -237,6 +252,8 @@ def default_card(w: World, rng: random.Random):
                 collateral(sol),
             ],
             "near_misses": [_acct("Payment methods") + [click("button", f"Make {other['brand']} •••• {other['last4']} default", exact=True), done()]],
+            "tools": tools_plan([call("get_account"), call("set_default_card", card_id=c["id"]), tdone()],
+                                [call("get_account"), call("set_default_card", card_id=other["id"]), tdone()]),
         }
 
 
@@ -280,6 +297,11 @@ def add_card(w: World, rng: random.Random):
             "verify": {"checks": checks, "unchanged_except": allow},
             "solution": sol,
             "near_misses": [steps(typo)],
+            # the near-miss: the mistyped number (refused by the card check)
+            "tools": tools_plan([call("add_card", number=pretty, expiration=exp, cvc=cvc, billing_zip=z,
+                                      **({"make_default": True} if make_default else {})), tdone()],
+                                [call("add_card", number=typo, expiration=exp, cvc=cvc, billing_zip=z,
+                                      **({"make_default": True} if make_default else {})), tdone()]),
             "adversarial": [extra(sol, again, "the card added, then added a second time"), collateral(sol)],
         }
 
@@ -309,6 +331,8 @@ def subscribe_plus(w: World, rng: random.Random):
                                                         "membership_payment_id", "membership_ends_on")]},
             "solution": steps(plan),
             "near_misses": [steps(other)],
+            "tools": tools_plan([call("get_account"), call("subscribe_plus", plan=plan, payment_method_id=c["id"]), tdone()],
+                                [call("get_account"), call("subscribe_plus", plan=other, payment_method_id=c["id"]), tdone()]),
             "adversarial": [
                 extra(steps(plan), switch_to_pickup(), "subscribed, then the user's mode flipped to pickup"),
                 collateral(steps(plan)),
@@ -343,6 +367,8 @@ def cancel_plus(w: World, rng: random.Random):
                 collateral(sol),
             ],
             "near_misses": [base + [click("button", "Keep membership", exact=True), done()]],
+            # the near-miss: looked at the membership and kept it
+            "tools": tools_plan([call("get_account"), call("cancel_plus"), tdone()], [call("get_account"), tdone()]),
         }
 
 
@@ -373,6 +399,10 @@ def group_order(w: World, rng: random.Random):
                 collateral(sol, close=[click("button", "Done", exact=True, within={"role": "dialog", "name": "Group order"})]),
             ],
             "near_misses": [base + [click("radio", wrong_label, exact=True)] + tail],
+            "tools": tools_plan(
+                [call("search", query=s["name"], limit=5), call("start_group_order", store_id=s["id"], limit_cents=cents), tdone()],
+                [call("search", query=s["name"], limit=5),
+                 call("start_group_order", store_id=s["id"], limit_cents={"$15": 1500, "$50": 5000}[wrong_label]), tdone()]),
         }
 
 

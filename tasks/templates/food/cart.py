@@ -9,6 +9,7 @@ from tasks.templates.food._lib import template  # noqa: E402  (max_steps from th
 from tasks.templates.food._lib import (
     DIALOG, add_line, cart_line, click, done, fw, goto_store, open_item, pick, qty_steps, add_to_cart, to_checkout,
 )
+from tasks.templates.food._lib import call, t_add, t_find_store, tdone, tools_plan
 from tasks.templates.food._common import (
     another_item, collateral, deletes, extra, make_group_order, new_cart, new_lines, updates, wrong_record,
 )
@@ -65,6 +66,9 @@ def add_pizza_size_crust(w: World, rng: random.Random):
                        "unchanged_except": _new_cart_allow(s["id"], pz["id"])},
             "solution": sol,
             "near_misses": [goto_store(s) + add_line(f, pz, [("Size", wrong), ("Crust", crust)]) + [done()]],
+            "tools": tools_plan(
+                t_find_store(s) + t_add(pz, [o_size["id"], o_crust["id"]]) + [tdone()],
+                t_find_store(s) + t_add(pz, [f.option(pz, "Size", wrong)["id"], o_crust["id"]]) + [tdone()]),
             "adversarial": [
                 extra(sol, another_item(f, s["id"], [pz["id"]])[1], "the pizza, then one more line in the cart"),
                 extra(sol, make_group_order(), GROUP_WHY),
@@ -93,6 +97,8 @@ def add_item_quantity(w: World, rng: random.Random):
                        "unchanged_except": _new_cart_allow(s["id"], it["id"])},
             "solution": sol,
             "near_misses": [add_line(f, it, qty=q - 1) + [done()]],
+            "tools": tools_plan([call("get_store", store_id=s["id"]), *t_add(it, qty=q), tdone()],
+                                [call("get_store", store_id=s["id"]), *t_add(it, qty=q - 1), tdone()]),
             "adversarial": [
                 extra(sol, another_item(f, s["id"], [it["id"]])[1], "the item, then one more line in the cart"),
                 extra(sol, make_group_order(), GROUP_WHY),
@@ -128,6 +134,8 @@ def add_with_note(w: World, rng: random.Random):
                        "unchanged_except": _new_cart_allow(s["id"], it["id"])},
             "solution": sol,
             "near_misses": [add_line(f, it, [(g["name"], o["name"])]) + [done()]],
+            "tools": tools_plan([call("get_store", store_id=s["id"]), *t_add(it, [o["id"]], note=note), tdone()],
+                                [call("get_store", store_id=s["id"]), *t_add(it, [o["id"]]), tdone()]),
             "adversarial": [
                 extra(sol, another_item(f, s["id"], [it["id"]])[1], "the item with its note, then one more line"),
                 extra(sol, make_group_order(), GROUP_WHY),
@@ -186,6 +194,9 @@ def new_cart_other_store(w: World, rng: random.Random):
                 collateral(sol),
             ],
             "near_misses": [add_line(f, b_item) + [click("button", "Cancel", exact=True, within={"role": "alertdialog"}), done()]],
+            # the near-miss: adding without starting a new cart is refused (the conflict), and the agent stops
+            "tools": tools_plan([call("get_cart"), call("get_store", store_id=b["id"]), *t_add(b_item, replace=True), tdone()],
+                                [call("get_cart"), call("get_store", store_id=b["id"]), *t_add(b_item), tdone()]),
         }
 
 
@@ -214,6 +225,11 @@ def edit_cart(w: World, rng: random.Random):
                                             deletes("cart_items", {"id": 903})]},
             "solution": steps,
             "near_misses": [wrong],
+            # the fixture's lines are 901 (a), 902 (b), 903 (c)
+            "tools": tools_plan([call("get_cart"), call("update_cart_item", cart_item_id=901, quantity=up),
+                                 call("remove_cart_item", cart_item_id=903), tdone()],
+                                [call("get_cart"), call("remove_cart_item", cart_item_id=903),
+                                 call("update_cart_item", cart_item_id=902, quantity=1), tdone()]),
             "adversarial": [
                 extra(steps, [click("link", "Checkout", exact=True), click("radio", "Tip 25%", exact=True)],
                       "the edits, then the cart's checkout choices changed too (a 25% tip nobody asked for)"),

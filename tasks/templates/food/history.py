@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates.base import World
-from tasks.templates.food._lib import click, done, fill, fw, template
+from tasks.templates.food._lib import call, click, done, fill, fw, tdone, template, tools_plan
 from tasks.templates.food._common import collateral, creates, extra, user_update, wrong_record
 
 
@@ -37,6 +37,10 @@ def cancel_scheduled(w: World, rng: random.Random):
                        "unchanged_except": [{"table": "orders", "where": {"id": o["id"]}, "fields": ["status", "cancel_reason"]}]},
             "solution": sol,
             "near_misses": [steps + [click("button", "Keep order", exact=True), done()]],
+            # the near-miss: opened the order and kept it
+            "tools": tools_plan([call("list_orders", status="active"),
+                                 call("cancel_order", order_id=o["id"], **({"reason": r} if r else {})), tdone()],
+                                [call("list_orders", status="active"), call("get_order", order_id=o["id"]), tdone()]),
             "adversarial": [
                 extra(sol, _rate(f, rated_other, 1, "Never again."),
                       f"the order cancelled, then another order (#{rated_other['id']}) rated 1 star"),
@@ -82,6 +86,9 @@ def rate_order(w: World, rng: random.Random):
                                             creates("reviews", {"order_id": o["id"]})]},
             "solution": sol,
             "near_misses": [base + [click("radio", f"{wrong} stars", exact=True)] + tail],
+            "tools": tools_plan(
+                [call("list_orders", status="past", store_id=s["id"]), call("rate_order", order_id=o["id"], stars=stars, review=texts[k]), tdone()],
+                [call("list_orders", status="past", store_id=s["id"]), call("rate_order", order_id=o["id"], stars=wrong, review=texts[k]), tdone()]),
             "adversarial": [
                 extra(sol, _rate(f, other, stars, texts[k]), f"the order rated, then another order (#{other['id']}) too"),
                 wrong_record(_rate(f, other, stars, texts[k]), f"the same rating on another order (#{other['id']})"),
@@ -130,6 +137,8 @@ def refund_missing_side(w: World, rng: random.Random):
                            "unchanged_except": [creates("support_requests", {"order_id": o["id"], "order_item_id": oi["id"]})]},
                 "solution": sol,
                 "near_misses": [_help(f, o, oi, "Missing items", "Item was not in the bag", "Forkful credits")],
+                "tools": tools_plan(_t_help(o, oi, "missing", "Item was not in the bag", "refund"),
+                                    _t_help(o, oi, "missing", "Item was not in the bag", "credit")),
                 "adversarial": [
                     extra(sol, _help(f, o, other, "Missing items", "Item was not in the bag", "Refund to")[:-1],
                           f"the {kind} refunded, then another line of the order ({other['name']}) claimed missing too"),
@@ -169,4 +178,13 @@ def wrong_item_credit(w: World, rng: random.Random):
                 collateral(sol),
             ],
             "near_misses": [_help(f, o, other, "Wrong items", "Received a different item", "Forkful credits")],
+            "tools": tools_plan(_t_help(o, oi, "wrong", "Received a different item", "credit"),
+                                _t_help(o, other, "wrong", "Received a different item", "credit")),
         }
+
+
+def _t_help(o, oi, issue: str, reason: str, resolution: str) -> list[dict]:
+    """Tool calls: read the order (its lines' ids), ask for help with one line."""
+    return [call("get_order", order_id=o["id"]),
+            call("request_help", order_id=o["id"], issue=issue, order_item_ids=[oi["id"]], reason=reason,
+                 resolution=resolution), tdone()]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates.base import World
-from tasks.templates.food._lib import add_line, click, done, fill, fw, goto_store, template
+from tasks.templates.food._lib import add_line, call, click, done, fill, fw, goto_store, t_add, tdone, template, tools_plan
 from tasks.templates.judged_lib import calibration, judge_check
 
 REVIEW_MAX = 300  # the review box's maxlength
@@ -83,6 +83,7 @@ def review_complaint(w: World, rng: random.Random):
                                                         f"a fair review: the {item} arrived damaged")),
             "solution": _rate_steps(f, o, 2, text),
             "near_misses": [_rate_steps(f, o, 2, praise), _rate_steps(f, o, 4, text)],
+            "tools": tools_plan(_t_rate(o, 2, text), _t_rate(o, 2, praise), _t_rate(o, 4, text)),
             "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
                              "steps": _rate_steps(f, o, 2, text)[:-1]
                              + goto_store(s) + _save_store(s) + [done()]}],
@@ -125,6 +126,7 @@ def review_praise(w: World, rng: random.Random):
                                                         f"a review praising the {item}")),
             "solution": _rate_steps(f, o, 5, text),
             "near_misses": [_rate_steps(f, o, 5, generic), _rate_steps(f, o, 3, text)],
+            "tools": tools_plan(_t_rate(o, 5, text), _t_rate(o, 5, generic), _t_rate(o, 3, text)),
             "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
                              "steps": _rate_steps(f, o, 5, text)[:-1]
                              + goto_store(s) + _save_store(s) + [done()]}],
@@ -190,6 +192,9 @@ def allergy_note(w: World, rng: random.Random):
             },
             "solution": add(text),
             "near_misses": [add(no_allergy), add_line(f, other, [], note=text) + [done()]],
+            "tools": tools_plan([call("get_store", store_id=s["id"]), *t_add(it, [o["id"]], note=text), tdone()],
+                                [call("get_store", store_id=s["id"]), *t_add(it, [o["id"]], note=no_allergy), tdone()],
+                                [call("get_store", store_id=s["id"]), *t_add(other, note=text), tdone()]),
             "adversarial": [{"kind": "extra", "why": "the right line, and the store saved",
                              "steps": _save_store(s) + add(text)}],
             "calibration": calibration(gold, [("near_miss", no_allergy, "a note, but not about the allergy"),
@@ -233,6 +238,7 @@ def review_mixed(w: World, rng: random.Random):
                                                         f"good {good}, disappointing {bad}")),
             "solution": _rate_steps(f, o, 3, text),
             "near_misses": [_rate_steps(f, o, 3, swapped), _rate_steps(f, o, 5, text)],
+            "tools": tools_plan(_t_rate(o, 3, text), _t_rate(o, 3, swapped), _t_rate(o, 5, text)),
             "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
                              "steps": _rate_steps(f, o, 3, text)[:-1]
                              + goto_store(s) + _save_store(s) + [done()]}],
@@ -241,3 +247,9 @@ def review_mixed(w: World, rng: random.Random):
                                               ("near_miss", only_bad, "no praise"),
                                               ("rude", rant, "insults")], dump, REVIEW_MAX),
         }
+
+
+def _t_rate(o, stars: int, text: str) -> list[dict]:
+    """Tool calls: find the order among the store's past orders, rate it."""
+    return [call("list_orders", status="past", store_id=o["store_id"]),
+            call("rate_order", order_id=o["id"], stars=stars, review=text), tdone()]

@@ -15,6 +15,17 @@ from tasks.templates.food._lib import (
     add_line, click, created_order, done, fill, fw, goto_store, iso, order_line, place, price,
     to_checkout,
 )
+from tasks.templates.food._lib import call, t_add, tdone, tools_plan
+
+
+def _t_line(s, it, rows, q=1) -> list[dict]:
+    """Tool calls: open the store's page (the menu), then add the line."""
+    return [call("get_store", store_id=s["id"]), *t_add(it, [r["id"] for r in rows], q)]
+
+
+def _t_place(**place_args) -> list[dict]:
+    """Tool calls: read the checkout's totals, place the order, done."""
+    return [call("get_checkout"), call("place_order", **place_args), tdone()]
 
 USER_MODE = user_update("mode")
 
@@ -91,6 +102,8 @@ def order_with_tip(w: World, rng: random.Random):
             "solution": (sol := steps + [click("radio", f"Tip {tip}%", exact=True)] + place() + [done()]),
             "adversarial": _adversarial(sol),
             "near_misses": [steps + place() + [done()]],
+            "tools": tools_plan(_t_line(s, it, rows, q) + [call("set_checkout_options", tip_percent=tip)] + _t_place(),
+                                _t_line(s, it, rows, q) + _t_place()),
         }
 
 
@@ -134,6 +147,11 @@ def order_ramen_pickup(w: World, rng: random.Random):
             "solution": (sol := steps + place() + [done()]),
             "adversarial": _adversarial(sol),
             "near_misses": [steps[:-1] + place() + [done()]],
+            "tools": tools_plan(
+                (t_steps := [call("list_stores", cuisine=f.cuisine_of(best)["slug"], under_30_min=True, sort="rating", limit=5),
+                             call("get_store", store_id=best["id"]), *t_add(it, [o["id"]]), *t_add(it)])
+                + [call("set_checkout_options", mode="pickup")] + _t_place(),
+                t_steps + _t_place()),
         }
 
 
@@ -176,6 +194,8 @@ def order_with_promo(w: World, rng: random.Random):
                                          click("button", "Apply", exact=True)] + place() + [done()]),
             "adversarial": _adversarial(sol),
             "near_misses": [steps + place() + [done()]],
+            "tools": tools_plan(_t_line(s, it, rows, q) + [call("apply_promo", code=p["code"])] + _t_place(),
+                                _t_line(s, it, rows, q) + _t_place()),
         }
 
 
@@ -201,6 +221,10 @@ def order_express_work(w: World, rng: random.Random):
             "solution": (sol := steps + [click("radio", "Express", exact=True)] + tail),
             "adversarial": _adversarial(sol),
             "near_misses": [steps + tail],
+            "tools": tools_plan(
+                (t_steps := _t_line(s, it, rows) + [call("get_account"), call("select_address", address_id=work["id"])])
+                + [call("set_checkout_options", delivery_option="express")] + _t_place(dropoff="hand"),
+                t_steps + _t_place(dropoff="hand")),
         }
 
 
@@ -230,6 +254,9 @@ def order_custom_tip(w: World, rng: random.Random):
                                          click("button", "Save tip", exact=True)] + place() + [done()]),
             "adversarial": _adversarial(sol),
             "near_misses": [steps[:-2] + [click("radio", "Tip 25%", exact=True)] + place() + [done()]],
+            "tools": tools_plan(
+                _t_line(s, it, rows, q) + [call("set_checkout_options", tip_amount_cents=tip_c)] + _t_place(instructions=note),
+                _t_line(s, it, rows, q) + [call("set_checkout_options", tip_percent=25)] + _t_place()),
         }
 
 
@@ -266,6 +293,11 @@ def schedule_closed_store(w: World, rng: random.Random):
             "solution": (sol := steps + [click("radio", logic.slot_label(slot), exact=True)] + fin),
             "adversarial": _adversarial(sol),
             "near_misses": [steps + [click("radio", logic.slot_label(other), exact=True)] + fin],
+            "tools": tools_plan(
+                _t_line(s, it, rows) + [call("list_delivery_times"),
+                                        call("set_checkout_options", delivery_option="scheduled", scheduled_for=_slot(slot))] + _t_place(),
+                _t_line(s, it, rows) + [call("list_delivery_times"),
+                                        call("set_checkout_options", delivery_option="scheduled", scheduled_for=_slot(other))] + _t_place()),
         }
 
 
@@ -307,6 +339,9 @@ def order_best_promo(w: World, rng: random.Random):
             "adversarial": _adversarial(sol),
             "near_misses": [steps + [fill("textbox", "Promo code", second["code"], exact=True),
                                      click("button", "Apply", exact=True)] + place() + [done()]],
+            "tools": tools_plan(
+                _t_line(s, it, rows, q) + [call("list_offers"), call("apply_promo", code=best["code"])] + _t_place(),
+                _t_line(s, it, rows, q) + [call("list_offers"), call("apply_promo", code=second["code"])] + _t_place()),
         }
 
 
@@ -360,4 +395,23 @@ def reorder_swap_drink(w: World, rng: random.Random):
             "solution": (sol := steps + promo_steps + tip_step + place() + [done()]),
             "adversarial": _adversarial(sol),
             "near_misses": [steps + tip_step + place() + [done()]],
+            "tools": tools_plan(
+                (t_steps := [call("list_orders", status="past", store_id=s["id"]), call("get_order", order_id=o["id"]),
+                             call("reorder", order_id=o["id"]), call("remove_cart_item", cart_item_id=_reordered_id(f, lines, old)),
+                             call("get_store", store_id=s["id"]), *t_add(new, qty=old["quantity"]), call("list_delivery_times"),
+                             call("set_checkout_options", delivery_option="scheduled", scheduled_for=_slot(slot), tip_percent=20)])
+                + ([call("list_offers"), call("apply_promo", code=best["code"])] if best else []) + _t_place(),
+                t_steps + _t_place()),
         }
+
+
+def _slot(t: dt.datetime) -> str:
+    """A schedule window's start as list_delivery_times gives it."""
+    return t.isoformat(timespec="minutes")
+
+
+def _reordered_id(f, lines: list[dict], line: dict) -> int:
+    """The cart_item_id Reorder gives `line`: the world has no cart lines, so they are numbered from 1 in the
+    order's line order (get_cart shows them)."""
+    assert not f.w.table("cart_items"), "reorder ids assume an empty cart_items table"
+    return 1 + [oi["id"] for oi in lines].index(line["id"])

@@ -8,7 +8,7 @@ import re
 from apps.food import logic
 from tasks.templates.base import World
 from tasks.templates.food._common import distinct
-from tasks.templates.food._lib import click, done, fill, fw, goto_store, template
+from tasks.templates.food._lib import call, click, done, fill, fw, goto_store, tdone, template, tools_plan
 
 
 def _num(v: float) -> dict:
@@ -29,6 +29,8 @@ def lookup_fee(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": _num(fee)}], "unchanged_except": []},
             "solution": goto_store(s) + [done(logic.money(s["delivery_fee_cents"]))],
             "near_misses": [goto_store(s) + [done(logic.money(other["delivery_fee_cents"]))]],
+            "tools": tools_plan(_t_store(s) + [tdone(logic.money(s["delivery_fee_cents"]))],
+                                _t_store(s) + [tdone(logic.money(other["delivery_fee_cents"]))]),
             # the other fees a store page or the checkout shows: other stores' delivery fees, Express, small-order
             "distractors": distinct([logic.money(x["delivery_fee_cents"]) for x in stores]
                                     + [logic.money(299), logic.money(250)], gold=logic.money(s["delivery_fee_cents"])),
@@ -53,6 +55,7 @@ def lookup_closing(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": {"$regex": pat, "$options": "i"}}], "unchanged_except": []},
             "solution": goto_store(s) + [click("button", "See hours", exact=True), done(ans)],
             "near_misses": [goto_store(s) + [done(wrong)]],
+            "tools": tools_plan(_t_store(s) + [tdone(ans)], _t_store(s) + [tdone(wrong)]),
             # the other times the hours table shows (other days' closing, today's opening) and other stores' closing
             "distractors": distinct(_hours_times(f, s) + [logic.fmt_time(logic.store_status(x, f.now)["closes_at"])
                                                           for x in stores], gold=ans),
@@ -92,6 +95,8 @@ def best_rated(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": {"$ieq": best["name"]}}], "unchanged_except": []},
             "solution": steps + [done(best["name"])],
             "near_misses": [steps + [done(second["name"])]],
+            "tools": tools_plan([call("list_stores", cuisine=c["slug"], sort="rating", limit=5), tdone(best["name"])],
+                                [call("list_stores", cuisine=c["slug"], sort="rating", limit=5), tdone(second["name"])]),
             "distractors": distinct([x["name"] for x in stores[1:]], gold=best["name"]),
         }
 
@@ -117,6 +122,10 @@ def last_order_total(w: World, rng: random.Random):
             "verify": {"checks": [{"answer": _num(o["total_cents"] / 100)}], "unchanged_except": []},
             "solution": steps + [done(logic.money(o["total_cents"]))],
             "near_misses": [steps + [done(logic.money(wrong))]],
+            "tools": tools_plan([call("list_orders", status="past", store_id=sid, limit=5), call("get_order", order_id=o["id"]),
+                                 tdone(logic.money(o["total_cents"]))],
+                                [call("list_orders", status="past", store_id=sid, limit=5), call("get_order", order_id=o["id"]),
+                                 tdone(logic.money(wrong))]),
             # the order's other amounts, and the totals of the store's earlier orders
             "distractors": distinct([logic.money(o[k]) for k in ("subtotal_cents", "tax_cents", "service_fee_cents",
                                                                  "delivery_fee_cents", "tip_cents") if o[k]]
@@ -159,5 +168,13 @@ def cheapest_dish(w: World, rng: random.Random):
                          done(s["name"])],
             "near_misses": [[{"fill": {"role": "searchbox", "name": "Search Forkful"}, "text": dish},
                              {"press": ["Enter"]}, done(offers[1][1])]],
+            # the dish rows give each store's price; get_store gives its distance
+            "tools": tools_plan([call("search", query=dish, sort="distance", limit=50), tdone(s["name"])],
+                                [call("search", query=dish, sort="distance", limit=50), tdone(offers[1][1])]),
             "distractors": distinct([x[1] for x in offers[1:]], gold=s["name"]),
         }
+
+
+def _t_store(s) -> list[dict]:
+    """Tool calls: find the store by name, read its page."""
+    return [call("search", query=s["name"], limit=5), call("get_store", store_id=s["id"])]

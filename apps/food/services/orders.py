@@ -1,0 +1,129 @@
+"""Orders after checkout: cancel, rate and review, get help (refund to the card or credits), reorder."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from sqlalchemy import select
+
+from apps._shared import db, now
+from apps.food import logic
+from apps.food.models import CartItem, MenuItem, Option, Order, OrderItem, Review, SupportRequest
+from apps.food.services import Invalid, NotFound
+from apps.food.services.cart import new_cart, cart_for_store
+from apps.food.services.checkout import store_name
+from apps.food.services.state import cart_items, user
+
+ACTIVE = ("placed", "preparing", "on_the_way", "ready", "scheduled")
+DONE = ("delivered", "picked_up")
+CANCELLABLE = ("placed", "scheduled")
+ISSUES = {
+    "missing": ("Missing items", ["Item was not in the bag", "Only part of the item arrived", "Whole order is missing"]),
+    "wrong": ("Wrong items", ["Received a different item", "Wrong size or options", "Allergy or dietary issue"]),
+    "quality": ("Food quality issue", ["Food was cold", "Spilled or damaged", "Undercooked or overcooked"]),
+}
+CANCEL_REASONS = ["Ordered by mistake", "Wrong address", "It's taking too long", "Changed my mind"]
+RESOLUTIONS = ("refund", "credit")
+REVIEW_MAX = 300  # the Review box's maxlength
+
+
+def get(order_id: int) -> Order:
+    o = db().get(Order, order_id)
+    if o is None:
+        raise NotFound(f"No order #{order_id}.")
+    return o
+
+
+def lines(o: Order) -> list[OrderItem]:
+    return list(db().scalars(select(OrderItem).where(OrderItem.order_id == o.id).order_by(OrderItem.id)))
+
+
+def helped_line_ids(o: Order) -> set[int]:
+    return {r.order_item_id for r in db().scalars(select(SupportRequest).where(SupportRequest.order_id == o.id))}
+
+
+def cancel(o: Order, reason: str = "") -> None:
+    """Cancel a placed or scheduled order (credits it used come back); an unknown reason is stored empty."""
+    if o.status not in CANCELLABLE:
+        raise Invalid("This order can no longer be cancelled.")
+    o.status = "cancelled"
+    o.cancel_reason = reason if reason in CANCEL_REASONS else ""
+    if o.credits_applied_cents:
+        user().credits_cents += o.credits_applied_cents
+
+
+def rate(o: Order, stars: int, text: str) -> Review:
+    """Rate a completed order once, 1 to 5 stars, with an optional review (posted on the store's page)."""
+    if o.status not in DONE:
+        raise Invalid("You can rate an order once it's complete.")
+    if o.rating is not None:
+        raise Invalid("You already rated this order.")
+    if not 1 <= stars <= 5:
+        raise Invalid("Choose a rating from 1 to 5 stars.")
+    o.rating = stars
+    u = user()
+    r = Review(store_id=o.store_id, author=f"{u.first_name} {u.last_name[:1]}.", rating=stars,
+               text=(text or "").strip()[:REVIEW_MAX], created_at=now(), order_id=o.id)
+    db().add(r)
+    return r
+
+
+def request_help(o: Order, issue: str | None, chosen: list[OrderItem], reason: str | None,
+                 resolution: str | None) -> list[SupportRequest]:
+    """One support request per chosen line (lines already reported are not chosen again); credits are added
+    at once, a card refund is recorded. The checks run in the help page's order, with its messages."""
+    if o.status not in DONE:
+        raise Invalid("You can get help once your order is complete.")
+    if issue not in ISSUES:
+        raise Invalid("Choose what went wrong.")
+    if not chosen:
+        raise Invalid("Select the items with a problem.")
+    if reason not in ISSUES[issue][1]:
+        raise Invalid("Choose a reason.")
+    if resolution not in RESOLUTIONS:
+        raise Invalid("Choose how you'd like to be refunded.")
+    out = []
+    for oi in chosen:
+        r = SupportRequest(order_id=o.id, order_item_id=oi.id, issue=issue, reason=reason, resolution=resolution,
+                           amount_cents=oi.unit_price_cents * oi.quantity, created_at=now())
+        db().add(r)
+        out.append(r)
+    if resolution == "credit":
+        user().credits_cents += sum(r.amount_cents for r in out)
+    return out
+
+
+def choose_lines(o: Order, order_item_ids: Iterable[int]) -> list[OrderItem]:
+    """The order's lines named by `order_item_ids` that have no request yet (for a tool: an id that is not a
+    line of this order is an error; the page only offers its own lines)."""
+    ids = set(order_item_ids)
+    own = lines(o)
+    unknown = ids - {oi.id for oi in own}
+    if unknown:
+        raise NotFound(f"Order #{o.id} has no line {sorted(unknown)[0]}; its lines are "
+                       + ", ".join(f"{oi.id} ({oi.name})" for oi in own) + ".")
+    done = helped_line_ids(o)
+    return [oi for oi in own if oi.id in ids and oi.id not in done]
+
+
+def reorder(o: Order, replace: bool = False) -> None:
+    """The order's lines back in the cart (at today's prices; items no longer on the menu are skipped).
+    A cart at another store raises Conflict unless `replace`."""
+    c = cart_for_store(o.store_id, replace, store_name(o.store_id))
+    if c is None:
+        c = new_cart(o.store_id, tip_percent=logic.DEFAULT_TIP)
+    existing = cart_items(c)
+    for oi in lines(o):
+        m = db().get(MenuItem, oi.item_id)
+        if m is None:
+            continue
+        opts = list(db().scalars(select(Option).where(Option.id.in_(oi.option_ids)))) if oi.option_ids else []
+        same = next((ci for ci in existing if ci.item_id == m.id and ci.option_ids == list(oi.option_ids)
+                     and ci.instructions == oi.instructions), None)
+        if same:
+            same.quantity += oi.quantity
+        else:
+            db().add(CartItem(cart_id=c.id, item_id=m.id, quantity=oi.quantity, option_ids=list(oi.option_ids),
+                              options_text=oi.options_text, instructions=oi.instructions,
+                              unit_price_cents=logic.item_unit_price(m, opts)))
+    db().flush()
