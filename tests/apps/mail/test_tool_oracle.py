@@ -25,6 +25,8 @@ def test_every_template_has_a_first_task():
     assert {t.template for t in TASKS} == {t.template for t in FIRSTS}
 
 
+# In process; the default suite proves every task's plan through the tools env (tests/tasks/test_tool_validity.py).
+@pytest.mark.slow
 @pytest.mark.parametrize("task", FIRSTS, ids=lambda t: t.id)
 def test_tool_plan(task, app):
     _prove(app, task)

@@ -1,0 +1,51 @@
+"""Every bundled task in tool mode: its tool plan's gold calls get reward 1, the do-nothing agent 0, every
+tool near-miss 0 and its answer hacks 0, played through the tools env (the control API's tool routes, the
+path a function-calling agent takes; no browser). A task whose plan says it cannot be done through tools
+is listed with its reason, and may not be a template's only way in."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from agent_harness.validate import validate_tasks
+from tasks.loader import load_tasks
+
+ALL = load_tasks()
+WORKERS = int(os.environ.get("UIGYM_VALIDATE_WORKERS", "4"))
+_results: dict[str, object] = {}
+
+
+def _results_by_task() -> dict:
+    if not _results:
+        async def run():
+            from gym_core.runtime import Runtime
+
+            rt = Runtime.current()
+            try:
+                return await validate_tasks(ALL, workers=WORKERS, mode="tools")
+            finally:
+                await rt.close()
+
+        _results.update({r.task_id: r for r in asyncio.run(run())})
+    return _results
+
+
+def test_every_bundled_task_has_a_tool_plan():
+    missing = [t.id for t in ALL if t.tools is None]
+    assert not missing, f"{len(missing)} tasks without a tool plan, e.g. {missing[:5]}"
+
+
+@pytest.mark.timeout(2400)
+@pytest.mark.parametrize("app", sorted({t.app for t in ALL}))
+def test_tool_oracle_1_noop_0_near_miss_0_on_every_task(app):
+    results = [r for tid, r in _results_by_task().items() if tid.startswith(app + "/")]
+    bad = [r for r in results if not r.ok]
+    assert not bad, "\n".join(r.failures() for r in bad[:10])
+    played = [r for r in results if not r.unsupported]
+    assert played and all({"oracle", "noop"} <= {p.kind for p in r.probes} for r in played)
+    templates_with_nm = {t.template for t in ALL if t.app == app and t.tools and t.tools.near_misses}
+    templates = {t.template for t in ALL if t.app == app and t.tools and not t.tools.unsupported}
+    assert templates <= templates_with_nm, f"templates with no tool near-miss: {sorted(templates - templates_with_nm)}"
