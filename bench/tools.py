@@ -50,7 +50,7 @@ def pick_task(app: str, task_id: str | None):
     if task_id:
         return load_task(task_id)
     for t in select_tasks(f"{app}/*"):
-        if t.tools is not None and len(t.tools.solution) >= 2 and not t.verify.has_judge:
+        if t.tools is not None and len(t.tools.solution) >= 3 and not t.verify.has_judge:  # 2+ calls, then done
             return t
     raise SystemExit(f"no {app} task with a tool solution of two calls or more")
 
