@@ -31,6 +31,12 @@ async def test_the_tool_oracle_solves_every_toy_task_without_a_browser(tmp_path,
     assert '"title":"Note 2-3"' in traj.steps[0].tool_result and traj.steps[0].screenshot == ""
     assert not list((tmp_path / rows[0]["episode_dir"]).glob("*.png"))
 
+    from agent_harness.report import write_report
+
+    write_report([tmp_path], tmp_path / "report")
+    page = (tmp_path / "report" / "episodes" / "0" / "mail__toy-third-title__s0.html").read_text()
+    assert "tool mode: no screen" in page and "tool result" in page and "Note 2-3" in page
+
 
 async def test_a_function_calling_model_solves_a_task_and_reads_errors(tmp_path, toy_runtime):
     replies = [
