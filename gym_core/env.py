@@ -633,11 +633,4 @@ class AsyncUIEnv(WorldEnv):
 
     async def close(self) -> None:
         await self._close_context()
-        await self._drop_world()
-        self.server = None
-
-    async def __aenter__(self) -> "AsyncUIEnv":
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        await self.close()
+        await super().close()

@@ -66,13 +66,3 @@ class AsyncToolEnv(WorldEnv):
         # Every value within its bound in gym_core.spaces.tool_observation_space(self.config).
         return {"goal": self.goal, "step": self.steps, "last_action_error": clip_text(self.last_error, ERROR_MAX_CHARS),
                 "tool_result": self.last_tool_result}
-
-    async def close(self) -> None:
-        await self._drop_world()
-        self.server = None
-
-    async def __aenter__(self) -> "AsyncToolEnv":
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        await self.close()

@@ -198,5 +198,16 @@ class WorldEnv:
             except Exception:
                 pass
 
+    async def close(self) -> None:
+        """Drop this env's world (the screen env also closes its browser context first)."""
+        await self._drop_world()
+        self.server = None
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
 
 __all__ = ["WorldEnv", "EpisodeStats", "EpisodeOver", "DONE_TOOL", "ServerError", "tool_result_text"]
