@@ -15,7 +15,6 @@ import base64
 import datetime as dt
 import io
 import time
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -37,6 +36,7 @@ from gym_core.browser import origin
 from gym_core.keys import normalize_keys
 from gym_core.runtime import Runtime
 from gym_core.server import ServerError
+from gym_core.config import EnvConfig
 from gym_core.world_env import EpisodeOver, WorldEnv
 from gym_core.spaces import (
     A11Y_TREE_MAX_CHARS, ERROR_MAX_CHARS, MARK_TEXT_MAX_CHARS, MAX_MARKS, OBSERVATION_OPTIONS, URL_MAX_CHARS,
@@ -123,30 +123,6 @@ MARKS_JS = """
 
 
 PARKED_PATH = "/_shared/static/parked.html"  # an empty page of every app's origin (_park_tab)
-
-
-@dataclass
-class EnvConfig:
-    viewport: tuple[int, int] = (1280, 720)
-    max_steps: int | None = None  # overrides the task's max_steps
-    default_max_steps: int = 50  # for free play (no task)
-    settle_timeout_ms: int = 5000
-    action_timeout_s: float = 30.0  # an action, or a screenshot, that takes longer means a hung page
-    a11y_tree: bool = False
-    set_of_marks: bool = False
-    locale: str = "en-US"
-    timezone: str = "UTC"
-    # Keep the env's browser context and tab across episodes, wiped clean at each reset (cookies,
-    # storage, history, extra tabs, hover): about 3x cheaper than a new context, and the HTTP cache
-    # keeps the app's CSS and fonts. False: a brand-new context every episode.
-    reuse_context: bool = True
-    # The LLM judge for tasks with judge checks: a callable (verifiers.judge.JudgeRequest -> JudgeVerdict).
-    # None: built from UIGYM_JUDGE_BASE_URL / UIGYM_JUDGE_MODEL when a judged task is graded; with
-    # neither, such an episode is graded "ungraded" (never passed).
-    judge: Any = None
-    # Hybrid mode: the app's tools beside the screen ({"type": "tool", "name", "args"} actions), and the last
-    # call's result in the observation (`tool_result`). gym.make("uigym/<app>-hybrid-v0") turns it on.
-    tools: bool = False
 
 
 def _png_to_array(png: bytes) -> np.ndarray:

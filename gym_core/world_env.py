@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gym_core.actions import ActionError, ToolUse
+from gym_core.config import EnvConfig
 from gym_core.runtime import Runtime
 from gym_core.server import AppServer, ServerError, ToolCallError
 from gym_core.spaces import GOAL_MAX_CHARS, TOOL_RESULT_MAX_CHARS, clip_text
@@ -45,8 +46,6 @@ def tool_result_text(result: Any) -> str:
 class WorldEnv:
     def __init__(self, app: str | None = None, config: Any = None, runtime: Runtime | None = None,
                  world_id: str | None = None):
-        from gym_core.env import EnvConfig
-
         self.app = app
         self.config = config or EnvConfig()
         self._runtime = runtime
