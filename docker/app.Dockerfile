@@ -7,13 +7,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_
     PIP_ROOT_USER_ACTION=ignore
 WORKDIR /opt/uigym
 # Dependencies first, from pyproject.toml alone, so a source change never reinstalls them. A clone's server
-# imports only these of uigym's dependencies (no Playwright, no numpy). The optional secrets carry a
+# imports only these of uigym's dependencies (pydantic for its tools; no Playwright, no numpy). The optional secrets carry a
 # pip.conf and CA bundle where the build host needs them (scripts/containers.sh passes them; docker and
 # podman build without them).
 COPY pyproject.toml docker/requirements.py ./
 RUN --mount=type=secret,id=pip_conf --mount=type=secret,id=pip_ca \
     if [ -s /run/secrets/pip_conf ]; then export PIP_CONFIG_FILE=/run/secrets/pip_conf; fi; \
-    python requirements.py pyproject.toml --only flask,sqlalchemy,faker,pillow > /tmp/requirements.txt \
+    python requirements.py pyproject.toml --only flask,sqlalchemy,faker,pillow,pydantic > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt && rm /tmp/requirements.txt requirements.py
 COPY seed_data seed_data
 COPY apps apps

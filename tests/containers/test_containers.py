@@ -58,7 +58,7 @@ def test_image_requirements_come_from_pyproject():
 
 def test_dockerignore_keeps_environments_and_runs_out_of_the_context():
     ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
-    assert {".git", ".venv", "runs", "**/__pycache__"} <= ignored
+    assert {".git", ".venv", ".venv-hub", "runs", "**/__pycache__"} <= ignored
 
 
 def _why_not() -> str | None:
