@@ -165,7 +165,9 @@ def eval_cmd(
 ):
     """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl, a report to OUT/report/."""
     _set_judge_env(judge_base_url, judge_model)
-    from agent_harness.runner import EvalConfig, latest_results, read_results, run_eval, make_agent_from
+    from agent_harness.episode import EvalConfig, make_agent_from
+    from agent_harness.results import latest_results, read_results
+    from agent_harness.runner import run_eval
     from agent_harness.report.stats import pass_at_k_table
     from agent_harness.summary import print_summary
     from gym_core.env import EnvConfig

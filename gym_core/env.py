@@ -29,15 +29,16 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from gym_core.actions import (
-    ACTION_TYPES, HYBRID_ACTION_TYPES, Action, ActionError, Click, Done, DoubleClick, Drag, KeyPress, Move, Screenshot,
-    Scroll, ToolUse, Type, Wait, action_to_dict, parse_action,
+    ACTION_TYPES, HYBRID_ACTION_TYPES, Action, ActionError, Click, DoubleClick, Drag, KeyPress, Move, Screenshot,
+    Scroll, ToolUse, Type, Wait, parse_action,
 )
 from gym_core.browser import origin
 from gym_core.keys import normalize_keys
+from gym_core.page_scripts import ARM_SCROLL_JS, INIT_SCRIPT, MARKS_JS
 from gym_core.runtime import Runtime
 from gym_core.server import ServerError
 from gym_core.config import EnvConfig
-from gym_core.world_env import EpisodeOver, WorldEnv
+from gym_core.world_env import WorldEnv
 from gym_core.spaces import (
     A11Y_TREE_MAX_CHARS, ERROR_MAX_CHARS, MARK_TEXT_MAX_CHARS, MAX_MARKS, OBSERVATION_OPTIONS, URL_MAX_CHARS,
     clip_text,
@@ -45,87 +46,10 @@ from gym_core.spaces import (
 from tasks import Task
 
 
-# Injected before any page script: no motion, no caret blink, so the same world gives the same pixels.
-FREEZE_CSS = (
-    "*,*::before,*::after{transition:none!important;animation:none!important;"
-    "caret-color:transparent!important;scroll-behavior:auto!important}"
-)
-INIT_SCRIPT = f"""
-(() => {{
-  const add = () => {{
-    if (document.getElementById('__uigym_freeze')) return;
-    const s = document.createElement('style'); s.id = '__uigym_freeze'; s.textContent = {FREEZE_CSS!r};
-    (document.head || document.documentElement).appendChild(s);
-  }};
-  if (document.documentElement) add(); else document.addEventListener('DOMContentLoaded', add);
-  document.addEventListener('DOMContentLoaded', add);
-}})();
-// No WebRTC: its STUN/TURN traffic goes to any host and port straight from the network service, past the
-// page's CSP and the env's request guard (measured: STUN and TURN packets reached another loopback port).
-// No clone uses it. This runs in every frame before its scripts, including a new iframe's about:blank,
-// so a page cannot fetch a pristine constructor from a child frame either.
-for (const k of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCRtpSender',
-                 'RTCRtpReceiver', 'RTCIceCandidate', 'RTCSessionDescription']) {{
-  try {{ delete window[k]; }} catch (e) {{}}
-}}
-"""
-
-# Before a wheel: can anything under the mouse (or the page) scroll that way? If so, a promise that
-# resolves at the first scroll event (capture: element scrolls too), or after 1 s.
-ARM_SCROLL_JS = """
-([x, y, dx, dy]) => {
-  const room = (n, st) => (dy > 0 && n.scrollTop + n.clientHeight < n.scrollHeight - 1) || (dy < 0 && n.scrollTop > 0)
-    ? /(auto|scroll|overlay)/.test(st.overflowY)
-    : ((dx > 0 && n.scrollLeft + n.clientWidth < n.scrollWidth - 1) || (dx < 0 && n.scrollLeft > 0))
-      && /(auto|scroll|overlay)/.test(st.overflowX);
-  let can = false;
-  for (let n = document.elementFromPoint(x, y); n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
-    if (room(n, getComputedStyle(n))) { can = true; break; }
-  }
-  const d = document.scrollingElement;
-  can = can || (dy > 0 && scrollY + innerHeight < d.scrollHeight - 1) || (dy < 0 && scrollY > 0)
-    || (dx > 0 && scrollX + innerWidth < d.scrollWidth - 1) || (dx < 0 && scrollX > 0);
-  if (!can) return false;
-  window.__gymScrolled = new Promise(r => {
-    const done = () => { removeEventListener('scroll', done, true); r(true); };
-    addEventListener('scroll', done, true);
-    setTimeout(() => r(false), 1000);
-  });
-  return true;
-}
-"""
-
-# Set-of-marks: the interactive elements with a visible part on screen, at most maxMarks. A box is the
-# visible part, in whole screenshot pixels (floor/ceil: it covers the element and stays on the screen);
-# role and name are cut by code points (a cut by UTF-16 units could split an emoji into a lone surrogate).
-MARKS_JS = """
-([maxMarks, maxText]) => {
-  const sel = 'a[href],button,input,textarea,select,[role=button],[role=link],[role=tab],[role=menuitem],'
-    + '[role=checkbox],[role=option],[role=row][tabindex],[role=switch],[role=combobox],[contenteditable=true]';
-  const cut = s => Array.from(s).slice(0, maxText).join('');
-  const W = innerWidth, H = innerHeight;
-  const out = [];
-  for (const el of document.querySelectorAll(sel)) {
-    if (out.length >= maxMarks) break;
-    const r = el.getBoundingClientRect();
-    const x0 = Math.floor(Math.max(0, r.left)), y0 = Math.floor(Math.max(0, r.top));
-    const x1 = Math.ceil(Math.min(W, r.right)), y1 = Math.ceil(Math.min(H, r.bottom));
-    if (x1 - x0 < 2 || y1 - y0 < 2) continue;
-    const st = getComputedStyle(el);
-    if (st.visibility === 'hidden' || st.display === 'none') continue;
-    const name = (el.getAttribute('aria-label') || el.innerText || el.value || el.placeholder || el.title || '').trim();
-    out.push({id: out.length, role: cut(el.getAttribute('role') || el.tagName.toLowerCase()), name: cut(name),
-              box: [x0, y0, x1 - x0, y1 - y0]});
-  }
-  return out;
-}
-"""
+PARKED_PATH = "/_shared/static/parked.html"  # an empty page of every app's origin (park_tab)
 
 
-PARKED_PATH = "/_shared/static/parked.html"  # an empty page of every app's origin (_park_tab)
-
-
-def _png_to_array(png: bytes) -> np.ndarray:
+def png_to_array(png: bytes) -> np.ndarray:
     """PNG -> HxWx3 uint8. libspng (pyspng) decodes about 3x faster than Pillow's path to numpy."""
     if pyspng is not None:
         arr = pyspng.load(png)
@@ -140,7 +64,6 @@ class AsyncUIEnv(WorldEnv):
         super().__init__(app, config or EnvConfig(), runtime, world_id)
         self.context: BrowserContext | None = None
         self.page: Page | None = None
-        self.last_png: bytes | None = None
         self._inflight = 0
         self._navs = 0
         self._nav_requests = 0
@@ -149,7 +72,7 @@ class AsyncUIEnv(WorldEnv):
         self._ctx_origin = ""
         self._ctx_id = ""  # the browser context's CDP id
         self._parked = False
-        self._allowed = HYBRID_ACTION_TYPES if self.config.tools else ACTION_TYPES
+        self.allowed_actions = HYBRID_ACTION_TYPES if self.config.tools else ACTION_TYPES
 
     @property
     def width(self) -> int:
@@ -158,6 +81,29 @@ class AsyncUIEnv(WorldEnv):
     @property
     def height(self) -> int:
         return self.config.viewport[1]
+
+    # ------------------------------------------------------- public seams for tools that drive the page
+    # The QA crawler resets worlds and navigates itself, takes its own screenshots, and needs the CDP
+    # session and the navigation count to judge what an action did; these are its (and only its) handles.
+    @property
+    def cdp(self):
+        """The page's CDP session (None before reset and after close_context)."""
+        return self._cdp
+
+    @property
+    def navigations(self) -> int:
+        """Main-frame navigations of the current context so far (a change means an action navigated)."""
+        return self._navs
+
+    def begin_episode(self) -> None:
+        """The caller reset the world and loaded a page itself: count steps from zero again."""
+        self.steps, self.done, self.last_error = 0, False, ""
+
+    async def perform(self, action: Any) -> None:
+        """One action through the env's input path and settle, counted as a step, without the observation
+        `step` takes (the caller screenshots when it needs to). Raises ActionError for a bad action."""
+        self.steps += 1
+        await self._perform(parse_action(action))
 
     # ------------------------------------------------------------------ reset
     async def reset(self, *, task: Task | str | dict | None = None, seed: int | None = None,
@@ -171,9 +117,9 @@ class AsyncUIEnv(WorldEnv):
         return obs, self._info(reset=reset_info, **extra)
 
     async def _before_world_reset(self) -> None:
-        self._parked = await self._park_tab()
+        self._parked = await self.park_tab()
 
-    async def _park_tab(self) -> bool:
+    async def park_tab(self) -> bool:
         """Before the world is reset under it, the last episode's tab lets go of it: its requests in
         flight finish (against the old world), then it is wiped and parked on an empty page, so nothing
         it does later (a lazy image, a timer's fetch, a late POST) reaches the new world, or reads it
@@ -191,11 +137,11 @@ class AsyncUIEnv(WorldEnv):
                 return True
             except (PlaywrightError, asyncio.TimeoutError):
                 pass
-        await self._close_context()
+        await self.close_context()
         return False
 
     async def _open_page(self, url: str, fresh: bool = False, parked: bool = False) -> None:
-        """Show `url` in a clean tab: the env's tab wiped clean (or parked clean by `_park_tab`), or a
+        """Show `url` in a clean tab: the env's tab wiped clean (or parked clean by `park_tab`), or a
         brand-new context."""
         wiped = parked or (not fresh and self.config.reuse_context and await self._try_wipe_tab())
         if not wiped:
@@ -210,7 +156,7 @@ class AsyncUIEnv(WorldEnv):
                 pass
 
     async def _new_context(self) -> None:
-        await self._close_context()
+        await self.close_context()
         browser = await self.runtime.browser()
         ctx = await browser.new_context(
             viewport={"width": self.width, "height": self.height},
@@ -337,7 +283,7 @@ class AsyncUIEnv(WorldEnv):
     async def _after_load(self, deadline: float) -> None:
         """A loaded page is on screen once its fonts are ready and the requests it made after `load`
         (lazy images, fetches) are in and handled."""
-        await self._fonts_ready()
+        await self.fonts_ready()
         await self._drain(deadline)
         try:
             await self.page.evaluate("0")
@@ -357,52 +303,34 @@ class AsyncUIEnv(WorldEnv):
     def _on_nav_requested(self, _params) -> None:
         self._nav_requests += 1
 
-    async def _fonts_ready(self) -> None:
+    async def fonts_ready(self) -> None:
         try:
             await asyncio.wait_for(self.page.evaluate("document.fonts.ready.then(() => true)"), 5)
         except (PlaywrightError, asyncio.TimeoutError):
             pass
 
     # ------------------------------------------------------------------- step
-    async def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
-        if self.page is None:
-            raise RuntimeError("call reset() before step()")
-        if self.done:
-            raise EpisodeOver("the episode is over; call reset() to start another")
-        self.steps += 1
-        self.last_error = ""
-        parsed: Action | None = None
-        terminated = False
+    def _started(self) -> bool:
+        return self.page is not None
+
+    async def _act(self, action: Action) -> None:
         try:
-            parsed = parse_action(action, self._allowed)
-            if isinstance(parsed, Done):
-                terminated = True
-                self.answer = parsed.answer
-            elif isinstance(parsed, ToolUse):
-                await self._call_tool(parsed)
+            if isinstance(action, ToolUse):
+                await self._call_tool(action)
                 # The screen shows what the call changed, as after any save: the page is loaded again.
                 await asyncio.wait_for(self._goto(self.page.url), self.config.action_timeout_s)
             else:
-                await asyncio.wait_for(self._perform(parsed), self.config.action_timeout_s)
-        except ActionError as e:
-            self.last_error = str(e)
+                await asyncio.wait_for(self._perform(action), self.config.action_timeout_s)
         except PlaywrightError as e:
             await self._recover(e)
         except asyncio.TimeoutError:
             await self._recover(PlaywrightError(f"the page did not respond within {self.config.action_timeout_s:.0f}s"))
-        truncated = not terminated and self.steps >= self.max_steps
-        self.trajectory.append({"step": self.steps, "action": action_to_dict(parsed) if parsed is not None else None,
-                                "url": self.page.url if self.page is not None else "", "error": self.last_error})
-        reward = 0.0
-        info_extra: dict[str, Any] = {}
-        if terminated or truncated:
-            await self._requests_done()
-            info_extra = await self._finish()
-            reward = info_extra.pop("reward")
-        obs = await self._observe()
-        info = self._info(**info_extra)
-        info["action"] = action_to_dict(parsed) if parsed is not None else action
-        return obs, reward, terminated, truncated, info
+
+    def _page_url(self) -> str:
+        return self.page.url if self.page is not None else ""
+
+    async def _before_grade(self) -> None:
+        await self._requests_done()
 
     def _check_point(self, x: int, y: int) -> None:
         if not (0 <= x < self.width and 0 <= y < self.height):
@@ -565,7 +493,7 @@ class AsyncUIEnv(WorldEnv):
         self.last_png = png
         # Every value within its bound in gym_core.spaces.observation_space(self.config).
         obs: dict[str, Any] = {
-            "screenshot": _png_to_array(png),
+            "screenshot": png_to_array(png),
             "url": clip_text(self._path(), URL_MAX_CHARS),
             "goal": self.goal,
             "step": self.steps,
@@ -597,7 +525,7 @@ class AsyncUIEnv(WorldEnv):
                      for m in marks)
 
     # ------------------------------------------------------------------ close
-    async def _close_context(self) -> None:
+    async def close_context(self) -> None:
         ctx, self.context, self.page, self._cdp, self._ctx_origin = self.context, None, None, None, ""
         self.runtime.guarded_contexts.discard(self._ctx_id)
         self._ctx_id = ""
@@ -608,5 +536,5 @@ class AsyncUIEnv(WorldEnv):
                 pass
 
     async def close(self) -> None:
-        await self._close_context()
+        await self.close_context()
         await super().close()

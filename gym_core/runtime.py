@@ -42,6 +42,12 @@ class Runtime:
         self.guarded_contexts: set[str] = set()
 
     @classmethod
+    def adopt(cls, loop: asyncio.AbstractEventLoop, runtime: "Runtime") -> None:
+        """Make `runtime` the loop's own (what `current()` returns there), unless the loop has one already:
+        a background loop that made its runtime itself (agent_harness.train) gets it closed with the loop."""
+        cls._by_loop.setdefault(loop, runtime)
+
+    @classmethod
     def current(cls) -> "Runtime":
         loop = asyncio.get_running_loop()
         rt = cls._by_loop.get(loop)

@@ -26,7 +26,7 @@ from gym_core.tool_env import AsyncToolEnv
 from tasks import Task, select_tasks
 
 
-class _LoopThread:
+class LoopThread:
     """uigym's background event loop in a daemon thread.
 
     UIEnvs hold it with acquire()/release(): the first acquire starts it, with a Runtime (Chromium) and a
@@ -34,7 +34,7 @@ class _LoopThread:
     closes the loop and joins the thread. get() (agent_harness.train, which runs its own runtimes on this
     loop) keeps the loop for the life of the process; shutdown() at exit closes whatever is left."""
 
-    _instance: "_LoopThread | None" = None
+    _instance: "LoopThread | None" = None
     _lock = threading.Lock()
 
     def __init__(self):
@@ -48,20 +48,20 @@ class _LoopThread:
         atexit.register(self.shutdown)
 
     @classmethod
-    def _current(cls) -> "_LoopThread":
+    def _current(cls) -> "LoopThread":
         if cls._instance is None:
-            cls._instance = _LoopThread()
+            cls._instance = LoopThread()
         return cls._instance
 
     @classmethod
-    def get(cls) -> "_LoopThread":
+    def get(cls) -> "LoopThread":
         with cls._lock:
             lt = cls._current()
             lt.pinned = True
             return lt
 
     @classmethod
-    def acquire(cls) -> "_LoopThread":
+    def acquire(cls) -> "LoopThread":
         with cls._lock:
             lt = cls._current()
             if lt.runtime is None:
@@ -71,15 +71,15 @@ class _LoopThread:
 
     def release(self) -> None:
         # Under the class lock: an acquire() waits for the teardown, then starts a new loop.
-        with _LoopThread._lock:
+        with LoopThread._lock:
             self.users -= 1
             if self.users > 0:
                 return
             if self.pinned:
                 self._close_runtime()
                 return
-            if _LoopThread._instance is self:
-                _LoopThread._instance = None
+            if LoopThread._instance is self:
+                LoopThread._instance = None
             self.shutdown()
 
     def run(self, coro, timeout: float | None = None):
@@ -233,7 +233,7 @@ class UIEnv(gym.Env):
             self.action_space = HybridActionSpace(w, h, tool_names=tool_names(app)) if self.config.tools \
                 else ActionSpace(w, h)
         self._closed = False
-        self._loop = _LoopThread.acquire()  # last: released by close()
+        self._loop = LoopThread.acquire()  # last: released by close()
         env_class = AsyncToolEnv if mode == "tools" else AsyncUIEnv
         self._env = env_class(app, self.config, runtime=self._loop.runtime)
         self._last_obs: dict | None = None

@@ -11,7 +11,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from gym_core.actions import ActionError, ToolUse
+from gym_core.actions import Action, ActionError, Done, ToolUse, action_to_dict, parse_action
 from gym_core.config import EnvConfig
 from gym_core.runtime import Runtime
 from gym_core.server import AppServer, ServerError, ToolCallError
@@ -60,6 +60,7 @@ class WorldEnv:
         self.world_now: dt.datetime | None = None
         self.last_error = ""
         self.last_tool_result = ""
+        self.last_png: bytes | None = None  # the screen after the last reset/step; None where there is none (tools)
         self.answer: str | None = None
         # One entry per step, for code (process) checks: {"step", "action", "url", "error"}.
         self.trajectory: list[dict] = []
@@ -125,6 +126,60 @@ class WorldEnv:
         self.stats = EpisodeStats()
         self.max_steps = self.config.max_steps or (task.max_steps if task else self.config.default_max_steps)
         return reset_info
+
+    # ------------------------------------------------------------------- step
+    # The step both modes share: count the step, parse the action (each mode allows its own types), let
+    # the mode act, record it, grade at the end, observe. A mode fills in `_act`, `_observe`, `_page_url`
+    # and, where the page must finish its requests before the world is read, `_before_grade`.
+    allowed_actions: frozenset = frozenset()
+
+    def _started(self) -> bool:
+        return self.server is not None
+
+    async def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+        if not self._started():
+            raise RuntimeError("call reset() before step()")
+        if self.done:
+            raise EpisodeOver("the episode is over; call reset() to start another")
+        self.steps += 1
+        self.last_error = ""
+        parsed: Action | None = None
+        terminated = False
+        try:
+            parsed = parse_action(action, self.allowed_actions)
+            if isinstance(parsed, Done):
+                terminated = True
+                self.answer = parsed.answer
+            else:
+                await self._act(parsed)
+        except ActionError as e:
+            self.last_error = str(e)
+        truncated = not terminated and self.steps >= self.max_steps
+        self.trajectory.append({"step": self.steps, "action": action_to_dict(parsed) if parsed is not None else None,
+                                "url": self._page_url(), "error": self.last_error})
+        reward = 0.0
+        info_extra: dict[str, Any] = {}
+        if terminated or truncated:
+            await self._before_grade()
+            info_extra = await self._finish()
+            reward = info_extra.pop("reward")
+        obs = await self._observe()
+        info = self._info(**info_extra)
+        info["action"] = action_to_dict(parsed) if parsed is not None else action
+        return obs, reward, terminated, truncated, info
+
+    async def _act(self, action: Action) -> None:
+        """Carry out one parsed action other than done; an ActionError is the agent's mistake, shown to it."""
+        raise NotImplementedError
+
+    async def _observe(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _page_url(self) -> str:
+        return ""
+
+    async def _before_grade(self) -> None:
+        pass
 
     # ------------------------------------------------------------------ tools
     async def tools(self) -> list[dict]:

@@ -18,12 +18,22 @@ import json
 import math
 import random
 import re
-import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from faker import Faker
+
+from domain.crm import (
+    LEAD_STATUSES,
+    OPEN_STAGES,
+    STAGE_FORECAST,
+    STAGE_PROBABILITY,
+    ascii_fold,
+    company_base,
+    normalize_company,
+    quarter_bounds,
+)
 
 VOCAB_DIR = Path(__file__).parent / "vocab" / "crm"
 
@@ -33,16 +43,6 @@ N_LEADS = 600
 N_OPPS = 500
 N_CASES = 360
 ME = 1
-
-# Sales process (Opportunity stages), with default probability and forecast category.
-STAGES = ["Prospecting", "Qualification", "Needs Analysis", "Proposal", "Negotiation", "Closed Won", "Closed Lost"]
-OPEN_STAGES = STAGES[:5]
-STAGE_PROBABILITY = {"Prospecting": 10, "Qualification": 20, "Needs Analysis": 40, "Proposal": 60,
-                     "Negotiation": 80, "Closed Won": 100, "Closed Lost": 0}
-STAGE_FORECAST = {"Prospecting": "Pipeline", "Qualification": "Pipeline", "Needs Analysis": "Pipeline",
-                  "Proposal": "Best Case", "Negotiation": "Commit", "Closed Won": "Closed", "Closed Lost": "Omitted"}
-LEAD_STATUSES = ["Open - Not Contacted", "Working - Contacted", "Closed - Converted", "Closed - Not Converted"]
-CASE_STATUSES = ["New", "Working", "Escalated", "Closed"]
 
 ROLES = [
     (1, "CEO", None),
@@ -94,9 +94,6 @@ LOCALES = {
     "New Zealand": "en_NZ", "India": "en_IN", "Brazil": "pt_BR", "Mexico": "es_MX",
     "Argentina": "es_AR", "Chile": "es_CL", "Colombia": "es_CO",
 }
-LEGAL_SUFFIXES = {"inc", "corp", "corporation", "llc", "ltd", "co", "group", "plc", "gmbh", "sa", "ag",
-                  "holdings", "sas", "sl", "spa", "bv", "ab", "as", "kk", "pty", "ltda", "de", "cv", "pvt",
-                  "company", "incorporated", "limited"}
 
 
 @lru_cache(maxsize=None)
@@ -108,35 +105,8 @@ def vocab(name: str) -> dict[str, Any]:
     return json.loads(_vocab_text(name))
 
 
-def ascii_fold(s: str) -> str:
-    return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode("ascii")
-
-
-def normalize_company(name: str) -> str:
-    """Duplicate-matching key of a company name: lower case, no punctuation, no legal suffixes."""
-    words = re.sub(r"[^a-z0-9& ]", " ", ascii_fold(name).lower()).replace("&", " and ").split()
-    while words and words[-1] in LEGAL_SUFFIXES:
-        words.pop()
-    return " ".join(words)
-
-
-def company_base(name: str) -> str:
-    """'Northwind Logistics Inc.' -> 'Northwind Logistics' (for deal names and domains)."""
-    words = name.split()
-    while len(words) > 1 and re.sub(r"[^a-z]", "", words[-1].lower()) in LEGAL_SUFFIXES:
-        words.pop()
-    return " ".join(words).rstrip(",")
-
-
 def _slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]", "", ascii_fold(s).lower())
-
-
-def quarter_bounds(d: dt.date) -> tuple[dt.date, dt.date]:
-    q0 = (d.month - 1) // 3 * 3 + 1
-    start = dt.date(d.year, q0, 1)
-    end = dt.date(d.year + (q0 + 3 > 12), (q0 + 3 - 1) % 12 + 1, 1) - dt.timedelta(days=1)
-    return start, end
 
 
 def weighted(rng: random.Random, pairs) -> Any:

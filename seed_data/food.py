@@ -19,7 +19,7 @@ from typing import Any
 
 from faker import Faker
 
-from apps.food import logic
+from domain import food as logic
 
 VOCAB_DIR = Path(__file__).parent / "vocab" / "food"
 MORNING = {"breakfast", "bakery", "coffee", "donuts"}

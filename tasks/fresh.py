@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.schema import Task
+from tasks.schema import APPS, Task
 
 __all__ = [
     "HELDOUT_SEED_START", "HELDOUT_TEMPLATES", "Generated", "ValidationCache", "fresh_id", "fresh_task",
@@ -112,7 +112,7 @@ def templates_matching(pattern: str) -> list[str]:
     """Template keys ('mail/star-latest-from') matched by glob(s) over task ids or template keys."""
     from tasks.templates.base import TEMPLATES, load_templates
 
-    for app in ("mail", "food", "crm"):
+    for app in APPS:
         load_templates(app)
     globs = [g.strip() for g in pattern.split(",") if g.strip()] or ["*"]
     out = []

@@ -25,10 +25,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from apps import APP_MODULES
 from verifiers import VerifySpec
 
-APPS = ("mail", "food", "crm")
-ID_RE = re.compile(r"^(mail|food|crm)/[a-z0-9][a-z0-9._-]*$")
+APPS = tuple(APP_MODULES)  # the clones, named once in apps.APP_MODULES
+AppName = Literal[APPS]  # type: ignore[valid-type]
+ID_RE = re.compile(rf"^({'|'.join(APPS)})/[a-z0-9][a-z0-9._-]*$")
 
 
 class Target(BaseModel):
@@ -197,7 +199,7 @@ class ToolPlan(BaseModel):
 class Task(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
-    app: Literal["mail", "food", "crm"]
+    app: AppName
     seed: int = 0
     now: dt.datetime | None = None
     difficulty: Literal["easy", "medium", "hard"]

@@ -16,20 +16,25 @@ def register_agent(name: str, cls: type[Agent]) -> None:
     AGENTS[name] = cls
 
 
-def make_agent(name: str, **kwargs) -> Agent:
-    if name not in AGENTS:
-        # Model agents live in their own module and register on import (they pull in HTTP clients).
-        try:
-            import agent_harness.agents.model  # noqa: F401
-        except ImportError:
-            pass
-    if name == "openai-tools" and name not in AGENTS:
+def _model_agent(name: str) -> type[Agent] | None:
+    """The model agents, imported only when named: they pull in HTTP clients and image codecs."""
+    if name in ("openai", "vllm"):
+        from agent_harness.agents.model import ModelAgent
+
+        return ModelAgent
+    if name == "openai-tools":
         from agent_harness.agents.tool_model import ToolModelAgent
 
-        AGENTS[name] = ToolModelAgent
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
-    return AGENTS[name](**kwargs)
+        return ToolModelAgent
+    return None
+
+
+def make_agent(name: str, **kwargs) -> Agent:
+    cls = AGENTS.get(name) or _model_agent(name)
+    if cls is None:
+        known = sorted({*AGENTS, "openai", "vllm", "openai-tools"})
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
+    return cls(**kwargs)
 
 
 __all__ = ["Agent", "AGENTS", "make_agent", "register_agent", "OracleAgent", "NoopAgent", "RandomAgent", "ToolOracleAgent"]

@@ -13,7 +13,11 @@ class Agent:
 
     `reset` is called at the start of each episode with the env (privileged agents such as the
     oracle read its page to resolve targets; model agents must not) and the task.
-    `last_text` is what the agent 'said' for its last action (a model's reasoning), for reports.
+    What every agent reports, read by the runner after each action (and set by it before reset):
+    `last_text`: what the agent 'said' for its last action (a model's reasoning), for reports;
+    `last_usage`: a model call's tokens, latency, retries; `last_parse_error`: why the last reply could
+    not be used (empty when it could); `episode_sample`: which sample of the task this episode is (a
+    jittered oracle varies by it).
     """
 
     name = "agent"
@@ -22,6 +26,8 @@ class Agent:
     def __init__(self, **_: Any):
         self.last_text: str = ""
         self.last_usage: dict[str, Any] = {}
+        self.last_parse_error: str = ""
+        self.episode_sample: int = 0
 
     async def reset(self, env: AsyncUIEnv, task: Task | None) -> None:
         self.env = env

@@ -30,7 +30,6 @@ from typing import Any
 import httpx
 from PIL import Image
 
-from agent_harness.agents import register_agent
 from agent_harness.agents.base import Agent
 from agent_harness.formats import FormatContext, ParseError, Reply, get_format
 
@@ -267,7 +266,7 @@ class ModelAgent(Agent):
     # ------------------------------------------------------------ messages
     def _image_url(self, obs: dict) -> str:
         size = self.ctx.image
-        png = getattr(getattr(self, "env", None), "last_png", None)
+        png = self.env.last_png if getattr(self, "env", None) is not None else None
         if self.image_format == "png" and size == self.ctx.screen and png is not None and obs.get("screenshot") is not None \
                 and tuple(obs["screenshot"].shape[1::-1]) == self.ctx.screen:
             data, mime = png, "image/png"  # the same pixels as obs["screenshot"], already encoded
@@ -424,6 +423,3 @@ class ModelAgent(Agent):
             await self._client.aclose()
             self._client = None
 
-
-register_agent("openai", ModelAgent)
-register_agent("vllm", ModelAgent)

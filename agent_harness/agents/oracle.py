@@ -32,7 +32,7 @@ class OracleAgent(Agent):
     async def reset(self, env, task) -> None:
         await super().reset(env, task)
         steps = self.fixed_steps if self.fixed_steps is not None else (task.solution if task else [])
-        sample = int(getattr(self, "episode_sample", 0) or 0)  # set by the runner
+        sample = int(self.episode_sample or 0)  # set by the runner
         self.rng = random.Random(f"{self.seed}:{task.id if task else ''}" + (f":{sample}" if sample else ""))
         self._plan = self._actions(list(steps))
 

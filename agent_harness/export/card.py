@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING
 
+from agent_harness.export.config import ExportConfig, ExportStats
 from agent_harness.report.stats import DIFFICULTY_ORDER
-
-if TYPE_CHECKING:
-    from agent_harness.export.sft import ExportConfig, ExportStats
 
 
 def _table(title: str, key: str, rows: dict[str, list[dict]], order=None) -> str:

@@ -22,58 +22,18 @@ import hashlib
 import io
 import json
 import shutil
-from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass, field
+from collections import defaultdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from agent_harness.export.config import ExportConfig, ExportStats
 from agent_harness.export.prompts import EpisodePrompter, image_refs, to_dataset_messages
 from agent_harness.export.tool_samples import tool_episode_samples
-from agent_harness.formats import ParseError, Rendered, RenderError, Reply, get_format
-from agent_harness.runner import latest_results, read_results
+from agent_harness.formats import ParseError, Rendered, RenderError, Reply
+from agent_harness.results import latest_results, read_results
 from agent_harness.trajectory import Trajectory
 from gym_core.actions import ActionError, action_to_dict, parse_action
-
-SOURCES = ("human", "oracle", "model")
-SPLIT_MODES = ("auto", "field", "hash")
-
-
-@dataclass
-class ExportConfig:
-    runs: list[Path]
-    out: Path
-    format: str = "qwen"
-    history: int = 3  # screenshots per sample: the current one and up to K-1 before it
-    history_turns: int | None = None  # keep only the last N steps in the prompt (as the agent's --history-turns)
-    only_passed: bool = False
-    sources: list[str] | None = None  # keep only these sources (human, oracle, model)
-    coords: str = "abs"
-    max_pixels: int | None = None  # the model sees Qwen-resized screenshots (as eval's --max-pixels)
-    image_size: tuple[int, int] | None = None  # or screenshots resized to WxH (as eval's --image-size)
-    include_url: bool = True
-    tool_screenshots: bool = False  # tool-call formats: the screenshot after a call is its tool result (RL layout)
-    split: str = "auto"  # auto: the tasks' split field for apps that mark test tasks, else a hash of the task
-    test_fraction: float = 0.1
-    group_by: str = "task"  # hash split over task ids, or over templates (variants of one template stay together)
-    keep_failed_actions: bool = False  # steps whose action the env refused (last_action_error)
-    dedupe: bool = True
-    overwrite: bool = False
-
-    def __post_init__(self):
-        self.runs = [Path(r) for r in self.runs]
-        self.out = Path(self.out)
-        get_format(self.format)  # unknown names fail early
-        if self.split not in SPLIT_MODES:
-            raise ValueError(f"split must be one of {', '.join(SPLIT_MODES)}, not {self.split!r}")
-        if self.group_by not in ("task", "template"):
-            raise ValueError("group_by must be 'task' or 'template'")
-        if self.history < 1:
-            raise ValueError("history must be at least 1 (the current screenshot)")
-        if self.sources:
-            bad = [s for s in self.sources if s not in SOURCES]
-            if bad:
-                raise ValueError(f"unknown source(s) {bad}; sources are {', '.join(SOURCES)}")
-
 
 @dataclass
 class Episode:
@@ -89,23 +49,6 @@ class Episode:
     @property
     def task_id(self) -> str:
         return self.row["task_id"]
-
-
-@dataclass
-class ExportStats:
-    episodes: int = 0
-    samples: dict[str, int] = field(default_factory=dict)
-    skipped_episodes: Counter = field(default_factory=Counter)
-    skipped_steps: Counter = field(default_factory=Counter)
-    duplicates: int = 0
-    images: int = 0
-    out: str = ""
-
-    def as_dict(self) -> dict:
-        d = asdict(self)
-        d["skipped_episodes"] = dict(self.skipped_episodes)
-        d["skipped_steps"] = dict(self.skipped_steps)
-        return d
 
 
 def source_of(agent: str | None, annotator: str | None = None) -> str:

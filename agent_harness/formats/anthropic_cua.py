@@ -18,8 +18,22 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    SCROLL_CLICK_PX, ActionFormat, FormatContext, ParseError, Parsed, Rendered, Reply, ToolCall, as_action,
-    fold_pointer_ops, json_objects, key_list, model_point, num, point, strip_think, tool_calls_in_text,
+    SCROLL_CLICK_PX,
+    ActionFormat,
+    FormatContext,
+    Parsed,
+    ParseError,
+    Rendered,
+    Reply,
+    ToolCall,
+    as_action,
+    fold_pointer_ops,
+    json_objects,
+    key_list,
+    model_point,
+    num,
+    point,
+    read_reply,
 )
 
 # uigym key -> xdotool keysym (what Claude writes)
@@ -178,11 +192,7 @@ class AnthropicComputerUse(ActionFormat):
         return [{"type": "screenshot"}]  # screenshot, cursor_position
 
     def parse(self, reply: Reply | str | dict, ctx: FormatContext) -> Parsed:
-        reply = Reply.of(reply)
-        thought, text = strip_think(reply.content or "")
-        calls = list(reply.tool_calls)
-        if not calls:
-            calls, text = tool_calls_in_text(text)
+        thought, text, calls = read_reply(reply)
         inputs: list[dict] = []
         for c in calls:
             args = c.args()

@@ -353,6 +353,17 @@ def strip_think(text: str) -> tuple[str, str]:
     return "", text
 
 
+def read_reply(reply: Reply | str | dict) -> tuple[str, str, list[ToolCall]]:
+    """Every tool-calling format's first reading of a reply: (thought, the text left, the tool calls). The
+    calls are the native ones, or else those written in the text as <tool_call> tags (taken out of it)."""
+    reply = Reply.of(reply)
+    thought, text = strip_think(reply.content or "")
+    calls = list(reply.tool_calls)
+    if not calls:
+        calls, text = tool_calls_in_text(text)
+    return thought, text, calls
+
+
 def dump(action: dict) -> str:
     return json.dumps(action, ensure_ascii=False)
 

@@ -31,8 +31,7 @@ from agent_harness.formats.base import (
     model_point,
     num,
     point,
-    strip_think,
-    tool_calls_in_text,
+    read_reply,
 )
 
 _X = {"type": "integer", "description": "Horizontal coordinate, in screenshot pixels."}
@@ -165,11 +164,7 @@ class GymTools(ActionFormat):
         return checked(a)
 
     def parse(self, reply: Reply | str | dict, ctx: FormatContext) -> Parsed:
-        reply = Reply.of(reply)
-        thought, text = strip_think(reply.content or "")
-        calls = list(reply.tool_calls)
-        if not calls:
-            calls, text = tool_calls_in_text(text)
+        thought, text, calls = read_reply(reply)
         if calls:
             return Parsed([self.action(c.name, c.args(), ctx) for c in calls], thought=(thought + "\n" + text).strip())
         if not text.strip():

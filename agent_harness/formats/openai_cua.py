@@ -16,8 +16,23 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    WAIT_DEFAULT_MS, ActionFormat, FormatContext, ParseError, Parsed, Rendered, Reply, ToolCall, as_action, checked,
-    json_objects, key_list, key_names_for, model_point, num, point, strip_think, tool_calls_in_text,
+    WAIT_DEFAULT_MS,
+    ActionFormat,
+    FormatContext,
+    Parsed,
+    ParseError,
+    Rendered,
+    Reply,
+    ToolCall,
+    as_action,
+    checked,
+    json_objects,
+    key_list,
+    key_names_for,
+    model_point,
+    num,
+    point,
+    read_reply,
 )
 
 KEY_OUT = {"Control": "CTRL", "Alt": "ALT", "Shift": "SHIFT", "Meta": "CMD", "Enter": "ENTER", "Escape": "ESC",
@@ -157,11 +172,7 @@ class OpenAIComputerUse(ActionFormat):
         return []
 
     def parse(self, reply: Reply | str | dict, ctx: FormatContext) -> Parsed:
-        reply = Reply.of(reply)
-        thought, text = strip_think(reply.content or "")
-        calls = list(reply.tool_calls)
-        if not calls:
-            calls, text = tool_calls_in_text(text)
+        thought, text, calls = read_reply(reply)
         raw: list[Any] = []
         for c in calls:
             args = c.args()

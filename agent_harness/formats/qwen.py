@@ -15,8 +15,22 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    ActionFormat, FormatContext, ParseError, Parsed, Rendered, RenderError, Reply, ToolCall, as_action,
-    fold_pointer_ops, json_objects, key_list, model_point, num, point, strip_think, tool_calls_in_text,
+    ActionFormat,
+    FormatContext,
+    Parsed,
+    ParseError,
+    Rendered,
+    RenderError,
+    Reply,
+    ToolCall,
+    as_action,
+    fold_pointer_ops,
+    json_objects,
+    key_list,
+    model_point,
+    num,
+    point,
+    read_reply,
 )
 
 ACTIONS = ["key", "type", "mouse_move", "left_click", "left_click_drag", "right_click", "middle_click",
@@ -148,11 +162,7 @@ class QwenComputerUse(ActionFormat):
         raise ParseError(f"unknown computer_use action {act!r}; expected one of {', '.join(ACTIONS)}")
 
     def parse(self, reply: Reply | str | dict, ctx: FormatContext) -> Parsed:
-        reply = Reply.of(reply)
-        thought, text = strip_think(reply.content or "")
-        calls = list(reply.tool_calls)
-        if not calls:
-            calls, text = tool_calls_in_text(text)
+        thought, text, calls = read_reply(reply)
         if not calls:
             for obj in json_objects(text):
                 if isinstance(obj, dict) and "action" in obj:

@@ -14,8 +14,21 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    ActionFormat, FormatContext, ParseError, Parsed, Rendered, Reply, ToolCall, as_action, checked, json_objects,
-    key_list, model_point, num, point, strip_think, tool_calls_in_text,
+    ActionFormat,
+    FormatContext,
+    Parsed,
+    ParseError,
+    Rendered,
+    Reply,
+    ToolCall,
+    as_action,
+    checked,
+    json_objects,
+    key_list,
+    model_point,
+    num,
+    point,
+    read_reply,
 )
 from gym_core.actions import ACTION_TYPES
 
@@ -134,11 +147,7 @@ class UigymJSON(ActionFormat):
         return checked(a)
 
     def parse(self, reply: Reply | str | dict, ctx: FormatContext) -> Parsed:
-        reply = Reply.of(reply)
-        thought, text = strip_think(reply.content or "")
-        calls = list(reply.tool_calls)
-        if not calls:
-            calls, text = tool_calls_in_text(text)
+        thought, text, calls = read_reply(reply)
         if calls:
             return Parsed([self._action(c.name, c.args(), ctx) for c in calls], thought=(thought + "\n" + text).strip())
         objs = [o for o in json_objects(text) if isinstance(o, dict) and ("type" in o or "name" in o)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 import uuid
 
-from agent_harness.qa.crawler import Crawler, QAConfig
+from agent_harness.qa.crawler import Crawler
 from agent_harness.qa.report import Defect, QAReport
 from agent_harness.qa.spec import (
     DEFECT_KINDS,
@@ -22,6 +22,7 @@ from agent_harness.qa.spec import (
     load_declaration,
     resolve_vocabulary,
 )
+from agent_harness.qa.states import QAConfig
 from gym_core.runtime import Runtime
 
 __all__ = ["DEFECT_KINDS", "AppQA", "Defect", "QAConfig", "QAReport", "QueryPath", "load_declaration", "run_qa"]

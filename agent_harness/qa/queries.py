@@ -6,14 +6,26 @@ from __future__ import annotations
 import asyncio
 import re
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 from urllib.parse import quote
 
 from agent_harness.qa.report import Defect
 from agent_harness.qa.spec import QueryPath
+from gym_core.env import AsyncUIEnv
 
-if TYPE_CHECKING:
-    from agent_harness.qa.crawler import Worker
+
+class PageDriver(Protocol):
+    """What a query needs of the crawler's worker (agent_harness.qa.worker.Worker, which runs the queries)."""
+
+    c: Any  # the crawler: its app declaration (c.qa) and timings
+    env: AsyncUIEnv
+
+    async def fresh(self, path: str) -> int | None: ...
+    async def step(self, action: dict) -> None: ...
+    async def frames(self, n: int = 2) -> None: ...
+    async def shot(self) -> bytes: ...
+    def page_events(self, st: Any, action: str, element: dict | None = None, shot: bytes | None = None,
+                    box: list | None = None, default_page: str = "") -> list[Defect]: ...
 
 RESULTS_JS = r"""
 ([sel, inner]) => {
@@ -49,7 +61,7 @@ def matches(text: str, expect: str, tokens: bool) -> bool:
     return all(w in t for w in re.findall(r"\w+", e))
 
 
-async def run_query(w: Worker, qp: QueryPath, q: str) -> None:
+async def run_query(w: PageDriver, qp: QueryPath, q: str) -> None:
     from agent_harness.agents import OracleAgent
     from agent_harness.locate import TargetNotFound
 
@@ -93,7 +105,7 @@ async def run_query(w: Worker, qp: QueryPath, q: str) -> None:
     row["results"] = len(results)
     row["url"] = page_now
     shot = None
-    w._page_events(None, action, el, default_page=page_now)
+    w.page_events(None, action, el, default_page=page_now)
     if len(results) < qp.min_results:
         shot = await w.shot()
         row["verdict"] = "empty" if not results else f"only {len(results)} results"

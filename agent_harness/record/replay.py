@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_harness.trajectory import Trajectory
-from gym_core.env import AsyncUIEnv, EpisodeOver
+from gym_core.env import AsyncUIEnv
+from gym_core.world_env import EpisodeOver
 from tasks import Task
 
 

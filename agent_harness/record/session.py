@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_harness.runner import ResultsWriter, error_row, latest_results, read_results
+from agent_harness.results import ResultsWriter, error_row, latest_results, read_results
 from agent_harness.trajectory import StepRecord, Trajectory, episode_dir
 from gym_core.actions import ActionError, action_to_dict, parse_action
 from gym_core.env import AsyncUIEnv, EnvConfig

@@ -26,7 +26,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from agent_harness.report.stats import error_kinds, group_by, per_task, summarize
-from agent_harness.runner import latest_results, read_results
+from agent_harness.results import latest_results, read_results
 
 TEMPLATES = Path(__file__).parent / "templates"
 

@@ -46,7 +46,7 @@ def _kill_group(pid: int | None) -> None:
 
 
 async def _child(cfg, slots: int, idx: int, inq, outq) -> None:
-    from agent_harness.runner import EpisodeSlot, close_runtime, make_runtime
+    from agent_harness.episode import EpisodeSlot, close_runtime, make_runtime
 
     runtime, owned = make_runtime(cfg)
     out = Path(cfg.out)
@@ -79,7 +79,7 @@ async def _child(cfg, slots: int, idx: int, inq, outq) -> None:
 
 
 async def run_in_processes(cfg, todo: list[tuple[Task, int]], emit: Callable[[dict], None]) -> None:
-    from agent_harness.runner import error_row
+    from agent_harness.results import error_row
 
     ctx = mp.get_context("spawn")  # Playwright, threads and fork do not mix
     inq, outq = ctx.Queue(), ctx.Queue()

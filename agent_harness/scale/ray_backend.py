@@ -43,7 +43,7 @@ class EpisodeWorkerImpl:
         self._owned = False
 
     async def _slot(self):
-        from agent_harness.runner import EpisodeSlot, make_runtime
+        from agent_harness.episode import EpisodeSlot, make_runtime
 
         if self._runtime is None:
             self._runtime, self._owned = make_runtime(self.cfg)
@@ -74,7 +74,7 @@ class EpisodeWorkerImpl:
         return f"{os.uname().nodename}:{os.getpid()}"
 
     async def shutdown(self) -> bool:
-        from agent_harness.runner import close_runtime
+        from agent_harness.episode import close_runtime
 
         for slot in self._free:
             try:
@@ -138,7 +138,7 @@ async def run_on_ray(cfg, todo: list[tuple[Task, int]], emit: Callable[[dict], N
     import ray
     from ray.exceptions import GetTimeoutError, RayActorError, RayTaskError
 
-    from agent_harness.runner import error_row
+    from agent_harness.results import error_row
     from agent_harness.scale.procs import split_slots
     from agent_harness.trajectory import episode_dir
 

@@ -6,7 +6,7 @@
     env.get_reward()                          # the verifier's score of the end state
 
 TRL calls these methods synchronously, one rollout after another; each call runs the async env
-(gym_core.AsyncUIEnv) on uigym's shared background event loop (gym_core.sync_env._LoopThread), so all
+(gym_core.AsyncUIEnv) on uigym's shared background event loop (gym_core.sync_env.LoopThread), so all
 the environments of a process share one Chromium and one set of app servers, as in `uigym eval`.
 
 What the model sees is what `uigym eval --format gym --agent-arg tool_screenshots=true` shows it: the
@@ -97,9 +97,9 @@ _runtimes: dict[str, Any] = {}
 
 
 def _loop():
-    from gym_core.sync_env import _LoopThread
+    from gym_core.sync_env import LoopThread
 
-    return _LoopThread.get()
+    return LoopThread.get()
 
 
 def _runtime(settings: EnvSettings):
@@ -118,7 +118,7 @@ def _runtime(settings: EnvSettings):
             lt = _loop()
             rt = _runtimes[key] = lt.run(make())
             # The first runtime made here is the loop's own, so the loop's shutdown at exit closes its browser.
-            Runtime._by_loop.setdefault(lt.loop, rt)
+            Runtime.adopt(lt.loop, rt)
         return rt
 
 

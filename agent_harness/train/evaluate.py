@@ -151,7 +151,7 @@ def evaluate_checkpoint(ckpt: Path, cfg, settings, out: Path, timeout: float = 3
                 server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
-    from agent_harness.runner import latest_results, read_results
+    from agent_harness.results import latest_results, read_results
 
     return results_metrics(latest_results(read_results(out)))
 

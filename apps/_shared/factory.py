@@ -2,54 +2,24 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import importlib
 import os
 import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from flask import Blueprint, Flask, g, render_template, request
-from sqlalchemy.orm import DeclarativeBase
 
 from apps._shared import inputs
 from apps._shared.caching import init_caching
 from apps._shared.control import create_control_app
 from apps._shared.db import DEFAULT_WORLD, close_db, store
 from apps._shared.sandbox import init_sandbox
+from apps._shared.spec import AppSpec
 from apps._shared.session import WORLD_COOKIE, verified_world
 from apps._shared.worlds import WorldStore
 
 SHARED_DIR = Path(__file__).parent
-
-
-@dataclass
-class AppSpec:
-    """What a clone declares about itself; `create_app` does the rest."""
-
-    name: str  # "mail"
-    title: str  # the brand shown in the UI, e.g. "Postbox"
-    import_name: str  # the clone's package, for its templates/ and static/
-    base: type[DeclarativeBase]  # the clone's models
-    build_world: Callable[[int, dt.datetime], dict[str, list[dict[str, Any]]]]  # (seed, now) -> rows per table
-    # The views package: its `blueprints()` and, if it has one, `init_app(app)`, imported when the app is
-    # built (so importing the spec stays cheap).
-    views: str
-    default_now: dt.datetime
-    start_path: str = "/"
-    version: str = "1"
-    # What, when changed, invalidates cached snapshots: the seed code's modules and the vocab folder
-    # (the fingerprint also covers the schema, and Faker's version: another Faker draws other names).
-    fingerprint_modules: list[str] = field(default_factory=list)
-    vocab_dir: Path | None = None
-    # Fields that change by merely looking (e.g. "recently viewed"): ignored by unchanged_except.
-    volatile: dict[str, list[str]] = field(default_factory=dict)
-    # Let the app's pages run inline scripts and on* handlers (test fixture apps written that way). The
-    # clones do not: their one inline script carries the request's CSP nonce (apps/_shared/sandbox.py).
-    inline_scripts: bool = False
-    # The module whose TOOLS (apps._shared.tools.ToolSet) are the app's function-call surface.
-    tools: str | None = None
 
 
 def _views(spec: AppSpec):

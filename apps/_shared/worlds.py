@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import faker
-from sqlalchemy import create_engine, event, select, text
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.sql import sqltypes
@@ -37,7 +37,7 @@ from apps._shared.fixtures import FixtureError, apply_fixtures
 from apps._shared.jsonable import to_json_value
 
 if TYPE_CHECKING:
-    from apps._shared.factory import AppSpec
+    from apps._shared.spec import AppSpec
 
 WORLD_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 META_TABLE = "_gym_meta"

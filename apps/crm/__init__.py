@@ -23,7 +23,7 @@ SPEC = AppSpec(
     default_now=dt.datetime(2026, 3, 12, 9, 15),
     start_path="/lightning/page/home",
     vocab_dir=seed_data.crm.VOCAB_DIR,
-    fingerprint_modules=["seed_data.crm", "apps.crm.models"],
+    fingerprint_modules=["seed_data.crm", "domain.crm", "apps.crm.models"],
     volatile=VOLATILE,
 )
 

@@ -12,7 +12,7 @@ from sqlalchemy import and_, false, func, not_, or_, select
 from apps._shared import inputs
 from apps.crm import models as m
 from apps.crm.meta import OBJECTS, Field, ObjectMeta
-from seed_data.crm import quarter_bounds
+from domain.crm import quarter_bounds
 
 ME = m.CURRENT_USER_ID
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apps.crm import models as m
-from seed_data.crm import LEAD_STATUSES, STAGE_FORECAST, STAGE_PROBABILITY, STAGES, vocab
+from domain.crm import LEAD_STATUSES, STAGE_FORECAST, STAGE_PROBABILITY, STAGES
+from seed_data.crm import vocab
 
 _SALES = vocab("sales")
 _COMP = vocab("companies")

@@ -14,7 +14,7 @@ from sqlalchemy import func, or_, select
 from apps._shared import db, inputs, now
 from apps.crm import models as m
 from apps.crm.meta import OBJECTS, STAGE_FORECAST, STAGE_PROBABILITY, Field, ObjectMeta
-from seed_data.crm import normalize_company, quarter_bounds
+from domain.crm import normalize_company, quarter_bounds
 
 ME = m.CURRENT_USER_ID
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")

@@ -27,7 +27,7 @@ SPEC = AppSpec(
     default_now=dt.datetime(2026, 3, 13, 18, 30),
     start_path="/",
     vocab_dir=Path(__file__).resolve().parents[1] / "seed_data" / "vocab" / "food",
-    fingerprint_modules=["seed_data.food", "apps.food.logic", "apps.food.images"],
+    fingerprint_modules=["seed_data.food", "domain.food", "apps.food.images"],
 )
 
 

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from apps._shared import db
 from apps._shared.tools import ToolError, ToolSet
-from apps.food import logic
+from domain import food as logic
 from apps.food.services import Conflict, NotFound, account, catalog, checkout
 from apps.food.services import cart as cart_service
 from apps.food.services import orders

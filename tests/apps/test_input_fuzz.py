@@ -27,7 +27,7 @@ def _food_cart(client) -> None:
     from sqlalchemy import select
     from sqlalchemy.orm import Session
 
-    from apps.food import logic
+    from domain import food as logic
     from apps.food.models import MenuItem, Store
 
     app = client.application

@@ -12,7 +12,7 @@ from PIL import Image
 from pydantic import ValidationError
 
 from agent_harness.qa import AppQA, QAReport
-from agent_harness.qa.crawler import Templates, group_key, pixels_changed, world_hash
+from agent_harness.qa.states import Templates, group_key, pixels_changed, world_hash
 from agent_harness.qa.lint import known_text, lint_goal
 from agent_harness.qa.queries import fold, matches
 from agent_harness.qa.report import Defect, outline, render_html
@@ -246,7 +246,8 @@ async def test_job_queue_lets_queries_take_turns_with_the_crawl():
 def test_click_point_is_on_screen_or_a_replay_error():
     from types import SimpleNamespace
 
-    from agent_harness.qa.crawler import ReplayError, Worker
+    from agent_harness.qa.states import ReplayError
+    from agent_harness.qa.worker import Worker
 
     me = SimpleNamespace(env=SimpleNamespace(width=1280, height=720))
     assert Worker.point(me, [100, 200, 50, 20]) == (125, 210)

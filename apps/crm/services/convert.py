@@ -14,7 +14,7 @@ from apps._shared import db, now
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.services import ServiceError, record
-from seed_data.crm import company_base, normalize_company
+from domain.crm import company_base, normalize_company
 
 
 def matching_accounts(lead: m.Lead) -> list[m.Account]:

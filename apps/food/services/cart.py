@@ -9,7 +9,7 @@ from typing import Iterable
 from sqlalchemy import select
 
 from apps._shared import db, now
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import Cart, CartItem, MenuItem, Option, OptionGroup, Store
 from apps.food.services import Conflict, Invalid, NotFound
 from apps.food.services.state import cart, cart_items, forget_cart, user

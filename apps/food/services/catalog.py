@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 
 from apps._shared import db, now
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import (
     Cuisine, GiftCard, MenuCategory, MenuItem, Order, OrderItem, PaymentMethod, Promo, Review, Store,
     SupportRequest,

@@ -7,7 +7,7 @@ from typing import Iterable
 from sqlalchemy import select
 
 from apps._shared import db, now
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import CartItem, MenuItem, Option, Order, OrderItem, Review, SupportRequest
 from apps.food.services import Invalid, NotFound
 from apps.food.services.cart import new_cart, cart_for_store

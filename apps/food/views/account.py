@@ -7,7 +7,7 @@ from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import GiftCard, PaymentMethod, SupportRequest
 from apps.food.services import FormInvalid, Invalid, NotFound
 from apps.food.services import account as account_service  # `account` is the page's view

@@ -8,7 +8,7 @@ from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import func, literal_column, or_, select
 
 from apps._shared import db, inputs, now
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import Address, Cuisine, MenuCategory, MenuItem, Promo, Store
 from apps.food.services import FormInvalid, Invalid, NotFound, account
 from apps.food.views import bp

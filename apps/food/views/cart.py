@@ -6,7 +6,7 @@ from flask import g, jsonify, render_template
 from sqlalchemy import select
 
 from apps._shared import db, inputs
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import CartItem, MenuItem, Store
 from apps.food.services import Conflict, Invalid, NotFound
 from apps.food.services import cart as cart_service

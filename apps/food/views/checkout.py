@@ -10,7 +10,7 @@ from flask import jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import Cart, MenuItem, PaymentMethod, Store
 from apps.food.services import FormInvalid, Invalid
 from apps.food.services import account as account_service

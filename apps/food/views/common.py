@@ -10,7 +10,7 @@ from flask import g, request
 from sqlalchemy import select
 
 from apps._shared import db, now
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import Cuisine, MenuItem, Option, OptionGroup, Promo, SavedStore, Store
 # The user and the cart live in the service layer (apps/food/services/state.py); re-exported for the views.
 from apps.food.services.state import (  # noqa: F401

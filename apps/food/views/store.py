@@ -6,7 +6,7 @@ from flask import abort, jsonify, render_template, request
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import CartItem, MenuCategory, MenuItem, Promo, Review, Store
 from apps.food.services import Conflict
 from apps.food.services import cart as cart_service

@@ -110,7 +110,7 @@ class UIGymHarness(vf.Harness[UIGymHarnessConfig]):
     async def launch(self, ctx: vf.ModelContext, trace: vf.Trace, runtime: vf.Runtime, endpoint: str, secret: str,
                      mcp_urls: dict[str, str], data: vf.TaskData, tool_interception_url: str | None = None,
                      ) -> vf.ProgramResult:
-        from agent_harness.runner import run_episode
+        from agent_harness.episode import run_episode
         from agent_harness.trajectory import Trajectory
         from gym_core.env import AsyncUIEnv, EnvConfig
         from gym_core.tool_env import AsyncToolEnv

@@ -10,7 +10,7 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from seed_data.crm import OPEN_STAGES, quarter_bounds
+from domain.crm import OPEN_STAGES, quarter_bounds
 from tasks.templates import World
 
 ME = 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from seed_data.crm import OPEN_STAGES
+from domain.crm import OPEN_STAGES
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, iso, link, lookup, mdy,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from seed_data.crm import OPEN_STAGES
+from domain.crm import OPEN_STAGES
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
     Crm, call, done, extra, find, finish, follow_elsewhere, link, num_answer, open_record, tab, toggle_follow, tools)

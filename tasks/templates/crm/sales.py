@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from seed_data.crm import company_base, normalize_company
+from domain.crm import company_base, normalize_company
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, find, finish, link, lookup, mdy, menuitem, money,
     neighbour, next_id, open_record, pick, save_modal, toggle_follow, tools, wrong_record)
-from seed_data.crm import OPEN_STAGES
+from domain.crm import OPEN_STAGES
 
 PRODUCTS = ["Analytics Cloud", "Integration Hub", "Security Suite", "Data Warehouse", "IoT Gateway", "Premier Support"]
 
@@ -300,7 +300,7 @@ def _merge_allowances(orig: dict, dup: dict) -> list[dict]:
     """What merging `dup` into `orig` changes (apps/crm/views/merge.py): `dup` is deleted, the master takes
     the values the merge screen picks from `dup` by default (fields blank on the master), and whatever
     pointed at `dup` now points at the master."""
-    from apps.crm.views.merge import MERGE_FIELDS
+    from apps.crm.services.merge import MERGE_FIELDS
 
     filled = [f for f in MERGE_FIELDS["Contact"] if f != "description" and not orig.get(f) and dup.get(f)
               and orig.get(f) != dup.get(f)]

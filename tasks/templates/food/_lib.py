@@ -1,6 +1,6 @@
 """Shared helpers for the Forkful task templates: world queries, solution steps, grader pieces.
 
-Every expected value is computed from the World rows with apps.food.logic, the code the app runs.
+Every expected value is computed from the World rows with domain.food, the code the app runs.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from apps.food import logic
+from domain import food as logic
 from tasks.templates.base import World
 
 # Allowances (unchanged_except) and adversarial trajectories: tasks/templates/food/_common.py.

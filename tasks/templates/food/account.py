@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from apps.food import logic
+from domain import food as logic
 from tasks.templates.base import World
 from tasks.templates.food._lib import call, click, done, fill, fw, goto_store, press, tdone, template, tools_plan
 from tasks.templates.food._common import (
@@ -143,7 +143,7 @@ def add_address(w: World, rng: random.Random):
 def notification_setting(w: World, rng: random.Random):
     """Flip one notification switch."""
     f = fw(w)
-    from apps.food.views.account import NOTIFY
+    from apps.food.services.account import NOTIFY
 
     picks = [NOTIFY[i] for i in (4, 3, 1, 5, 2)]
     for key, head, label in picks:

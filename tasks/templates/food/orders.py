@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from apps.food import logic
+from domain import food as logic
 from tasks.templates.base import World
 from tasks.templates.food._lib import template  # noqa: E402  (max_steps from the solution)
 from tasks.templates.food._common import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from apps.food import logic
+from domain import food as logic
 from tasks.templates.base import World
 from tasks.templates.food._common import distinct
 from tasks.templates.food._lib import call, click, done, fill, fw, goto_store, tdone, template, tools_plan

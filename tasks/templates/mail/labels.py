@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from apps.mail.views.common import LABEL_COLORS
+from apps.mail.services.labels import LABEL_COLORS
 from tasks.templates import World, template
 from tasks.templates.mail._tools import call, plan
 from tasks.templates.mail._common import Mailbox, click, done, extra, graded

@@ -8,7 +8,8 @@ from collections import Counter
 
 from apps._shared.jsonable import to_json_value
 from apps.crm import SPEC
-from seed_data.crm import LEAD_STATUSES, STAGES, build, logo_png
+from domain.crm import LEAD_STATUSES, STAGES
+from seed_data.crm import build, logo_png
 
 NOW = SPEC.default_now
 

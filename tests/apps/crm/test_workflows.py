@@ -7,7 +7,7 @@ import json
 from sqlalchemy import func, select
 
 from apps.crm import models as m
-from seed_data.crm import normalize_company
+from domain.crm import normalize_company
 
 from .conftest import NOW, fresh
 

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from apps.food import SPEC, logic
+from apps.food import SPEC
+from domain import food as logic
 from gym_core import AsyncUIEnv
 from tests.apps.food.checkout_page import summary
 

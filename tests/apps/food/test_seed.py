@@ -8,7 +8,8 @@ import json
 
 from PIL import Image
 
-from apps.food import SPEC, images, logic
+from apps.food import SPEC, images
+from domain import food as logic
 from seed_data.food import build_world
 
 NOW = SPEC.default_now

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from apps.food import logic
+from domain import food as logic
 from apps.food.models import (
     Address, Cart, CartItem, GiftCard, MenuItem, Option, OptionGroup, Order, OrderItem, PaymentMethod, Promo, Review,
     SavedStore, Store, SupportRequest, User,

@@ -1,0 +1,39 @@
+"""What a clone declares about itself (`AppSpec`): the factory builds the app from it, the world store
+builds and snapshots its worlds from it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from sqlalchemy.orm import DeclarativeBase
+
+
+@dataclass
+class AppSpec:
+    """What a clone declares about itself; `create_app` does the rest."""
+
+    name: str  # "mail"
+    title: str  # the brand shown in the UI, e.g. "Postbox"
+    import_name: str  # the clone's package, for its templates/ and static/
+    base: type[DeclarativeBase]  # the clone's models
+    build_world: Callable[[int, dt.datetime], dict[str, list[dict[str, Any]]]]  # (seed, now) -> rows per table
+    # The views package: its `blueprints()` and, if it has one, `init_app(app)`, imported when the app is
+    # built (so importing the spec stays cheap).
+    views: str
+    default_now: dt.datetime
+    start_path: str = "/"
+    version: str = "1"
+    # What, when changed, invalidates cached snapshots: the seed code's modules and the vocab folder
+    # (the fingerprint also covers the schema, and Faker's version: another Faker draws other names).
+    fingerprint_modules: list[str] = field(default_factory=list)
+    vocab_dir: Path | None = None
+    # Fields that change by merely looking (e.g. "recently viewed"): ignored by unchanged_except.
+    volatile: dict[str, list[str]] = field(default_factory=dict)
+    # Let the app's pages run inline scripts and on* handlers (test fixture apps written that way). The
+    # clones do not: their one inline script carries the request's CSP nonce (apps/_shared/sandbox.py).
+    inline_scripts: bool = False
+    # The module whose TOOLS (apps._shared.tools.ToolSet) are the app's function-call surface.
+    tools: str | None = None
