@@ -166,9 +166,9 @@ def eval_cmd(
     """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl, a report to OUT/report/."""
     _set_judge_env(judge_base_url, judge_model)
     from agent_harness.episode import EvalConfig, make_agent_from
+    from agent_harness.report.stats import pass_at_k_table
     from agent_harness.results import latest_results, read_results
     from agent_harness.runner import run_eval
-    from agent_harness.report.stats import pass_at_k_table
     from agent_harness.summary import print_summary
     from gym_core.env import EnvConfig
     from gym_core.runtime import Runtime
@@ -216,8 +216,9 @@ def eval_cmd(
                   f"workers={workers} ({where}) -> {out}")
 
     async def main():
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-            TimeRemainingColumn
+        from rich.progress import (
+            BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn,
+        )
 
         ids = {t.id for t in chosen}
         done_rows = [r for r in latest_results(read_results(out)) if r.get("agent") == label and r["task_id"] in ids

@@ -3,11 +3,10 @@
 import gymnasium
 
 from apps import APP_MODULES
-
 from gym_core.actions import Action, ActionError, parse_action
 from gym_core.env import AsyncUIEnv, EnvConfig
-from gym_core.tool_env import AsyncToolEnv
 from gym_core.runtime import Runtime
+from gym_core.tool_env import AsyncToolEnv
 
 # uigym/mail-v0 (the screen), uigym/mail-tools-v0 (the tools only), uigym/mail-hybrid-v0 (both); same for food, crm.
 for _app in APP_MODULES:

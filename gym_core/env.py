@@ -33,18 +33,16 @@ from gym_core.actions import (
     Scroll, ToolUse, Type, Wait, parse_action,
 )
 from gym_core.browser import origin
+from gym_core.config import EnvConfig
 from gym_core.keys import normalize_keys
 from gym_core.page_scripts import ARM_SCROLL_JS, INIT_SCRIPT, MARKS_JS
 from gym_core.runtime import Runtime
 from gym_core.server import ServerError
-from gym_core.config import EnvConfig
-from gym_core.world_env import WorldEnv
 from gym_core.spaces import (
-    A11Y_TREE_MAX_CHARS, ERROR_MAX_CHARS, MARK_TEXT_MAX_CHARS, MAX_MARKS, OBSERVATION_OPTIONS, URL_MAX_CHARS,
-    clip_text,
+    A11Y_TREE_MAX_CHARS, ERROR_MAX_CHARS, MARK_TEXT_MAX_CHARS, MAX_MARKS, OBSERVATION_OPTIONS, URL_MAX_CHARS, clip_text,
 )
+from gym_core.world_env import WorldEnv
 from tasks import Task
-
 
 PARKED_PATH = "/_shared/static/parked.html"  # an empty page of every app's origin (park_tab)
 

@@ -25,13 +25,7 @@ from typing import Any
 from faker import Faker
 
 from domain.crm import (
-    LEAD_STATUSES,
-    OPEN_STAGES,
-    STAGE_FORECAST,
-    STAGE_PROBABILITY,
-    ascii_fold,
-    company_base,
-    normalize_company,
+    LEAD_STATUSES, OPEN_STAGES, STAGE_FORECAST, STAGE_PROBABILITY, ascii_fold, company_base, normalize_company,
     quarter_bounds,
 )
 

@@ -35,6 +35,7 @@ from agent_harness.results import latest_results, read_results
 from agent_harness.trajectory import Trajectory
 from gym_core.actions import ActionError, action_to_dict, parse_action
 
+
 @dataclass
 class Episode:
     run: Path

@@ -20,18 +20,8 @@ from typing import Any
 
 from agent_harness.formats.anthropic_cua import AnthropicComputerUse
 from agent_harness.formats.base import (
-    SCROLL_CLICK_PX,
-    SCROLL_STEP_PX,
-    WAIT_DEFAULT_MS,
-    ActionFormat,
-    FormatContext,
-    Parsed,
-    ParseError,
-    Rendered,
-    RenderError,
-    Reply,
-    ToolCall,
-    sample_actions,
+    SCROLL_CLICK_PX, SCROLL_STEP_PX, WAIT_DEFAULT_MS, ActionFormat, FormatContext, Parsed, ParseError, Rendered,
+    RenderError, Reply, ToolCall, sample_actions,
 )
 from agent_harness.formats.gym_tools import GymTools
 from agent_harness.formats.openai_cua import OpenAIComputerUse

@@ -18,22 +18,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    SCROLL_CLICK_PX,
-    ActionFormat,
-    FormatContext,
-    Parsed,
-    ParseError,
-    Rendered,
-    Reply,
-    ToolCall,
-    as_action,
-    fold_pointer_ops,
-    json_objects,
-    key_list,
-    model_point,
-    num,
-    point,
-    read_reply,
+    SCROLL_CLICK_PX, ActionFormat, FormatContext, Parsed, ParseError, Rendered, Reply, ToolCall, as_action,
+    fold_pointer_ops, json_objects, key_list, model_point, num, point, read_reply,
 )
 
 # uigym key -> xdotool keysym (what Claude writes)

@@ -17,21 +17,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    ActionFormat,
-    FormatContext,
-    Parsed,
-    ParseError,
-    Rendered,
-    RenderError,
-    Reply,
-    ToolCall,
-    as_action,
-    checked,
-    key_list,
-    model_point,
-    num,
-    point,
-    read_reply,
+    ActionFormat, FormatContext, Parsed, ParseError, Rendered, RenderError, Reply, ToolCall, as_action, checked,
+    key_list, model_point, num, point, read_reply,
 )
 
 _X = {"type": "integer", "description": "Horizontal coordinate, in screenshot pixels."}

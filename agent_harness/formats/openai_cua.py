@@ -16,23 +16,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    WAIT_DEFAULT_MS,
-    ActionFormat,
-    FormatContext,
-    Parsed,
-    ParseError,
-    Rendered,
-    Reply,
-    ToolCall,
-    as_action,
-    checked,
-    json_objects,
-    key_list,
-    key_names_for,
-    model_point,
-    num,
-    point,
-    read_reply,
+    WAIT_DEFAULT_MS, ActionFormat, FormatContext, Parsed, ParseError, Rendered, Reply, ToolCall, as_action, checked,
+    json_objects, key_list, key_names_for, model_point, num, point, read_reply,
 )
 
 KEY_OUT = {"Control": "CTRL", "Alt": "ALT", "Shift": "SHIFT", "Meta": "CMD", "Enter": "ENTER", "Escape": "ESC",

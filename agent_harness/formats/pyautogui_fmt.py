@@ -19,21 +19,8 @@ import re
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    SCROLL_CLICK_PX,
-    WAIT_DEFAULT_MS,
-    ActionFormat,
-    FormatContext,
-    Parsed,
-    ParseError,
-    Rendered,
-    Reply,
-    as_action,
-    fold_pointer_ops,
-    key_list,
-    model_point,
-    num,
-    point,
-    strip_think,
+    SCROLL_CLICK_PX, WAIT_DEFAULT_MS, ActionFormat, FormatContext, Parsed, ParseError, Rendered, Reply, as_action,
+    fold_pointer_ops, key_list, model_point, num, point, strip_think,
 )
 
 KEY_OUT = {"Control": "ctrl", "Alt": "alt", "Shift": "shift", "Meta": "win", "Enter": "enter", "Escape": "esc",

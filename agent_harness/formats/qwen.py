@@ -15,22 +15,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    ActionFormat,
-    FormatContext,
-    Parsed,
-    ParseError,
-    Rendered,
-    RenderError,
-    Reply,
-    ToolCall,
-    as_action,
-    fold_pointer_ops,
-    json_objects,
-    key_list,
-    model_point,
-    num,
-    point,
-    read_reply,
+    ActionFormat, FormatContext, Parsed, ParseError, Rendered, RenderError, Reply, ToolCall, as_action,
+    fold_pointer_ops, json_objects, key_list, model_point, num, point, read_reply,
 )
 
 ACTIONS = ["key", "type", "mouse_move", "left_click", "left_click_drag", "right_click", "middle_click",

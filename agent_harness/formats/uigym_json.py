@@ -14,21 +14,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    ActionFormat,
-    FormatContext,
-    Parsed,
-    ParseError,
-    Rendered,
-    Reply,
-    ToolCall,
-    as_action,
-    checked,
-    json_objects,
-    key_list,
-    model_point,
-    num,
-    point,
-    read_reply,
+    ActionFormat, FormatContext, Parsed, ParseError, Rendered, Reply, ToolCall, as_action, checked, json_objects,
+    key_list, model_point, num, point, read_reply,
 )
 from gym_core.actions import ACTION_TYPES
 

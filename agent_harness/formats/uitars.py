@@ -22,21 +22,8 @@ import re
 from typing import Any, Iterable
 
 from agent_harness.formats.base import (
-    SCROLL_STEP_PX,
-    WAIT_DEFAULT_MS,
-    ActionFormat,
-    FormatContext,
-    Parsed,
-    ParseError,
-    Rendered,
-    RenderError,
-    Reply,
-    as_action,
-    checked,
-    key_list,
-    model_point,
-    point,
-    strip_think,
+    SCROLL_STEP_PX, WAIT_DEFAULT_MS, ActionFormat, FormatContext, Parsed, ParseError, Rendered, RenderError, Reply,
+    as_action, checked, key_list, model_point, point, strip_think,
 )
 
 KEY_OUT = {"Control": "ctrl", "Alt": "alt", "Shift": "shift", "Meta": "meta", "Enter": "enter", "Escape": "esc",

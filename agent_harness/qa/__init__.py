@@ -15,13 +15,7 @@ import uuid
 
 from agent_harness.qa.crawler import Crawler
 from agent_harness.qa.report import Defect, QAReport
-from agent_harness.qa.spec import (
-    DEFECT_KINDS,
-    AppQA,
-    QueryPath,
-    load_declaration,
-    resolve_vocabulary,
-)
+from agent_harness.qa.spec import DEFECT_KINDS, AppQA, QueryPath, load_declaration, resolve_vocabulary
 from agent_harness.qa.states import QAConfig
 from gym_core.runtime import Runtime
 

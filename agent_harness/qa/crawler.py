@@ -26,13 +26,7 @@ from urllib.parse import urlsplit
 from agent_harness.qa.jobqueue import JobQueue
 from agent_harness.qa.report import Defect, QAReport
 from agent_harness.qa.spec import AppQA
-from agent_harness.qa.states import (
-    Act,
-    QAConfig,
-    State,
-    Templates,
-    _path_of,
-)
+from agent_harness.qa.states import Act, QAConfig, State, Templates, _path_of
 from agent_harness.qa.worker import Worker
 from gym_core.runtime import Runtime
 

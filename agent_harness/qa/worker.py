@@ -19,16 +19,7 @@ from agent_harness.qa import js
 from agent_harness.qa.events import Events
 from agent_harness.qa.report import Defect
 from agent_harness.qa.states import (
-    ACTION_ROLES,
-    CLOSE_NAME,
-    NO_CONTENT_NAME,
-    TYPE_TEXT,
-    Act,
-    ReplayError,
-    State,
-    _path_of,
-    group_key,
-    pixels_changed,
+    ACTION_ROLES, CLOSE_NAME, NO_CONTENT_NAME, TYPE_TEXT, Act, ReplayError, State, _path_of, group_key, pixels_changed,
     world_hash,
 )
 from gym_core.env import AsyncUIEnv, EnvConfig

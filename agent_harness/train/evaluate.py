@@ -83,11 +83,7 @@ def merged_checkpoint(ckpt: Path) -> Path:
     target = ckpt / "merged"
     if (target / "config.json").exists():
         return target
-    from peft import (
-        AutoPeftModelForCausalLM,
-        PeftConfig,
-        PeftModel,
-    )
+    from peft import AutoPeftModelForCausalLM, PeftConfig, PeftModel
     from transformers import AutoModelForImageTextToText, AutoProcessor
 
     base = PeftConfig.from_pretrained(str(ckpt)).base_model_name_or_path

@@ -15,8 +15,8 @@ from apps._shared.caching import init_caching
 from apps._shared.control import create_control_app
 from apps._shared.db import DEFAULT_WORLD, close_db, store
 from apps._shared.sandbox import init_sandbox
-from apps._shared.spec import AppSpec
 from apps._shared.session import WORLD_COOKIE, verified_world
+from apps._shared.spec import AppSpec
 from apps._shared.worlds import WorldStore
 
 SHARED_DIR = Path(__file__).parent

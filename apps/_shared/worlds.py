@@ -30,8 +30,8 @@ import faker
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.sql import sqltypes
 from sqlalchemy.schema import CreateTable
+from sqlalchemy.sql import sqltypes
 
 from apps._shared.fixtures import FixtureError, apply_fixtures
 from apps._shared.jsonable import to_json_value

@@ -10,7 +10,6 @@ from apps._shared import AppSpec
 from apps._shared import create_app as _create_app
 from apps.crm.models import VOLATILE, Base
 
-
 SPEC = AppSpec(
     name="crm",
     title="Stratus CRM",

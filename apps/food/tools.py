@@ -13,11 +13,10 @@ from pydantic import Field
 
 from apps._shared import db
 from apps._shared.tools import ToolError, ToolSet
-from domain import food as logic
-from apps.food.services import Conflict, NotFound, account, catalog, checkout
+from apps.food.services import Conflict, NotFound, account, catalog, checkout, orders
 from apps.food.services import cart as cart_service
-from apps.food.services import orders
 from apps.food.services.state import cart, user
+from domain import food as logic
 
 TOOLS = ToolSet("food")
 

@@ -27,8 +27,8 @@ def _food_cart(client) -> None:
     from sqlalchemy import select
     from sqlalchemy.orm import Session
 
-    from domain import food as logic
     from apps.food.models import MenuItem, Store
+    from domain import food as logic
 
     app = client.application
     with Session(app.extensions["uigym_worlds"].engine("fuzz-food")) as s:

@@ -12,11 +12,11 @@ from PIL import Image
 from pydantic import ValidationError
 
 from agent_harness.qa import AppQA, QAReport
-from agent_harness.qa.states import Templates, group_key, pixels_changed, world_hash
 from agent_harness.qa.lint import known_text, lint_goal
 from agent_harness.qa.queries import fold, matches
 from agent_harness.qa.report import Defect, outline, render_html
 from agent_harness.qa.spec import load_declaration, resolve_vocabulary
+from agent_harness.qa.states import Templates, group_key, pixels_changed, world_hash
 
 NOW = dt.datetime(2026, 3, 12, 10, 24)
 

@@ -9,10 +9,10 @@ import re
 from sqlalchemy import select
 
 from apps._shared import db, now
-from domain import food as logic
 from apps.food.models import Address, GiftCard, Neighborhood, PaymentMethod, SavedStore
 from apps.food.services import FormInvalid, Invalid, NotFound
 from apps.food.services.state import cart, user
+from domain import food as logic
 
 MODES = ("delivery", "pickup")
 NOTIFY = [

@@ -9,10 +9,10 @@ from typing import Iterable
 from sqlalchemy import select
 
 from apps._shared import db, now
-from domain import food as logic
 from apps.food.models import Cart, CartItem, MenuItem, Option, OptionGroup, Store
 from apps.food.services import Conflict, Invalid, NotFound
 from apps.food.services.state import cart, cart_items, forget_cart, user
+from domain import food as logic
 
 MAX_QTY = 20
 NOTE_MAX = 300  # the Special instructions box's maxlength

@@ -13,10 +13,8 @@ from typing import Any
 from sqlalchemy import select
 
 from apps._shared import db, now
-from domain import food as logic
 from apps.food.models import (
-    Cuisine, GiftCard, MenuCategory, MenuItem, Order, OrderItem, PaymentMethod, Promo, Review, Store,
-    SupportRequest,
+    Cuisine, GiftCard, MenuCategory, MenuItem, Order, OrderItem, PaymentMethod, Promo, Review, Store, SupportRequest,
 )
 from apps.food.services import NotFound
 from apps.food.services import checkout as checkout_service
@@ -24,6 +22,7 @@ from apps.food.services import orders as order_service
 from apps.food.services.account import NOTIFY
 from apps.food.services.cart import group_link
 from apps.food.services.state import addresses, cart, cart_items, cart_subtotal, current_address, user
+from domain import food as logic
 
 
 def _views():

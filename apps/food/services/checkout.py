@@ -8,10 +8,10 @@ import datetime as dt
 from sqlalchemy import func, select
 
 from apps._shared import db, now
-from domain import food as logic
 from apps.food.models import Cart, MenuItem, Order, OrderItem, PaymentMethod, Promo, Store
 from apps.food.services import Invalid, NotFound
 from apps.food.services.state import cart, cart_items, cart_subtotal, current_address, forget_cart, user
+from domain import food as logic
 
 DELIVERY_OPTIONS = ("standard", "express", "scheduled")
 

@@ -7,12 +7,12 @@ from typing import Iterable
 from sqlalchemy import select
 
 from apps._shared import db, now
-from domain import food as logic
 from apps.food.models import CartItem, MenuItem, Option, Order, OrderItem, Review, SupportRequest
 from apps.food.services import Invalid, NotFound
-from apps.food.services.cart import new_cart, cart_for_store
+from apps.food.services.cart import cart_for_store, new_cart
 from apps.food.services.checkout import store_name
 from apps.food.services.state import cart_items, user
+from domain import food as logic
 
 ACTIVE = ("placed", "preparing", "on_the_way", "ready", "scheduled")
 DONE = ("delivered", "picked_up")

@@ -7,13 +7,13 @@ from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
-from domain import food as logic
 from apps.food.models import GiftCard, PaymentMethod, SupportRequest
 from apps.food.services import FormInvalid, Invalid, NotFound
 from apps.food.services import account as account_service  # `account` is the page's view
 from apps.food.services.account import NOTIFY  # noqa: F401 (the notifications page and templates read it)
 from apps.food.views import bp
 from apps.food.views.common import addresses, all_cards, user
+from domain import food as logic
 
 SECTIONS = {
     "profile": "Profile", "addresses": "Addresses", "payment": "Payment methods", "saved": "Saved stores",

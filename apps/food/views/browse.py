@@ -8,13 +8,13 @@ from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import func, literal_column, or_, select
 
 from apps._shared import db, inputs, now
-from domain import food as logic
 from apps.food.models import Address, Cuisine, MenuCategory, MenuItem, Promo, Store
 from apps.food.services import FormInvalid, Invalid, NotFound, account
 from apps.food.views import bp
 from apps.food.views.common import (
     all_cards, any_filter, apply_filters, cuisine_map, cuisines, read_filters, sort_cards, store_deals, user,
 )
+from domain import food as logic
 
 SYNONYMS = {
     "boba": "bubble tea", "milk tea": "bubble tea", "veggie": "vegetarian", "hamburger": "burgers",

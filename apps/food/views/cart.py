@@ -6,13 +6,13 @@ from flask import g, jsonify, render_template
 from sqlalchemy import select
 
 from apps._shared import db, inputs
-from domain import food as logic
 from apps.food.models import CartItem, MenuItem, Store
 from apps.food.services import Conflict, Invalid, NotFound
 from apps.food.services import cart as cart_service
 from apps.food.services.cart import group_link
 from apps.food.views import bp
 from apps.food.views.common import cart, cart_count, cart_items, cart_subtotal
+from domain import food as logic
 
 
 def cart_json() -> dict:

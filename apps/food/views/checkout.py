@@ -10,7 +10,6 @@ from flask import jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
-from domain import food as logic
 from apps.food.models import Cart, MenuItem, PaymentMethod, Store
 from apps.food.services import FormInvalid, Invalid
 from apps.food.services import account as account_service
@@ -18,6 +17,7 @@ from apps.food.services import checkout as checkout_service
 from apps.food.services.checkout import breakdown, cart_promo  # noqa: F401 (the summary's one computation)
 from apps.food.views import bp
 from apps.food.views.common import cart, cart_items, cart_subtotal, current_address, parse_when, user
+from domain import food as logic
 
 
 def cards() -> list[PaymentMethod]:

@@ -10,12 +10,20 @@ from flask import g, request
 from sqlalchemy import select
 
 from apps._shared import db, now
-from domain import food as logic
 from apps.food.models import Cuisine, MenuItem, Option, OptionGroup, Promo, SavedStore, Store
+
 # The user and the cart live in the service layer (apps/food/services/state.py); re-exported for the views.
 from apps.food.services.state import (  # noqa: F401
-    addresses, cart, cart_count, cart_items, cart_subtotal, current_address, forget_cart, user,
+    addresses,
+    cart,
+    cart_count,
+    cart_items,
+    cart_subtotal,
+    current_address,
+    forget_cart,
+    user,
 )
+from domain import food as logic
 
 
 def cuisines() -> list[Cuisine]:

@@ -6,16 +6,14 @@ from flask import abort, jsonify, render_template, request
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
-from domain import food as logic
 from apps.food.models import CartItem, MenuCategory, MenuItem, Promo, Review, Store
 from apps.food.services import Conflict
 from apps.food.services import cart as cart_service
 from apps.food.services.account import toggle_saved
 from apps.food.services.cart import group_link
 from apps.food.views import bp
-from apps.food.views.common import (
-    cart, cuisine_map, current_address, item_groups, store_card, user,
-)
+from apps.food.views.common import cart, cuisine_map, current_address, item_groups, store_card, user
+from domain import food as logic
 
 
 def get_store(store_id: int) -> Store:

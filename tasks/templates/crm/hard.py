@@ -8,8 +8,10 @@ import random
 from domain.crm import OPEN_STAGES
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, iso, link, lookup, mdy,
-    menuitem, money, neighbour, next_weekday, open_record, pick, save_modal, tab, tools, user_id, written)
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, iso,
+    link, lookup, mdy, menuitem, money, neighbour, next_weekday, open_record, pick, save_modal, tab, tools, user_id,
+    written,
+)
 
 CALL_NOTES = ["Champion confirmed budget; legal review starts next week.", "Procurement asked for final pricing by Friday.",
               "Verbal yes from the VP; waiting on the signature process.", "They want a 3-year term with a price lock."]

@@ -8,7 +8,8 @@ from collections import defaultdict
 from domain.crm import OPEN_STAGES
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    Crm, call, done, extra, find, finish, follow_elsewhere, link, num_answer, open_record, tab, toggle_follow, tools)
+    Crm, call, done, extra, find, finish, follow_elsewhere, link, num_answer, open_record, tab, toggle_follow, tools,
+)
 
 
 def _collateral(crm: Crm, solution: list[dict], account: int | None = None) -> dict:

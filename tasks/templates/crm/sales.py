@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from domain.crm import company_base, normalize_company
+from domain.crm import OPEN_STAGES, company_base, normalize_company
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, find, finish, link, lookup, mdy, menuitem, money,
-    neighbour, next_id, open_record, pick, save_modal, toggle_follow, tools, wrong_record)
-from domain.crm import OPEN_STAGES
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, find, finish, link, lookup, mdy,
+    menuitem, money, neighbour, next_id, open_record, pick, save_modal, toggle_follow, tools, wrong_record,
+)
 
 PRODUCTS = ["Analytics Cloud", "Integration Hub", "Security Suite", "Data Warehouse", "IoT Gateway", "Premier Support"]
 

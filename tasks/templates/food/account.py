@@ -7,11 +7,11 @@ import random
 
 from domain import food as logic
 from tasks.templates.base import World
-from tasks.templates.food._lib import call, click, done, fill, fw, goto_store, press, tdone, template, tools_plan
 from tasks.templates.food._common import (
     another_item, collateral, creates, deletes, edit_profile_email, extra, new_cart, switch_to_pickup, user_update,
     wrong_record,
 )
+from tasks.templates.food._lib import call, click, done, fill, fw, goto_store, press, tdone, template, tools_plan
 
 
 def _acct(section_link: str) -> list[dict]:

@@ -7,15 +7,26 @@ import random
 
 from domain import food as logic
 from tasks.templates.base import World
-from tasks.templates.food._lib import template  # noqa: E402  (max_steps from the solution)
-from tasks.templates.food._common import (
-    cancel_placed, collateral, extra, order_allow, reorder_placed, user_update,
-)
+from tasks.templates.food._common import cancel_placed, collateral, extra, order_allow, reorder_placed, user_update
 from tasks.templates.food._lib import (
-    add_line, click, created_order, done, fill, fw, goto_store, iso, order_line, place, price,
+    add_line,
+    call,
+    click,
+    created_order,
+    done,
+    fill,
+    fw,
+    goto_store,
+    iso,
+    order_line,
+    place,
+    price,
+    t_add,
+    tdone,
+    template,  # noqa: E402  (max_steps from the solution)
     to_checkout,
+    tools_plan,
 )
-from tasks.templates.food._lib import call, t_add, tdone, tools_plan
 
 
 def _t_line(s, it, rows, q=1) -> list[dict]:

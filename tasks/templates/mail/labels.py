@@ -6,8 +6,8 @@ import random
 
 from apps.mail.services.labels import LABEL_COLORS
 from tasks.templates import World, template
-from tasks.templates.mail._tools import call, plan
 from tasks.templates.mail._common import Mailbox, click, done, extra, graded
+from tasks.templates.mail._tools import call, plan
 
 NAV = {"role": "navigation", "name": "Mailboxes"}
 NEW_NAMES = ["Conferences", "Vendors", "Hiring", "Taxes 2026", "Side projects", "Contracts", "Board", "Recipes"]

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.orm import Session
 
-from domain import food as logic
 from apps.food.models import GiftCard, MenuItem, Order, Promo, Store, User
+from domain import food as logic
 from tests.apps.food.checkout_page import LINES, form_fields, lines, summary
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from domain import food as logic
 from apps.food.models import (
     Address, Cart, CartItem, GiftCard, MenuItem, Option, OptionGroup, Order, OrderItem, PaymentMethod, Promo, Review,
     SavedStore, Store, SupportRequest, User,
 )
+from domain import food as logic
 
 
 def _item_with_required(db, store_id=None):
