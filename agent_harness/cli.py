@@ -350,7 +350,7 @@ def _calibration(chosen, out: Optional[Path] = None) -> bool | None:
     """Run the judged tasks' calibration against the configured judge and print the report.
     None: no judged task, or no judge configured (said so, never counted as passed)."""
     from tasks.calibration import calibrate, judged
-    from verifiers.judge import JUDGE_ENV_HELP, judge_from_env
+    from grading.judge import JUDGE_ENV_HELP, judge_from_env
 
     jt = judged(chosen)
     if not jt:

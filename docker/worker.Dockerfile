@@ -18,7 +18,7 @@ RUN --mount=type=secret,id=pip_conf --mount=type=secret,id=pip_ca \
     && pip install "setuptools>=68" wheel -r /tmp/requirements.txt && rm /tmp/requirements.txt requirements.py
 COPY domain domain
 COPY seed_data seed_data
-COPY verifiers verifiers
+COPY grading grading
 COPY tasks tasks
 COPY gym_core gym_core
 COPY bench bench

@@ -21,7 +21,7 @@ class EnvConfig:
     # storage, history, extra tabs, hover): about 3x cheaper than a new context, and the HTTP cache
     # keeps the app's CSS and fonts. False: a brand-new context every episode.
     reuse_context: bool = True
-    # The LLM judge for tasks with judge checks: a callable (verifiers.judge.JudgeRequest -> JudgeVerdict).
+    # The LLM judge for tasks with judge checks: a callable (grading.judge.JudgeRequest -> JudgeVerdict).
     # None: built from UIGYM_JUDGE_BASE_URL / UIGYM_JUDGE_MODEL when a judged task is graded; with
     # neither, such an episode is graded "ungraded" (never passed).
     judge: Any = None

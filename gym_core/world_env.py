@@ -17,7 +17,7 @@ from gym_core.runtime import Runtime
 from gym_core.server import AppServer, ServerError, ToolCallError
 from gym_core.spaces import GOAL_MAX_CHARS, TOOL_RESULT_MAX_CHARS, clip_text
 from tasks import Task, load_task
-from verifiers import verify
+from grading import verify
 
 # The env's own tool in tool and hybrid modes: it ends the episode (the `done` action), so a function-calling
 # model can finish, and answer, the way it does everything else.
@@ -221,7 +221,7 @@ class WorldEnv:
     async def grade(self, answer: str | None = None):
         """The verifier's report on the world as it is now."""
         if self.task is None:
-            from verifiers import VerifyResult
+            from grading import VerifyResult
 
             return VerifyResult(score=0.0, passed=False, checks=[])
         end = await self.state()
@@ -229,7 +229,7 @@ class WorldEnv:
         if self.task.verify.has_judge:
             judge = self.config.judge
             if judge is None:
-                from verifiers.judge import judge_from_env
+                from grading.judge import judge_from_env
 
                 self._judge = self._judge or judge_from_env()
                 judge = self._judge

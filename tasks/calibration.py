@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tasks.schema import Task
-from verifiers import JudgeCheck
-from verifiers.engine import judge_one
-from verifiers.judge import CriterionVerdict, JudgeError, JudgeRequest, JudgeVerdict
+from grading import JudgeCheck
+from grading.engine import judge_one
+from grading.judge import CriterionVerdict, JudgeError, JudgeRequest, JudgeVerdict
 
 __all__ = ["CalibrationReport", "ExampleJudge", "ExampleResult", "calibrate", "judged"]
 

@@ -2,7 +2,7 @@
 
 For every task:
 - its verify spec has no hole a hedge, a dump or an unbounded side effect could use
-  (`verifiers.lint.spec_holes`);
+  (`grading.lint.spec_holes`);
 - it carries the adversarial kinds its shape calls for: a task answered with `done(answer)` has
   hedges; a task that changes the world has the gold plus a harmful `extra`; a task whose grade reads
   text the agent writes has a `dump`;
@@ -19,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tasks.schema import Task
-from verifiers import AnswerCheck, RowCheck, verify
-from verifiers.lint import spec_holes
+from grading import AnswerCheck, RowCheck, verify
+from grading.lint import spec_holes
 
 __all__ = ["AuditReport", "answer_only", "audit_tasks", "required_kinds"]
 

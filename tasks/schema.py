@@ -4,7 +4,7 @@
       "id": "mail/star-latest-from-ana", "app": "mail", "seed": 0, "difficulty": "easy",
       "goal": "Star the latest email from Ana Ruiz.", "start_path": "/inbox",
       "fixtures": [], "max_steps": 15,
-      "verify": {...},                       # verifiers.VerifySpec
+      "verify": {...},                       # grading.VerifySpec
       "solution": [{"click": {"role": "row", "name": "Ana Ruiz"}}, ...],
       "near_misses": [[...], ...],           # trajectories that look right but must grade 0
       "adversarial": [{"kind": "hedge", "steps": [...], "why": "..."}, ...],  # dishonest ones: must grade 0
@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from apps import APP_MODULES
-from verifiers import VerifySpec
+from grading import VerifySpec
 
 APPS = tuple(APP_MODULES)  # the clones, named once in apps.APP_MODULES
 AppName = Literal[APPS]  # type: ignore[valid-type]

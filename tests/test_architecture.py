@@ -1,7 +1,7 @@
 """The architecture holds (docs/ARCHITECTURE.md): the layer order, no import circles, no private names
 imported across packages.
 
-- Layers: domain <- seed_data <- apps | verifiers <- tasks <- gym_core <- agent_harness <- bench; a package
+- Layers: domain <- seed_data <- apps | grading <- tasks <- gym_core <- agent_harness <- bench; a package
   imports only packages below it (import-linter's layers contract, configured in pyproject.toml).
 - Circles: no module imports, directly or through others, a module that imports it back (grimp's graph,
   every import counted, type-checking and function-level ones included; networkx finds the strongly
@@ -21,7 +21,7 @@ import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["domain", "seed_data", "verifiers", "apps", "tasks", "gym_core", "agent_harness", "bench"]
+PACKAGES = ["domain", "seed_data", "grading", "apps", "tasks", "gym_core", "agent_harness", "bench"]
 
 
 @pytest.fixture(scope="module")

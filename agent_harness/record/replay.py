@@ -72,7 +72,7 @@ async def replay_episode(episode: str | Path, env: AsyncUIEnv, task: Task | None
                          compare_screens: bool = True) -> ReplayResult:
     """Reset `env` to the episode's task (its task.json, or the bundled task of that id) and step
     through the recorded actions; the end state's diff is compared with the recorded state_diff.json."""
-    from verifiers import diff_states
+    from grading import diff_states
 
     edir = Path(episode)
     traj = Trajectory.load(edir / "trajectory.json")

@@ -242,7 +242,7 @@ class Recorder:
             await self._finish()
 
     async def _finish(self) -> None:
-        from verifiers import diff_states
+        from grading import diff_states
 
         ep, env = self.ep, self.env
         traj = ep.traj

@@ -12,9 +12,9 @@ import pytest
 from agent_harness.agents import OracleAgent
 from gym_core.env import AsyncUIEnv, EnvConfig
 from tasks import load_task
-from tests.verifiers.fake_judge import FakeJudgeServer
-from verifiers import verify
-from verifiers.judge import OpenAIJudge
+from tests.grading.fake_judge import FakeJudgeServer
+from grading import verify
+from grading.judge import OpenAIJudge
 
 pytestmark = pytest.mark.slow
 

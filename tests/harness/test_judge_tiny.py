@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from verifiers import verify
-from verifiers.judge import CriterionVerdict, JudgeCache, JudgeError, JudgeRequest, JudgeVerdict, OpenAIJudge
+from grading import verify
+from grading.judge import CriterionVerdict, JudgeCache, JudgeError, JudgeRequest, JudgeVerdict, OpenAIJudge
 
 SPEC = {
     "checks": [

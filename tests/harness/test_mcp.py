@@ -21,7 +21,7 @@ from agent_harness.mcp_server import build_server, streamable_http_app
 from gym_core.server import ControlClient, ServerPool
 from tasks import Task
 from tests.harness.toy_tasks import APP_MODULES, TASKS, TOY_MODULE
-from verifiers import verify
+from grading import verify
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-import uigym_env  # noqa: F401 - first: the verifiers graft
+import uigym_env  # noqa: F401
 from agent_harness.formats import render
 from agent_harness.runner import EvalConfig, run_eval
 from agent_harness.trajectory import Trajectory

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-import uigym_env  # noqa: F401 - first: the verifiers graft (see uigym_env._names)
+import uigym_env  # noqa: F401
 import verifiers.v1 as vf
 from verifiers.v1.cli.eval.runner import run_eval as vf_run_eval
 from verifiers.v1.configs.cli.eval import EvalConfig as VFEvalConfig

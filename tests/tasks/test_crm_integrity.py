@@ -2,9 +2,9 @@
 
 from tasks.templates.crm._common import (
     allow_create, allow_update, competing, dump_text, extra, neighbour, text_limit, written)
-from verifiers import verify
-from verifiers.lint import spec_holes
-from verifiers.matchers import match
+from grading import verify
+from grading.lint import spec_holes
+from grading.matchers import match
 
 CALLS = ["Discussed rollout timeline; they want to start in May.", "Left a voicemail about the renewal.",
          "Walked through pricing tiers; waiting on budget approval.", "Agreed on next steps for the pilot."]

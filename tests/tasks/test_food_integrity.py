@@ -13,8 +13,8 @@ from tasks.templates.food._common import (
     wrong_record,
 )
 from tasks.templates.food._lib import click, done
-from verifiers import verify
-from verifiers.lint import spec_holes
+from grading import verify
+from grading.lint import spec_holes
 
 
 def _start() -> dict:

@@ -13,7 +13,7 @@ from agent_harness.cli import app
 from tasks import load_tasks
 from tasks.calibration import judged
 from tasks.integrity import CALIBRATION_KINDS, audit_tasks
-from tests.verifiers.fake_judge import FakeJudgeServer
+from tests.grading.fake_judge import FakeJudgeServer
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ import datetime as dt
 
 from tasks.templates.mail._common import (READ_BUDGET, competing, date_forms, graded, on_messages, other_dates,
                                           text_bound)
-from verifiers import verify
-from verifiers.lint import spec_holes
+from grading import verify
+from grading.lint import spec_holes
 
 
 def _msgs(n: int, read: bool = False, thread: int = 1) -> list[dict]:
@@ -88,7 +88,7 @@ def test_other_dates_leave_the_gold_date_writable():
     assert not set(date_forms(day)) & set(others)
     assert "March 2" in others and "3/21" in others and "2026-03-21" in others
     excl = {"$excludes": others}
-    from verifiers.matchers import match
+    from grading.matchers import match
 
     assert match("It's on Friday, March 20.", excl)
     assert not match("It's on March 20 or March 21.", excl)

@@ -1,7 +1,7 @@
 """Judged CRM tasks: notes and activities whose success is a judgement (a note summarising an account's
 open pipeline, a call log written up from shorthand, an email to a customer about their open case). State
 checks gate (one note / activity on the right record, nothing else changed); an LLM judge grades the text
-(verifiers/judge.py), calibrated on each task's labelled texts (tasks/templates/judged_lib.py)."""
+(grading/judge.py), calibrated on each task's labelled texts (tasks/templates/judged_lib.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Judged Forkful tasks: reviews and notes to the kitchen whose success is a judgement (a fair complaint,
 specific praise, an allergy note). State checks gate (the right order rated, one review, one cart line,
-nothing else changed); an LLM judge grades the text (verifiers/judge.py), calibrated on each task's
+nothing else changed); an LLM judge grades the text (grading/judge.py), calibrated on each task's
 labelled texts (tasks/templates/judged_lib.py)."""
 
 from __future__ import annotations

@@ -239,7 +239,7 @@ def on_messages(where: dict[str, Any], fields: list[str], max: int | None = None
 def competing(values, gold_text: str) -> list[str]:
     """The world's competing facts for an `$excludes`: distinct, non-empty, and none that the gold
     text itself mentions (a forward quotes its original; another instance's fact may be in it)."""
-    from verifiers.matchers import match
+    from grading.matchers import match
 
     out: list[str] = []
     for v in values:

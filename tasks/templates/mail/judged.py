@@ -1,6 +1,6 @@
 """Judged mail tasks: replies whose success is a judgement (a polite decline with two other times, an
 answer to a question, a thank-you note). State checks gate (one sent message, in the right thread, to the
-right person, nothing else changed); an LLM judge grades the text against a rubric (verifiers/judge.py),
+right person, nothing else changed); an LLM judge grades the text against a rubric (grading/judge.py),
 calibrated on each task's labelled texts (tasks/templates/judged_lib.py)."""
 
 from __future__ import annotations

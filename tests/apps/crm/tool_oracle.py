@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from apps.crm.tools import TOOLS
 from tasks.calibration import ExampleJudge
 from tasks.schema import Task
-from verifiers.engine import verify
+from grading.engine import verify
 
 _n = itertools.count()
 

@@ -12,7 +12,7 @@ import sys
 from apps._shared.tools import ToolError
 from apps.food.tools import TOOLS
 from tasks.schema import Task
-from verifiers import verify
+from grading import verify
 
 
 def play(app, wid: str, task: Task, calls) -> float:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from apps._shared.tools import ToolError
 from tasks.schema import Task
-from verifiers import verify
+from grading import verify
 
 
 @dataclass

@@ -119,7 +119,7 @@ def _code_name(v: str) -> str:
 
 
 class CodeCheck(BaseModel):
-    """A registered Python check (verifiers/checks.py) over start, end, answer and the trajectory."""
+    """A registered Python check (grading/checks.py) over start, end, answer and the trajectory."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from verifiers import AnswerCheck, RowCheck, VerifySpec
+from grading import AnswerCheck, RowCheck, VerifySpec
 
 FULL = {
     "checks": [
@@ -115,11 +115,11 @@ def test_literal_dict_matchers_are_allowed():
 
 
 def test_readme_example_spec_is_valid():
-    """The spec in verifiers/README.md is the one people copy; keep it loadable."""
+    """The spec in grading/README.md is the one people copy; keep it loadable."""
     import pathlib
     import re
 
-    readme = (pathlib.Path(__file__).parents[2] / "verifiers" / "README.md").read_text()
+    readme = (pathlib.Path(__file__).parents[2] / "grading" / "README.md").read_text()
     block = re.search(r"## A spec\s+```json\n(.*?)```", readme, re.S).group(1)
     spec = VerifySpec.model_validate(json.loads(block))
     assert len(spec.checks) == 5 and len(spec.unchanged_except) == 3

@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from verifiers import verify
-from verifiers.lint import spec_holes
+from grading import verify
+from grading.lint import spec_holes
 
 START = {
     "cases": [{"id": 1, "subject": "Printer jam", "status": "New"}, {"id": 2, "subject": "VPN down", "status": "New"}],

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from verifiers.values import MISSING, canonical, compare, extract_number, get_path, render, values_equal
+from grading.values import MISSING, canonical, compare, extract_number, get_path, render, values_equal
 
 
 class TestGetPath:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from verifiers import diff_states
+from grading import diff_states
 
 
 def test_identical_states_have_no_diff(start, end):

@@ -75,7 +75,7 @@ def verify(spec: VerifySpec | Mapping[str, Any], start: Any, end: Any, answer: s
     """Grade one episode. Raises only for an invalid spec (pydantic ValidationError).
 
     `trajectory`: the episode's steps for code (process) checks, `[{"step", "action", "url", "error"}]`.
-    `judge`: a callable `verifiers.judge.JudgeRequest -> JudgeVerdict` (raising `JudgeError` when it
+    `judge`: a callable `grading.judge.JudgeRequest -> JudgeVerdict` (raising `JudgeError` when it
     cannot judge) for judge checks. Judge checks run last and only when every other check passed (a
     state failure is a graded 0 at no judge cost); with no judge, or a judge that fails, the result is
     `status="ungraded"` with score 0, never a pass.

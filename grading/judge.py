@@ -1,6 +1,6 @@
 """The LLM judge: a rubric, the text an agent wrote, and any model behind an OpenAI-compatible endpoint.
 
-Layering: `verifiers.engine.verify` never touches the network. It takes an optional `judge`, any
+Layering: `grading.engine.verify` never touches the network. It takes an optional `judge`, any
 callable `JudgeRequest -> JudgeVerdict` that raises `JudgeError` when it cannot judge, and grades the
 episode *ungraded* (never passed) when the judge is absent or fails. This module holds that contract,
 the prompt, the strict reply parser, the on-disk cache and `OpenAIJudge`, an HTTP client written with

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from verifiers import CODE_CHECKS, CodeResult, VerifySpec, code_check, verify
+from grading import CODE_CHECKS, CodeResult, VerifySpec, code_check, verify
 
 START = {"messages": [{"id": 1, "body": "a"}]}
 END = {"messages": [{"id": 1, "body": "a"}, {"id": 2, "body": "b"}]}

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from verifiers import MISSING, MatcherError, describe, explain, explain_where, match, match_where
-from verifiers.matchers import validate_matcher, validate_where
+from grading import MISSING, MatcherError, describe, explain, explain_where, match, match_where
+from grading.matchers import validate_matcher, validate_where
 
 
 class FakeRefs:
@@ -126,7 +126,7 @@ def test_does_not_match(value, matcher):
 
 
 def test_every_operator_is_exercised_both_ways():
-    from verifiers.matchers import _OPS
+    from grading.matchers import _OPS
 
     def ops_in(pairs):
         found: set[str] = set()

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from verifiers import VerifyResult, VerifySpec, verify
+from grading import VerifyResult, VerifySpec, verify
 
 
 def msg(state: dict[str, Any], id_: int) -> dict[str, Any]:
@@ -498,7 +498,7 @@ class TestWholeSpecs:
         assert result.checks[1].passed
 
     def test_internal_errors_become_failing_checks(self, start, end, monkeypatch):
-        import verifiers.engine as engine
+        import grading.engine as engine
 
         def boom(*a, **k):
             raise RuntimeError("kaboom")
