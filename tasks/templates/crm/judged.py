@@ -281,3 +281,95 @@ def handoff_task(w: World, rng: random.Random):
                                               ("wrong_facts", wrong_amount, "ten times the amount"),
                                               ("near_miss", bare, "no briefing")], dump, 500),
         }
+
+
+# (loss reason, what happened, what to do next: {d} is a date), for a note on a lost deal.
+LOSSES = [
+    ("Price", "they chose Northwind Analytics, whose quote was 20% lower", "check in again on {d}, before their next "
+     "budget cycle"),
+    ("Feature Gap", "they need a native mobile app, which we don't offer yet", "tell them when our mobile app ships, "
+     "and meet again on {d}"),
+    ("Timing", "their budget is frozen until next year", "follow up on {d}, when the new budget opens"),
+    ("Lost to Competitor", "they went with Brightline Software, which already integrates with their ERP",
+     "offer them an integration pilot on {d}"),
+]
+
+
+@template("crm", "judged-loss-note", difficulty="hard", max_steps=30, count=4, test_every=4, tags=("judged",))
+def loss_note(w: World, rng: random.Random):
+    """Close an opportunity as lost with its loss reason, and add a note on why it was lost and what to do next
+    (judged)."""
+    from tasks.templates.crm._common import allow_update, pick
+
+    crm = Crm(w)
+    cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and o["owner_id"] == ME and o["amount"]]
+    title = "Why we lost"
+    for k, o in enumerate(rng.sample(cands, len(cands))):
+        reason, why, nxt = LOSSES[k % len(LOSSES)]
+        d = mdy(crm.today + dt.timedelta(days=60 + 30 * k))
+        nxt = nxt.format(d=d)
+        acc = crm.acc[o["account_id"]]["name"]
+        gold = [f"Lost: {why}. Next step: {nxt}.",
+                f"We lost this one because {why}. They were happy with the team, so the door is open: {nxt}."]
+        no_next = f"Lost: {why}."
+        wrong_date = f"Lost: {why}. Next step: {nxt.replace(d, mdy(crm.today + dt.timedelta(days=400)))}."
+        other_reason = LOSSES[(k + 1) % len(LOSSES)]
+        wrong_why = f"Lost: {other_reason[1]}. Next step: {nxt}."
+        blame = f"Lost because {acc} couldn't see value if it hit them. Not worth chasing. {nxt.capitalize()} I suppose."
+        dump = "Possible reasons: " + "; ".join(x[1] for x in LOSSES) + ". Next steps: " + "; ".join(
+            x[2].format(d=d) for x in LOSSES) + "."
+        rubric = [f"Says why the deal was lost: {why}.",
+                  f"Gives the next step: {nxt}.",
+                  "States nothing that contradicts these (no other reason, date or competitor).",
+                  "Is a short, professional note about this deal, with no blame, sarcasm or unrelated content."]
+        context = (f"Opportunity {o['name']} (account {acc}) was lost. Loss reason: {reason}. What happened: {why}. "
+                   f"Next step: {nxt}.")
+        other = cands[(cands.index(o) + 3) % len(cands)]
+
+        def close(opp: dict, stage: str = "Closed Lost") -> list[dict]:
+            return open_record(opp["name"]) + [
+                {"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Stage"),
+                *pick("Stage", stage), *(pick("Loss Reason", reason) if stage == "Closed Lost" else []), save_modal()]
+
+        def steps(text: str, opp: dict = o, stage: str = "Closed Lost") -> list[dict]:
+            return close(opp, stage) + [button("New Notes"), fill("Title", title), fill("Note", text), save_modal(), done()]
+
+        def t_steps(text: str, opp: dict = o, stage: str = "Closed Lost") -> list[dict]:
+            lost = {"loss_reason": reason} if stage == "Closed Lost" else {}
+            return [find("Opportunity", opp["name"]),
+                    call("change_stage_or_status", object="Opportunity", record_id=opp["id"], value=stage, **lost),
+                    call("add_note", object="Opportunity", record_id=opp["id"], title=title, body=text), finish()]
+
+        text = gold[k % 2]
+        sol = steps(text)
+        yield {
+            "goal": f"The opportunity \u201c{o['name']}\u201d is lost: {why}. Mark it Closed Lost with the loss reason "
+                    f"\u201c{reason}\u201d, and add a note titled \u201c{title}\u201d to it that says, in your own words, "
+                    f"why we lost it and the next step: {nxt}.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "opportunities", "where": {"id": o["id"]},
+                            "expect": {"stage": "Closed Lost", "loss_reason": reason, "probability": 0},
+                            "name": f"closed lost ({reason})"},
+                           {"table": "notes", "in": "created", "count": 1,
+                            "expect": {"parent_type": "Opportunity", "parent_id": o["id"], "title": {"$ieq": title},
+                                       "owner_id": ME}, "name": "one note on the opportunity"},
+                           judge_check({"table": "notes", "in": "created", "field": "body"}, rubric, context, 500,
+                                       "why it was lost, and the next step")],
+                "unchanged_except": [
+                    allow_update("opportunities", {"id": o["id"]}, ["stage", "probability", "forecast_category",
+                                                                    "loss_reason"]),
+                    {"table": "notes", "ops": ["create"], "where": {"parent_type": "Opportunity", "parent_id": o["id"]},
+                     "max": 1}],
+            },
+            "solution": sol,
+            "near_misses": [steps(no_next), steps(text, stage="Closed Won")],
+            "tools": tools(t_steps(text), t_steps(no_next), t_steps(text, other)),
+            "adversarial": [{"kind": "extra", "why": "the right close and note, and a second note",
+                             "steps": sol[:-1] + [button("New Notes"), fill("Title", "Misc"), fill("Note", no_next),
+                                                  save_modal(), done()]}],
+            "calibration": calibration(gold, [("near_miss", no_next, "no next step"),
+                                              ("wrong_facts", wrong_date, "the wrong follow-up date"),
+                                              ("wrong_facts", wrong_why, "another reason"),
+                                              ("rude", blame, "blames the customer")], dump, 500),
+        }

@@ -253,3 +253,89 @@ def _t_rate(o, stars: int, text: str) -> list[dict]:
     """Tool calls: find the order among the store's past orders, rate it."""
     return [call("list_orders", status="past", store_id=o["store_id"]),
             call("rate_order", order_id=o["id"], stars=stars, review=text), tdone()]
+
+
+# (what the courier must know, what they should do, a note that does the opposite); the gold notes are
+# written from these two facts, the near-misses leave one out or contradict it.
+DROPOFF = [
+    ("the building's front door is locked in the evening", "use the side entrance and call when they arrive",
+     "Front door is locked in the evening. Please use the side entrance and call me when you arrive. Thank you!",
+     "Hi! Our front door gets locked in the evening, so please come round to the side entrance and give me a call "
+     "when you're here. Thanks!",
+     "Please ring the front door bell and wait there. Thank you!"),
+    ("the doorbell is broken", "text when they are outside instead of ringing",
+     "The doorbell is broken, so please send me a text when you're outside instead of ringing. Thanks!",
+     "Hi, our doorbell doesn't work. Could you text me once you're outside rather than ringing? Thank you!",
+     "Please ring the doorbell twice when you arrive. Thank you!"),
+    ("the elevator is out of service", "leave the order with the concierge in the lobby",
+     "Our elevator is out of service, so please leave the order with the concierge in the lobby. Thank you!",
+     "Hi! The elevator is broken at the moment. Please just hand the bag to the concierge at the lobby desk. Thanks "
+     "so much!",
+     "Please bring it up to the fourth floor and knock on the door. Thanks!"),
+    ("a baby is sleeping", "not knock or ring, and leave the bag at the door",
+     "Baby sleeping! Please don't knock or ring; just leave the bag at the door. Thank you!",
+     "Hi, we have a sleeping baby, so please leave the order at the door without knocking or ringing the bell. "
+     "Thanks a lot!",
+     "Please knock loudly and hand the bag to me in person. Thanks!"),
+]
+
+
+@template("food", "judged-dropoff-note", difficulty="medium", max_steps=20, count=4, test_every=4, tags=("judged",))
+def dropoff_note(w: World, rng: random.Random):
+    """Order an item for delivery with drop-off instructions of your own telling the courier a situation and what
+    to do about it (judged)."""
+    from tasks.templates.food._lib import created_order, order_line, place, to_checkout
+    from tasks.templates.food._common import cancel_placed, extra, order_allow
+    from tasks.templates.food.orders import open_stores, order_expect, pick_line
+
+    f = fw(w)
+    for k, s in enumerate(rng.sample(open_stores(f), 4)):
+        it, opts, rows = pick_line(f, s, rng)
+        fact, ask, *gold, wrong = DROPOFF[k % len(DROPOFF)]
+        other, other_opts, other_rows = pick_line(f, s, rng)
+        if other["id"] == it["id"]:
+            other = next(x for x in f.items_by_store[s["id"]] if x["id"] != it["id"] and not f.required_groups(x))
+            other_opts, other_rows = [], []
+        no_ask = f"Just so you know, {fact}. Thanks!"
+        no_fact = f"Please {ask}."
+        rude = f"{fact.capitalize()}. I shouldn't have to tell you twice: {ask}. Don't mess this up."
+        dump = ("Instructions: " + "; ".join(f"{d[0]}, {d[1]}" for d in DROPOFF)
+                + "; leave at the door; hand it to me; ring; don't ring; knock; don't knock; call; don't call.")
+        rubric = [f"Tells the courier that {fact}.",
+                  f"Asks them to {ask}, and gives no contrary instruction.",
+                  "Is a short, polite note to the courier, with no unrelated content."]
+        context = (f"Drop-off instructions for a delivery from {s['name']} to {f.cur_addr['street']}. The customer "
+                   f"wants the courier to know that {fact}, and to {ask}.")
+        sub = f.unit(it, rows)
+        text = gold[k % 2]
+
+        def order(note: str, item=it, chosen=opts) -> list[dict]:
+            return [*add_line(f, item, chosen), *to_checkout(),
+                    fill("textbox", "Drop-off instructions", note, exact=True), *place(), done()]
+
+        def t_order(note: str, item=it, chosen=rows) -> list[dict]:
+            return [call("get_store", store_id=s["id"]), *t_add(item, [r["id"] for r in chosen]), call("get_checkout"),
+                    call("place_order", instructions=note), tdone()]
+
+        expect = order_expect(f, s, sub)
+        del expect["instructions"]  # the judged text: graded by the judge check below, not matched
+        desc = it["name"] + (f" ({'; '.join(f'{g}: {o}' for g, o in opts)})" if opts else "")
+        sol = order(text)
+        yield {
+            "goal": f"Order 1 \u00d7 {desc} from {s['name']} for standard delivery to your current address, with "
+                    f"drop-off instructions of your own telling the courier that {fact}, and asking them to {ask}.",
+            "start_path": f"/store/{s['id']}",
+            "verify": {"checks": created_order(expect, 1) + [order_line(it["id"], [r["id"] for r in rows], 1),
+                                                             judge_check({"table": "orders", "in": "created",
+                                                                          "field": "instructions"}, rubric, context,
+                                                                         300, "tells the courier what to do")],
+                       "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
+            "solution": sol,
+            "near_misses": [order(no_ask), order(text, other, other_opts)],
+            "tools": tools_plan(t_order(text), t_order(no_ask), t_order(text, other, other_rows)),
+            "adversarial": [extra(sol, cancel_placed(), "the order placed with the right note, then cancelled")],
+            "calibration": calibration(gold, [("near_miss", no_ask, "says the situation, not what to do"),
+                                              ("near_miss", no_fact, "what to do, not why"),
+                                              ("wrong_facts", wrong, "asks the opposite"),
+                                              ("rude", rude, "rude to the courier")], dump, 300),
+        }
