@@ -299,8 +299,9 @@ def dropoff_note(w: World, rng: random.Random):
         no_ask = f"Just so you know, {fact}. Thanks!"
         no_fact = f"Please {ask}."
         rude = f"{fact.capitalize()}. I shouldn't have to tell you twice: {ask}. Don't mess this up."
-        dump = ("Instructions: " + "; ".join(f"{d[0]}, {d[1]}" for d in DROPOFF)
-                + "; leave at the door; hand it to me; ring; don't ring; knock; don't knock; call; don't call.")
+        # every instruction and its opposite, short enough to reach the judge (not cut by the length bound)
+        dump = ("Ring; don't ring; knock; don't knock; call; text; don't call; leave it at the door; hand it to me; "
+                "front door; side entrance; concierge; lobby; porch; upstairs.")
         rubric = [f"Tells the courier that {fact}.",
                   f"Asks them to {ask}, and gives no contrary instruction.",
                   "Is a short, polite note to the courier, with no unrelated content."]

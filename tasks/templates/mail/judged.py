@@ -352,8 +352,9 @@ def introduction(w: World, rng: random.Random):
         swapped = (f"Hi {fa} and {fb}, I'd like to introduce you two. {a['name']} {role_b}, and {b['name']} {role_a}. "
                    f"Could you set up a quick call this week? {me}")
         curt = f"{fa}, {fb}. Talk to each other. {me}"
-        dump = (f"Hi all, meet each other: " + "; ".join(f"{p['name']} ({p['email']})" for p in people[:12])
-                + ". " + " ".join(f"Someone {r1}, someone {r2}." for r1, r2 in INTROS) + f" Call whoever. {me}")
+        # every candidate and every role, short enough to reach the judge (not cut by the length bound)
+        dump = ("Hi all, meet each other: " + ", ".join(p["name"] for p in people[:6]) + ". Between you, someone "
+                + "; someone ".join(r for pair in INTROS[:3] for r in pair) + f". Call whoever. {me}")
         rubric = [f"Introduces {a['name']} and {b['name']} to each other by name.",
                   f"Says that {a['name']} {role_a} and that {b['name']} {role_b} (these roles, not swapped).",
                   "Suggests they set up a call or a meeting.",
