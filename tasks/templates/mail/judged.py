@@ -13,7 +13,7 @@ from tasks.templates.judged_lib import calibration, judge_check
 from tasks.templates.mail._tools import call, find_open, plan
 from tasks.templates.mail._common import (graded, COMPOSE, Mailbox, clock, click, done, long_date, open_row, phrase, search,
                                           toolbar_button)
-from tasks.templates.mail.compose import _date_in, compose_steps, question_pairs
+from tasks.templates.mail.compose import compose_steps, date_in, question_pairs
 
 REPLY_MAX = 600
 
@@ -120,7 +120,7 @@ def answer_question(w: World, rng: random.Random):
     pairs = [p for p in question_pairs(mb) if mb.in_inbox(p[0]) and mb.unique_subject(p[0])]
     me = mb.me["name"].split()[0]
     for tid, ann, _ev in rng.sample(pairs, len(pairs)):
-        when = _date_in(mb.first(ann)["body"], mb.now)
+        when = date_in(mb.first(ann)["body"], mb.now)
         if when is None:
             continue
         q = mb.first(tid)
@@ -245,7 +245,7 @@ def thank_you(w: World, rng: random.Random):
 def vacation_message(w: World, rng: random.Random):
     """Turn on the vacation responder for given days with a message of your own: away until when, and who to
     contact meanwhile (judged)."""
-    from tasks.templates.mail.settings import SAVE, _long, all_settings
+    from tasks.templates.mail.settings import long_day, vacation_steps
 
     mb = Mailbox(w)
     people = [c for c in _people(mb) if c["relation"] == "coworker"]
@@ -278,17 +278,11 @@ def vacation_message(w: World, rng: random.Random):
                         subject=subject, message=body)
 
         def steps(body: str, last: dt.date = end, extra: list | None = None) -> list[dict]:
-            return all_settings() + [
-                click("radio", "Vacation responder on", exact=True),
-                {"fill": {"role": "textbox", "name": "First day", "exact": True}, "text": _long(start)},
-                {"fill": {"role": "textbox", "name": "Last day", "exact": True}, "text": _long(last)},
-                {"fill": {"role": "textbox", "name": "Vacation subject", "exact": True}, "text": subject},
-                {"fill": {"role": "textbox", "name": "Vacation message", "exact": True}, "text": body},
-                *(extra or []), SAVE, done()]
+            return vacation_steps(start, last, subject, body, extra or [])
 
         text = gold[k % 2]
         yield {
-            "goal": f"Turn on your vacation responder from {_long(start)} to {_long(end)} with the subject "
+            "goal": f"Turn on your vacation responder from {long_day(start)} to {long_day(end)} with the subject "
                     f"\u201c{subject}\u201d and a short message of your own saying you're away until then and that "
                     f"urgent matters should go to {c['name']} ({c['email']}).",
             "start_path": "/inbox",
