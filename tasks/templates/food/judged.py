@@ -8,7 +8,10 @@ from __future__ import annotations
 import random
 
 from tasks.templates.base import World
-from tasks.templates.food._lib import add_line, call, click, done, fill, fw, goto_store, t_add, tdone, template, tools_plan
+from tasks.templates.food._common import cancel_placed, extra, order_allow
+from tasks.templates.food._lib import (add_line, call, click, created_order, done, fill, fw, goto_store, order_line,
+                                       place, t_add, tdone, template, to_checkout, tools_plan)
+from tasks.templates.food.orders import open_stores, order_expect, pick_line
 from tasks.templates.judged_lib import calibration, judge_check
 
 REVIEW_MAX = 300  # the review box's maxlength
@@ -49,6 +52,25 @@ def _main_item(f, o):
     return lines[0]["name"] if lines else None
 
 
+def _review_task(f, o, stars: int, text: str, *, goal: str, rubric: list[str], context: str, name: str,
+                 wrong_text: str, wrong_stars: int, calib: list[dict]) -> dict:
+    """A judged review task: rate order `o` `stars` with `text`. Near-misses: the right stars with
+    `wrong_text` (the judge fails it), the right text with `wrong_stars` (the state fails it); the
+    adversarial: the right review, then the store saved."""
+    s = f.store[o["store_id"]]
+    return {
+        "goal": goal,
+        "start_path": "/",
+        "verify": _review_spec(o, s, stars, judge_check(_review_text(), rubric, context, REVIEW_MAX, name)),
+        "solution": _rate_steps(f, o, stars, text),
+        "near_misses": [_rate_steps(f, o, stars, wrong_text), _rate_steps(f, o, wrong_stars, text)],
+        "tools": tools_plan(_t_rate(o, stars, text), _t_rate(o, stars, wrong_text), _t_rate(o, wrong_stars, text)),
+        "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
+                         "steps": _rate_steps(f, o, stars, text)[:-1] + goto_store(s) + _save_store(s) + [done()]}],
+        "calibration": calib,
+    }
+
+
 @template("food", "judged-review-complaint", difficulty="medium", max_steps=14, count=4, test_every=4, tags=("judged",))
 def review_complaint(w: World, rng: random.Random):
     """Rate a past order 2 stars with a fair, polite review saying its main dish arrived squashed and leaking (judged)."""
@@ -74,25 +96,16 @@ def review_complaint(w: World, rng: random.Random):
         context = (f"Order #{o['id']} from {s['name']} on {when.strftime('%B')} {when.day}: "
                    + ", ".join(f"{oi['quantity']} x {oi['name']}" for oi in f.order_items[o["id"]])
                    + f". The customer's complaint: the {item} arrived squashed and leaking.")
-        text = gold[k % 2]
-        yield {
-            "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 2 stars, with "
-                    f"a short, fair review saying the {item} arrived squashed and leaking. Keep it polite.",
-            "start_path": "/",
-            "verify": _review_spec(o, s, 2, judge_check(_review_text(), rubric, context, REVIEW_MAX,
-                                                        f"a fair review: the {item} arrived damaged")),
-            "solution": _rate_steps(f, o, 2, text),
-            "near_misses": [_rate_steps(f, o, 2, praise), _rate_steps(f, o, 4, text)],
-            "tools": tools_plan(_t_rate(o, 2, text), _t_rate(o, 2, praise), _t_rate(o, 4, text)),
-            "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
-                             "steps": _rate_steps(f, o, 2, text)[:-1]
-                             + goto_store(s) + _save_store(s) + [done()]}],
-            "calibration": calibration(gold, [("near_miss", praise, "praise, not the complaint"),
-                                              ("rude", rude, "the complaint, with insults"),
-                                              ("near_miss", vague, "says nothing about the dish"),
-                                              ("hedge", hedge, "neither says it was cold nor that it was not")],
-                                       dump, REVIEW_MAX),
-        }
+        yield _review_task(
+            f, o, 2, gold[k % 2], wrong_text=praise, wrong_stars=4, rubric=rubric, context=context,
+            goal=f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 2 stars, with "
+                 f"a short, fair review saying the {item} arrived squashed and leaking. Keep it polite.",
+            name=f"a fair review: the {item} arrived damaged",
+            calib=calibration(gold, [("near_miss", praise, "praise, not the complaint"),
+                                     ("rude", rude, "the complaint, with insults"),
+                                     ("near_miss", vague, "says nothing about the dish"),
+                                     ("hedge", hedge, "neither says it was cold nor that it was not")],
+                              dump, REVIEW_MAX))
 
 
 @template("food", "judged-review-praise", difficulty="medium", max_steps=14, count=4, test_every=4, tags=("judged",))
@@ -117,23 +130,14 @@ def review_praise(w: World, rng: random.Random):
                   "every dish."]
         context = (f"Order #{o['id']} from {s['name']} on {when.strftime('%B')} {when.day}: "
                    + ", ".join(f"{oi['quantity']} x {oi['name']}" for oi in f.order_items[o["id"]]) + ".")
-        text = gold[k % 2]
-        yield {
-            "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 5 stars, with "
-                    f"a short review that praises the {item} specifically.",
-            "start_path": "/",
-            "verify": _review_spec(o, s, 5, judge_check(_review_text(), rubric, context, REVIEW_MAX,
-                                                        f"a review praising the {item}")),
-            "solution": _rate_steps(f, o, 5, text),
-            "near_misses": [_rate_steps(f, o, 5, generic), _rate_steps(f, o, 3, text)],
-            "tools": tools_plan(_t_rate(o, 5, text), _t_rate(o, 5, generic), _t_rate(o, 3, text)),
-            "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
-                             "steps": _rate_steps(f, o, 5, text)[:-1]
-                             + goto_store(s) + _save_store(s) + [done()]}],
-            "calibration": calibration(gold, [("near_miss", generic, "praise, but of no dish"),
-                                              ("wrong_facts", wrong_dish, "praises a dish not in the order"),
-                                              ("near_miss", mixed, "lukewarm, with complaints")], dump, REVIEW_MAX),
-        }
+        yield _review_task(
+            f, o, 5, gold[k % 2], wrong_text=generic, wrong_stars=3, rubric=rubric, context=context,
+            goal=f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 5 stars, with "
+                 f"a short review that praises the {item} specifically.",
+            name=f"a review praising the {item}",
+            calib=calibration(gold, [("near_miss", generic, "praise, but of no dish"),
+                                     ("wrong_facts", wrong_dish, "praises a dish not in the order"),
+                                     ("near_miss", mixed, "lukewarm, with complaints")], dump, REVIEW_MAX))
 
 
 ALLERGENS = ["peanut", "sesame", "shellfish", "tree nut", "dairy"]
@@ -229,24 +233,15 @@ def review_mixed(w: World, rng: random.Random):
                   "Is balanced and polite: no insults or attacks on the staff, no unrelated content."]
         context = (f"Order #{o['id']} from {s['name']}: " + ", ".join(names)
                    + f". The customer liked the {good} and was disappointed by the {bad}.")
-        text = gold[k % 2]
-        yield {
-            "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 3 stars, with "
-                    f"a short, balanced review: the {good} was good, the {bad} was disappointing.",
-            "start_path": "/",
-            "verify": _review_spec(o, s, 3, judge_check(_review_text(), rubric, context, REVIEW_MAX,
-                                                        f"good {good}, disappointing {bad}")),
-            "solution": _rate_steps(f, o, 3, text),
-            "near_misses": [_rate_steps(f, o, 3, swapped), _rate_steps(f, o, 5, text)],
-            "tools": tools_plan(_t_rate(o, 3, text), _t_rate(o, 3, swapped), _t_rate(o, 5, text)),
-            "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
-                             "steps": _rate_steps(f, o, 3, text)[:-1]
-                             + goto_store(s) + _save_store(s) + [done()]}],
-            "calibration": calibration(gold, [("wrong_facts", swapped, "the dishes swapped"),
-                                              ("near_miss", all_good, "no disappointment"),
-                                              ("near_miss", only_bad, "no praise"),
-                                              ("rude", rant, "insults")], dump, REVIEW_MAX),
-        }
+        yield _review_task(
+            f, o, 3, gold[k % 2], wrong_text=swapped, wrong_stars=5, rubric=rubric, context=context,
+            goal=f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 3 stars, with "
+                 f"a short, balanced review: the {good} was good, the {bad} was disappointing.",
+            name=f"good {good}, disappointing {bad}",
+            calib=calibration(gold, [("wrong_facts", swapped, "the dishes swapped"),
+                                     ("near_miss", all_good, "no disappointment"),
+                                     ("near_miss", only_bad, "no praise"),
+                                     ("rude", rant, "insults")], dump, REVIEW_MAX))
 
 
 def _t_rate(o, stars: int, text: str) -> list[dict]:
@@ -284,10 +279,6 @@ DROPOFF = [
 def dropoff_note(w: World, rng: random.Random):
     """Order an item for delivery with drop-off instructions of your own telling the courier a situation and what
     to do about it (judged)."""
-    from tasks.templates.food._lib import created_order, order_line, place, to_checkout
-    from tasks.templates.food._common import cancel_placed, extra, order_allow
-    from tasks.templates.food.orders import open_stores, order_expect, pick_line
-
     f = fw(w)
     for k, s in enumerate(rng.sample(open_stores(f), 4)):
         it, opts, rows = pick_line(f, s, rng)
