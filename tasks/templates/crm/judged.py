@@ -93,6 +93,27 @@ def _contacts(crm: Crm):
     return [c for c in crm.contacts if crm.unique(crm.cname(c)) and c["email"] and c["account_id"] in crm.acc]
 
 
+def _contact_activity(crm: Crm, c: dict, other: dict, expect: dict, label: str, judge: dict, act, gold: str,
+                      near: str, tool: str, text_arg: str, more_checks: tuple = (), **tool_args) -> dict:
+    """The verify spec, solution, near-misses and tool plan of a judged activity on contact `c`: one
+    completed activity on `c` matching `expect` (plus `more_checks`), no other task created on `c`.
+    act(text, name) plays it in the browser; the tool `tool` gets the text as `text_arg`. Near-misses:
+    `near` on `c` (the judge fails it), `gold` on `other` (the state fails it)."""
+    return {
+        "verify": {
+            "checks": [{"table": "tasks", "in": "created", "count": 1,
+                        "expect": {"who_type": "Contact", "who_id": c["id"], **expect}, "name": label},
+                       *more_checks, judge],
+            "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}, "max": 1}],
+        },
+        "solution": act(gold, crm.cname(c)),
+        "near_misses": [act(near, crm.cname(c)), act(gold, crm.cname(other))],
+        "tools": tools(*[[find("Contact", crm.cname(who)),
+                          call(tool, object="Contact", record_id=who["id"], **tool_args, **{text_arg: text}), finish()]
+                         for who, text in ((c, gold), (c, near), (other, gold))]),
+    }
+
+
 @template("crm", "judged-call-summary", difficulty="medium", max_steps=16, count=4, test_every=4, tags=("judged",))
 def call_summary(w: World, rng: random.Random):
     """Log a call on a contact, writing shorthand notes up as a clear summary (judged)."""
@@ -121,18 +142,11 @@ def call_summary(w: World, rng: random.Random):
             "goal": f"You just spoke with {name}. Log the call, with a comment that writes up your notes as a short "
                     f"summary: {shorthand}.",
             "start_path": "/lightning/page/home",
-            "verify": {
-                "checks": [{"table": "tasks", "in": "created", "count": 1,
-                            "expect": {"who_type": "Contact", "who_id": c["id"], "task_subtype": "Call",
-                                       "status": "Completed"}, "name": "one call logged on the contact"},
-                           judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context, 500,
-                                       "summarises the call")],
-                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}, "max": 1}],
-            },
-            "solution": log(gold[k % 2]),
-            "near_misses": [log(missing), log(gold[k % 2], crm.cname(other))],
-            "tools": tools(*[[find("Contact", crm.cname(who)), call("log_call", object="Contact", record_id=who["id"], comments=text), finish()]
-                             for who, text in ((c, gold[k % 2]), (c, missing), (other, gold[k % 2]))]),
+            **_contact_activity(crm, c, other, {"task_subtype": "Call", "status": "Completed"},
+                                "one call logged on the contact",
+                                judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context,
+                                            500, "summarises the call"),
+                                log, gold[k % 2], missing, "log_call", "comments"),
             "adversarial": [{"kind": "extra", "why": "the right call log, and another one",
                              "steps": log(gold[k % 2])[:-1] + [tab("Log a Call"), fill("Comments", "Follow up.", within=None),
                                                                  button("Save"), done()]}],
@@ -190,22 +204,15 @@ def case_update_email(w: World, rng: random.Random):
                     f"subject \u201c{subj}\u201d: apologise for the trouble, say an engineer is working on it, and "
                     f"promise an update by {d}.",
             "start_path": "/lightning/page/home",
-            "verify": {
-                "checks": [{"table": "tasks", "in": "created", "count": 1,
-                            "expect": {"who_type": "Contact", "who_id": c["id"], "task_subtype": "Email",
-                                       "status": "Completed", "subject": {"$ieq": f"Email: {subj}"}},
-                            "name": "one email to the contact"},
-                           {"table": "cases", "where": {"id": cs["id"]}, "expect": {"status": cs["status"]},
-                            "name": "the case stays open"},
-                           judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context, 600,
-                                       "apology, engineer, update date")],
-                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}, "max": 1}],
-            },
-            "solution": mail(gold[k % 2]),
-            "near_misses": [mail(no_date), mail(gold[k % 2], crm.cname(other))],
-            "tools": tools(*[[find("Contact", crm.cname(who)),
-                              call("send_email", object="Contact", record_id=who["id"], subject=subj, body=text), finish()]
-                             for who, text in ((c, gold[k % 2]), (c, no_date), (other, gold[k % 2]))]),
+            **_contact_activity(crm, c, other, {"task_subtype": "Email", "status": "Completed",
+                                                "subject": {"$ieq": f"Email: {subj}"}},
+                                "one email to the contact",
+                                judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context,
+                                            600, "apology, engineer, update date"),
+                                mail, gold[k % 2], no_date, "send_email", "body",
+                                more_checks=({"table": "cases", "where": {"id": cs["id"]},
+                                              "expect": {"status": cs["status"]}, "name": "the case stays open"},),
+                                subject=subj),
             "adversarial": [{"kind": "extra", "why": "the right email, sent twice",
                              "steps": mail(gold[k % 2])[:-1] + [tab("Email"), fill("Subject", subj, within=None),
                                                                   fill("Body", gold[k % 2], within=None),
