@@ -93,6 +93,27 @@ def _contacts(crm: Crm):
     return [c for c in crm.contacts if crm.unique(crm.cname(c)) and c["email"] and c["account_id"] in crm.acc]
 
 
+def _contact_activity(crm: Crm, c: dict, other: dict, expect: dict, label: str, judge: dict, act, gold: str,
+                      near: str, tool: str, text_arg: str, more_checks: tuple = (), **tool_args) -> dict:
+    """The verify spec, solution, near-misses and tool plan of a judged activity on contact `c`: one
+    completed activity on `c` matching `expect` (plus `more_checks`), no other task created on `c`.
+    act(text, name) plays it in the browser; the tool `tool` gets the text as `text_arg`. Near-misses:
+    `near` on `c` (the judge fails it), `gold` on `other` (the state fails it)."""
+    return {
+        "verify": {
+            "checks": [{"table": "tasks", "in": "created", "count": 1,
+                        "expect": {"who_type": "Contact", "who_id": c["id"], **expect}, "name": label},
+                       *more_checks, judge],
+            "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}, "max": 1}],
+        },
+        "solution": act(gold, crm.cname(c)),
+        "near_misses": [act(near, crm.cname(c)), act(gold, crm.cname(other))],
+        "tools": tools(*[[find("Contact", crm.cname(who)),
+                          call(tool, object="Contact", record_id=who["id"], **tool_args, **{text_arg: text}), finish()]
+                         for who, text in ((c, gold), (c, near), (other, gold))]),
+    }
+
+
 @template("crm", "judged-call-summary", difficulty="medium", max_steps=16, count=4, test_every=4, tags=("judged",))
 def call_summary(w: World, rng: random.Random):
     """Log a call on a contact, writing shorthand notes up as a clear summary (judged)."""
@@ -121,18 +142,11 @@ def call_summary(w: World, rng: random.Random):
             "goal": f"You just spoke with {name}. Log the call, with a comment that writes up your notes as a short "
                     f"summary: {shorthand}.",
             "start_path": "/lightning/page/home",
-            "verify": {
-                "checks": [{"table": "tasks", "in": "created", "count": 1,
-                            "expect": {"who_type": "Contact", "who_id": c["id"], "task_subtype": "Call",
-                                       "status": "Completed"}, "name": "one call logged on the contact"},
-                           judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context, 500,
-                                       "summarises the call")],
-                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}, "max": 1}],
-            },
-            "solution": log(gold[k % 2]),
-            "near_misses": [log(missing), log(gold[k % 2], crm.cname(other))],
-            "tools": tools(*[[find("Contact", crm.cname(who)), call("log_call", object="Contact", record_id=who["id"], comments=text), finish()]
-                             for who, text in ((c, gold[k % 2]), (c, missing), (other, gold[k % 2]))]),
+            **_contact_activity(crm, c, other, {"task_subtype": "Call", "status": "Completed"},
+                                "one call logged on the contact",
+                                judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context,
+                                            500, "summarises the call"),
+                                log, gold[k % 2], missing, "log_call", "comments"),
             "adversarial": [{"kind": "extra", "why": "the right call log, and another one",
                              "steps": log(gold[k % 2])[:-1] + [tab("Log a Call"), fill("Comments", "Follow up.", within=None),
                                                                  button("Save"), done()]}],
@@ -190,22 +204,15 @@ def case_update_email(w: World, rng: random.Random):
                     f"subject \u201c{subj}\u201d: apologise for the trouble, say an engineer is working on it, and "
                     f"promise an update by {d}.",
             "start_path": "/lightning/page/home",
-            "verify": {
-                "checks": [{"table": "tasks", "in": "created", "count": 1,
-                            "expect": {"who_type": "Contact", "who_id": c["id"], "task_subtype": "Email",
-                                       "status": "Completed", "subject": {"$ieq": f"Email: {subj}"}},
-                            "name": "one email to the contact"},
-                           {"table": "cases", "where": {"id": cs["id"]}, "expect": {"status": cs["status"]},
-                            "name": "the case stays open"},
-                           judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context, 600,
-                                       "apology, engineer, update date")],
-                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"who_id": c["id"]}, "max": 1}],
-            },
-            "solution": mail(gold[k % 2]),
-            "near_misses": [mail(no_date), mail(gold[k % 2], crm.cname(other))],
-            "tools": tools(*[[find("Contact", crm.cname(who)),
-                              call("send_email", object="Contact", record_id=who["id"], subject=subj, body=text), finish()]
-                             for who, text in ((c, gold[k % 2]), (c, no_date), (other, gold[k % 2]))]),
+            **_contact_activity(crm, c, other, {"task_subtype": "Email", "status": "Completed",
+                                                "subject": {"$ieq": f"Email: {subj}"}},
+                                "one email to the contact",
+                                judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context,
+                                            600, "apology, engineer, update date"),
+                                mail, gold[k % 2], no_date, "send_email", "body",
+                                more_checks=({"table": "cases", "where": {"id": cs["id"]},
+                                              "expect": {"status": cs["status"]}, "name": "the case stays open"},),
+                                subject=subj),
             "adversarial": [{"kind": "extra", "why": "the right email, sent twice",
                              "steps": mail(gold[k % 2])[:-1] + [tab("Email"), fill("Subject", subj, within=None),
                                                                   fill("Body", gold[k % 2], within=None),
@@ -280,4 +287,96 @@ def handoff_task(w: World, rng: random.Random):
             "calibration": calibration(gold, [("near_miss", no_date, "no close date"),
                                               ("wrong_facts", wrong_amount, "ten times the amount"),
                                               ("near_miss", bare, "no briefing")], dump, 500),
+        }
+
+
+# (loss reason, what happened, what to do next: {d} is a date), for a note on a lost deal.
+LOSSES = [
+    ("Price", "they chose Northwind Analytics, whose quote was 20% lower", "check in again on {d}, before their next "
+     "budget cycle"),
+    ("Feature Gap", "they need a native mobile app, which we don't offer yet", "tell them when our mobile app ships, "
+     "and meet again on {d}"),
+    ("Timing", "their budget is frozen until next year", "follow up on {d}, when the new budget opens"),
+    ("Lost to Competitor", "they went with Brightline Software, which already integrates with their ERP",
+     "offer them an integration pilot on {d}"),
+]
+
+
+@template("crm", "judged-loss-note", difficulty="hard", max_steps=30, count=4, test_every=4, tags=("judged",))
+def loss_note(w: World, rng: random.Random):
+    """Close an opportunity as lost with its loss reason, and add a note on why it was lost and what to do next
+    (judged)."""
+    from tasks.templates.crm._common import allow_update, pick
+
+    crm = Crm(w)
+    cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and o["owner_id"] == ME and o["amount"]]
+    title = "Why we lost"
+    for k, o in enumerate(rng.sample(cands, len(cands))):
+        reason, why, nxt = LOSSES[k % len(LOSSES)]
+        d = mdy(crm.today + dt.timedelta(days=60 + 30 * k))
+        nxt = nxt.format(d=d)
+        acc = crm.acc[o["account_id"]]["name"]
+        gold = [f"Lost: {why}. Next step: {nxt}.",
+                f"We lost this one because {why}. They were happy with the team, so the door is open: {nxt}."]
+        no_next = f"Lost: {why}."
+        wrong_date = f"Lost: {why}. Next step: {nxt.replace(d, mdy(crm.today + dt.timedelta(days=400)))}."
+        other_reason = LOSSES[(k + 1) % len(LOSSES)]
+        wrong_why = f"Lost: {other_reason[1]}. Next step: {nxt}."
+        blame = f"Lost because {acc} couldn't see value if it hit them. Not worth chasing. {nxt.capitalize()} I suppose."
+        dump = "Possible reasons: " + "; ".join(x[1] for x in LOSSES) + ". Next steps: " + "; ".join(
+            x[2].format(d=d) for x in LOSSES) + "."
+        rubric = [f"Says why the deal was lost: {why}.",
+                  f"Gives the next step: {nxt}.",
+                  "States nothing that contradicts these (no other reason, date or competitor).",
+                  "Is a short, professional note about this deal, with no blame, sarcasm or unrelated content."]
+        context = (f"Opportunity {o['name']} (account {acc}) was lost. Loss reason: {reason}. What happened: {why}. "
+                   f"Next step: {nxt}.")
+        other = cands[(cands.index(o) + 3) % len(cands)]
+
+        def close(opp: dict, stage: str = "Closed Lost") -> list[dict]:
+            return open_record(opp["name"]) + [
+                {"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Stage"),
+                *pick("Stage", stage), *(pick("Loss Reason", reason) if stage == "Closed Lost" else []), save_modal()]
+
+        def steps(text: str, opp: dict = o, stage: str = "Closed Lost") -> list[dict]:
+            return close(opp, stage) + [button("New Notes"), fill("Title", title), fill("Note", text), save_modal(), done()]
+
+        def t_steps(text: str, opp: dict = o, stage: str = "Closed Lost") -> list[dict]:
+            lost = {"loss_reason": reason} if stage == "Closed Lost" else {}
+            return [find("Opportunity", opp["name"]),
+                    call("change_stage_or_status", object="Opportunity", record_id=opp["id"], value=stage, **lost),
+                    call("add_note", object="Opportunity", record_id=opp["id"], title=title, body=text), finish()]
+
+        text = gold[k % 2]
+        sol = steps(text)
+        yield {
+            "goal": f"The opportunity \u201c{o['name']}\u201d is lost: {why}. Mark it Closed Lost with the loss reason "
+                    f"\u201c{reason}\u201d, and add a note titled \u201c{title}\u201d to it that says, in your own words, "
+                    f"why we lost it and the next step: {nxt}.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "opportunities", "where": {"id": o["id"]},
+                            "expect": {"stage": "Closed Lost", "loss_reason": reason, "probability": 0},
+                            "name": f"closed lost ({reason})"},
+                           {"table": "notes", "in": "created", "count": 1,
+                            "expect": {"parent_type": "Opportunity", "parent_id": o["id"], "title": {"$ieq": title},
+                                       "owner_id": ME}, "name": "one note on the opportunity"},
+                           judge_check({"table": "notes", "in": "created", "field": "body"}, rubric, context, 500,
+                                       "why it was lost, and the next step")],
+                "unchanged_except": [
+                    allow_update("opportunities", {"id": o["id"]}, ["stage", "probability", "forecast_category",
+                                                                    "loss_reason"]),
+                    {"table": "notes", "ops": ["create"], "where": {"parent_type": "Opportunity", "parent_id": o["id"]},
+                     "max": 1}],
+            },
+            "solution": sol,
+            "near_misses": [steps(no_next), steps(text, stage="Closed Won")],
+            "tools": tools(t_steps(text), t_steps(no_next), t_steps(text, other)),
+            "adversarial": [{"kind": "extra", "why": "the right close and note, and a second note",
+                             "steps": sol[:-1] + [button("New Notes"), fill("Title", "Misc"), fill("Note", no_next),
+                                                  save_modal(), done()]}],
+            "calibration": calibration(gold, [("near_miss", no_next, "no next step"),
+                                              ("wrong_facts", wrong_date, "the wrong follow-up date"),
+                                              ("wrong_facts", wrong_why, "another reason"),
+                                              ("rude", blame, "blames the customer")], dump, 500),
         }

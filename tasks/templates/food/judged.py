@@ -8,7 +8,10 @@ from __future__ import annotations
 import random
 
 from tasks.templates.base import World
-from tasks.templates.food._lib import add_line, call, click, done, fill, fw, goto_store, t_add, tdone, template, tools_plan
+from tasks.templates.food._common import cancel_placed, extra, order_allow
+from tasks.templates.food._lib import (add_line, call, click, created_order, done, fill, fw, goto_store, order_line,
+                                       place, t_add, tdone, template, to_checkout, tools_plan)
+from tasks.templates.food.orders import open_stores, order_expect, pick_line
 from tasks.templates.judged_lib import calibration, judge_check
 
 REVIEW_MAX = 300  # the review box's maxlength
@@ -49,6 +52,25 @@ def _main_item(f, o):
     return lines[0]["name"] if lines else None
 
 
+def _review_task(f, o, stars: int, text: str, *, goal: str, rubric: list[str], context: str, name: str,
+                 wrong_text: str, wrong_stars: int, calib: list[dict]) -> dict:
+    """A judged review task: rate order `o` `stars` with `text`. Near-misses: the right stars with
+    `wrong_text` (the judge fails it), the right text with `wrong_stars` (the state fails it); the
+    adversarial: the right review, then the store saved."""
+    s = f.store[o["store_id"]]
+    return {
+        "goal": goal,
+        "start_path": "/",
+        "verify": _review_spec(o, s, stars, judge_check(_review_text(), rubric, context, REVIEW_MAX, name)),
+        "solution": _rate_steps(f, o, stars, text),
+        "near_misses": [_rate_steps(f, o, stars, wrong_text), _rate_steps(f, o, wrong_stars, text)],
+        "tools": tools_plan(_t_rate(o, stars, text), _t_rate(o, stars, wrong_text), _t_rate(o, wrong_stars, text)),
+        "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
+                         "steps": _rate_steps(f, o, stars, text)[:-1] + goto_store(s) + _save_store(s) + [done()]}],
+        "calibration": calib,
+    }
+
+
 @template("food", "judged-review-complaint", difficulty="medium", max_steps=14, count=4, test_every=4, tags=("judged",))
 def review_complaint(w: World, rng: random.Random):
     """Rate a past order 2 stars with a fair, polite review saying its main dish arrived squashed and leaking (judged)."""
@@ -74,25 +96,16 @@ def review_complaint(w: World, rng: random.Random):
         context = (f"Order #{o['id']} from {s['name']} on {when.strftime('%B')} {when.day}: "
                    + ", ".join(f"{oi['quantity']} x {oi['name']}" for oi in f.order_items[o["id"]])
                    + f". The customer's complaint: the {item} arrived squashed and leaking.")
-        text = gold[k % 2]
-        yield {
-            "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 2 stars, with "
-                    f"a short, fair review saying the {item} arrived squashed and leaking. Keep it polite.",
-            "start_path": "/",
-            "verify": _review_spec(o, s, 2, judge_check(_review_text(), rubric, context, REVIEW_MAX,
-                                                        f"a fair review: the {item} arrived damaged")),
-            "solution": _rate_steps(f, o, 2, text),
-            "near_misses": [_rate_steps(f, o, 2, praise), _rate_steps(f, o, 4, text)],
-            "tools": tools_plan(_t_rate(o, 2, text), _t_rate(o, 2, praise), _t_rate(o, 4, text)),
-            "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
-                             "steps": _rate_steps(f, o, 2, text)[:-1]
-                             + goto_store(s) + _save_store(s) + [done()]}],
-            "calibration": calibration(gold, [("near_miss", praise, "praise, not the complaint"),
-                                              ("rude", rude, "the complaint, with insults"),
-                                              ("near_miss", vague, "says nothing about the dish"),
-                                              ("hedge", hedge, "neither says it was cold nor that it was not")],
-                                       dump, REVIEW_MAX),
-        }
+        yield _review_task(
+            f, o, 2, gold[k % 2], wrong_text=praise, wrong_stars=4, rubric=rubric, context=context,
+            goal=f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 2 stars, with "
+                 f"a short, fair review saying the {item} arrived squashed and leaking. Keep it polite.",
+            name=f"a fair review: the {item} arrived damaged",
+            calib=calibration(gold, [("near_miss", praise, "praise, not the complaint"),
+                                     ("rude", rude, "the complaint, with insults"),
+                                     ("near_miss", vague, "says nothing about the dish"),
+                                     ("hedge", hedge, "neither says it was cold nor that it was not")],
+                              dump, REVIEW_MAX))
 
 
 @template("food", "judged-review-praise", difficulty="medium", max_steps=14, count=4, test_every=4, tags=("judged",))
@@ -117,23 +130,14 @@ def review_praise(w: World, rng: random.Random):
                   "every dish."]
         context = (f"Order #{o['id']} from {s['name']} on {when.strftime('%B')} {when.day}: "
                    + ", ".join(f"{oi['quantity']} x {oi['name']}" for oi in f.order_items[o["id"]]) + ".")
-        text = gold[k % 2]
-        yield {
-            "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 5 stars, with "
-                    f"a short review that praises the {item} specifically.",
-            "start_path": "/",
-            "verify": _review_spec(o, s, 5, judge_check(_review_text(), rubric, context, REVIEW_MAX,
-                                                        f"a review praising the {item}")),
-            "solution": _rate_steps(f, o, 5, text),
-            "near_misses": [_rate_steps(f, o, 5, generic), _rate_steps(f, o, 3, text)],
-            "tools": tools_plan(_t_rate(o, 5, text), _t_rate(o, 5, generic), _t_rate(o, 3, text)),
-            "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
-                             "steps": _rate_steps(f, o, 5, text)[:-1]
-                             + goto_store(s) + _save_store(s) + [done()]}],
-            "calibration": calibration(gold, [("near_miss", generic, "praise, but of no dish"),
-                                              ("wrong_facts", wrong_dish, "praises a dish not in the order"),
-                                              ("near_miss", mixed, "lukewarm, with complaints")], dump, REVIEW_MAX),
-        }
+        yield _review_task(
+            f, o, 5, gold[k % 2], wrong_text=generic, wrong_stars=3, rubric=rubric, context=context,
+            goal=f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 5 stars, with "
+                 f"a short review that praises the {item} specifically.",
+            name=f"a review praising the {item}",
+            calib=calibration(gold, [("near_miss", generic, "praise, but of no dish"),
+                                     ("wrong_facts", wrong_dish, "praises a dish not in the order"),
+                                     ("near_miss", mixed, "lukewarm, with complaints")], dump, REVIEW_MAX))
 
 
 ALLERGENS = ["peanut", "sesame", "shellfish", "tree nut", "dairy"]
@@ -229,27 +233,101 @@ def review_mixed(w: World, rng: random.Random):
                   "Is balanced and polite: no insults or attacks on the staff, no unrelated content."]
         context = (f"Order #{o['id']} from {s['name']}: " + ", ".join(names)
                    + f". The customer liked the {good} and was disappointed by the {bad}.")
-        text = gold[k % 2]
-        yield {
-            "goal": f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 3 stars, with "
-                    f"a short, balanced review: the {good} was good, the {bad} was disappointing.",
-            "start_path": "/",
-            "verify": _review_spec(o, s, 3, judge_check(_review_text(), rubric, context, REVIEW_MAX,
-                                                        f"good {good}, disappointing {bad}")),
-            "solution": _rate_steps(f, o, 3, text),
-            "near_misses": [_rate_steps(f, o, 3, swapped), _rate_steps(f, o, 5, text)],
-            "tools": tools_plan(_t_rate(o, 3, text), _t_rate(o, 3, swapped), _t_rate(o, 5, text)),
-            "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
-                             "steps": _rate_steps(f, o, 3, text)[:-1]
-                             + goto_store(s) + _save_store(s) + [done()]}],
-            "calibration": calibration(gold, [("wrong_facts", swapped, "the dishes swapped"),
-                                              ("near_miss", all_good, "no disappointment"),
-                                              ("near_miss", only_bad, "no praise"),
-                                              ("rude", rant, "insults")], dump, REVIEW_MAX),
-        }
+        yield _review_task(
+            f, o, 3, gold[k % 2], wrong_text=swapped, wrong_stars=5, rubric=rubric, context=context,
+            goal=f"Rate your {when.strftime('%B')} {when.day} order from {s['name']} (order #{o['id']}) 3 stars, with "
+                 f"a short, balanced review: the {good} was good, the {bad} was disappointing.",
+            name=f"good {good}, disappointing {bad}",
+            calib=calibration(gold, [("wrong_facts", swapped, "the dishes swapped"),
+                                     ("near_miss", all_good, "no disappointment"),
+                                     ("near_miss", only_bad, "no praise"),
+                                     ("rude", rant, "insults")], dump, REVIEW_MAX))
 
 
 def _t_rate(o, stars: int, text: str) -> list[dict]:
     """Tool calls: find the order among the store's past orders, rate it."""
     return [call("list_orders", status="past", store_id=o["store_id"]),
             call("rate_order", order_id=o["id"], stars=stars, review=text), tdone()]
+
+
+# (what the courier must know, what they should do, a note that does the opposite); the gold notes are
+# written from these two facts, the near-misses leave one out or contradict it.
+DROPOFF = [
+    ("the building's front door is locked in the evening", "use the side entrance and call when they arrive",
+     "Front door is locked in the evening. Please use the side entrance and call me when you arrive. Thank you!",
+     "Hi! Our front door gets locked in the evening, so please come round to the side entrance and give me a call "
+     "when you're here. Thanks!",
+     "Please ring the front door bell and wait there. Thank you!"),
+    ("the doorbell is broken", "text when they are outside instead of ringing",
+     "The doorbell is broken, so please send me a text when you're outside instead of ringing. Thanks!",
+     "Hi, our doorbell doesn't work. Could you text me once you're outside rather than ringing? Thank you!",
+     "Please ring the doorbell twice when you arrive. Thank you!"),
+    ("the elevator is out of service", "leave the order with the concierge in the lobby",
+     "Our elevator is out of service, so please leave the order with the concierge in the lobby. Thank you!",
+     "Hi! The elevator is broken at the moment. Please just hand the bag to the concierge at the lobby desk. Thanks "
+     "so much!",
+     "Please bring it up to the fourth floor and knock on the door. Thanks!"),
+    ("a baby is sleeping", "not knock or ring, and leave the bag at the door",
+     "Baby sleeping! Please don't knock or ring; just leave the bag at the door. Thank you!",
+     "Hi, we have a sleeping baby, so please leave the order at the door without knocking or ringing the bell. "
+     "Thanks a lot!",
+     "Please knock loudly and hand the bag to me in person. Thanks!"),
+]
+
+
+@template("food", "judged-dropoff-note", difficulty="medium", max_steps=20, count=4, test_every=4, tags=("judged",))
+def dropoff_note(w: World, rng: random.Random):
+    """Order an item for delivery with drop-off instructions of your own telling the courier a situation and what
+    to do about it (judged)."""
+    f = fw(w)
+    for k, s in enumerate(rng.sample(open_stores(f), 4)):
+        it, opts, rows = pick_line(f, s, rng)
+        fact, ask, *gold, wrong = DROPOFF[k % len(DROPOFF)]
+        other, other_opts, other_rows = pick_line(f, s, rng)
+        if other["id"] == it["id"]:
+            other = next(x for x in f.items_by_store[s["id"]] if x["id"] != it["id"] and not f.required_groups(x))
+            other_opts, other_rows = [], []
+        no_ask = f"Just so you know, {fact}. Thanks!"
+        no_fact = f"Please {ask}."
+        rude = f"{fact.capitalize()}. I shouldn't have to tell you twice: {ask}. Don't mess this up."
+        # every instruction and its opposite, short enough to reach the judge (not cut by the length bound)
+        dump = ("Ring; don't ring; knock; don't knock; call; text; don't call; leave it at the door; hand it to me; "
+                "front door; side entrance; concierge; lobby; porch; upstairs.")
+        rubric = [f"Tells the courier that {fact}.",
+                  f"Asks them to {ask}, and gives no contrary instruction.",
+                  "Is a short, polite note to the courier, with no unrelated content."]
+        context = (f"Drop-off instructions for a delivery from {s['name']} to {f.cur_addr['street']}. The customer "
+                   f"wants the courier to know that {fact}, and to {ask}.")
+        sub = f.unit(it, rows)
+        text = gold[k % 2]
+
+        def order(note: str, item=it, chosen=opts) -> list[dict]:
+            return [*add_line(f, item, chosen), *to_checkout(),
+                    fill("textbox", "Drop-off instructions", note, exact=True), *place(), done()]
+
+        def t_order(note: str, item=it, chosen=rows) -> list[dict]:
+            return [call("get_store", store_id=s["id"]), *t_add(item, [r["id"] for r in chosen]), call("get_checkout"),
+                    call("place_order", instructions=note), tdone()]
+
+        expect = order_expect(f, s, sub)
+        del expect["instructions"]  # the judged text: graded by the judge check below, not matched
+        desc = it["name"] + (f" ({'; '.join(f'{g}: {o}' for g, o in opts)})" if opts else "")
+        sol = order(text)
+        yield {
+            "goal": f"Order 1 \u00d7 {desc} from {s['name']} for standard delivery to your current address, with "
+                    f"drop-off instructions of your own telling the courier that {fact}, and asking them to {ask}.",
+            "start_path": f"/store/{s['id']}",
+            "verify": {"checks": created_order(expect, 1) + [order_line(it["id"], [r["id"] for r in rows], 1),
+                                                             judge_check({"table": "orders", "in": "created",
+                                                                          "field": "instructions"}, rubric, context,
+                                                                         300, "tells the courier what to do")],
+                       "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
+            "solution": sol,
+            "near_misses": [order(no_ask), order(text, other, other_opts)],
+            "tools": tools_plan(t_order(text), t_order(no_ask), t_order(text, other, other_rows)),
+            "adversarial": [extra(sol, cancel_placed(), "the order placed with the right note, then cancelled")],
+            "calibration": calibration(gold, [("near_miss", no_ask, "says the situation, not what to do"),
+                                              ("near_miss", no_fact, "what to do, not why"),
+                                              ("wrong_facts", wrong, "asks the opposite"),
+                                              ("rude", rude, "rude to the courier")], dump, 300),
+        }

@@ -229,7 +229,7 @@ def reply_with_date(w: World, rng: random.Random):
     mb = Mailbox(w)
     pairs = [p for p in question_pairs(mb) if mb.in_inbox(p[0]) and mb.unique_subject(p[0])]
     for tid, ann, _ev in rng.sample(pairs, len(pairs)):
-        when = _date_in(mb.first(ann)["body"], mb.now)
+        when = date_in(mb.first(ann)["body"], mb.now)
         if when is None:
             continue
         q = mb.first(tid)
@@ -272,7 +272,9 @@ def reply_with_date(w: World, rng: random.Random):
         }
 
 
-def _date_in(body: str, now: dt.datetime) -> dt.date | None:
+def date_in(body: str, now: dt.datetime) -> dt.date | None:
+    """The first "Weekday, Month day" in an email body, as the date on or after `now` (an announcement's
+    date; the judged reply templates read it too)."""
     import re
 
     from tasks.templates.mail._common import MONTHS

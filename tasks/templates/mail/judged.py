@@ -13,7 +13,7 @@ from tasks.templates.judged_lib import calibration, judge_check
 from tasks.templates.mail._tools import call, find_open, plan
 from tasks.templates.mail._common import (graded, COMPOSE, Mailbox, clock, click, done, long_date, open_row, phrase, search,
                                           toolbar_button)
-from tasks.templates.mail.compose import _date_in, compose_steps, question_pairs
+from tasks.templates.mail.compose import compose_steps, date_in, question_pairs
 
 REPLY_MAX = 600
 
@@ -120,7 +120,7 @@ def answer_question(w: World, rng: random.Random):
     pairs = [p for p in question_pairs(mb) if mb.in_inbox(p[0]) and mb.unique_subject(p[0])]
     me = mb.me["name"].split()[0]
     for tid, ann, _ev in rng.sample(pairs, len(pairs)):
-        when = _date_in(mb.first(ann)["body"], mb.now)
+        when = date_in(mb.first(ann)["body"], mb.now)
         if when is None:
             continue
         q = mb.first(tid)
@@ -245,7 +245,7 @@ def thank_you(w: World, rng: random.Random):
 def vacation_message(w: World, rng: random.Random):
     """Turn on the vacation responder for given days with a message of your own: away until when, and who to
     contact meanwhile (judged)."""
-    from tasks.templates.mail.settings import SAVE, _long, all_settings
+    from tasks.templates.mail.settings import long_day, vacation_steps
 
     mb = Mailbox(w)
     people = [c for c in _people(mb) if c["relation"] == "coworker"]
@@ -278,17 +278,11 @@ def vacation_message(w: World, rng: random.Random):
                         subject=subject, message=body)
 
         def steps(body: str, last: dt.date = end, extra: list | None = None) -> list[dict]:
-            return all_settings() + [
-                click("radio", "Vacation responder on", exact=True),
-                {"fill": {"role": "textbox", "name": "First day", "exact": True}, "text": _long(start)},
-                {"fill": {"role": "textbox", "name": "Last day", "exact": True}, "text": _long(last)},
-                {"fill": {"role": "textbox", "name": "Vacation subject", "exact": True}, "text": subject},
-                {"fill": {"role": "textbox", "name": "Vacation message", "exact": True}, "text": body},
-                *(extra or []), SAVE, done()]
+            return vacation_steps(start, last, subject, body, extra or [])
 
         text = gold[k % 2]
         yield {
-            "goal": f"Turn on your vacation responder from {_long(start)} to {_long(end)} with the subject "
+            "goal": f"Turn on your vacation responder from {long_day(start)} to {long_day(end)} with the subject "
                     f"\u201c{subject}\u201d and a short message of your own saying you're away until then and that "
                     f"urgent matters should go to {c['name']} ({c['email']}).",
             "start_path": "/inbox",
@@ -311,4 +305,87 @@ def vacation_message(w: World, rng: random.Random):
                                               ("wrong_facts", wrong_date, "a week too late"),
                                               ("wrong_facts", wrong_person, "another coworker"),
                                               ("rude", casual, "not professional")], dump, 500),
+        }
+
+
+INTROS = [("leads our data platform team", "is planning a reporting project"),
+          ("ran last year's customer onboarding program", "is setting up onboarding for new clients"),
+          ("knows our pricing inside out", "has questions about the renewal quote"),
+          ("organised the last two team offsites", "is planning the spring offsite"),
+          ("wrote our security review checklist", "is preparing for a security audit")]
+
+
+@template("mail", "judged-introduction", difficulty="hard", max_steps=22, count=4, test_every=4, tags=("judged",))
+def introduction(w: World, rng: random.Random):
+    """Introduce two contacts to each other in one email to both: who each is, why they should talk (judged)."""
+    mb = Mailbox(w)
+    people = _people(mb)
+    firsts = [p["name"].split()[0] for p in people]
+    # First names that are unique among the candidates, so "Hi Ana and Ben" names exactly two people.
+    people = [p for p, f in zip(people, firsts) if firsts.count(f) == 1]
+    coworkers = [p for p in people if p["relation"] == "coworker"]
+    me = mb.me["name"].split()[0]
+    for k, a in enumerate(rng.sample(coworkers, len(coworkers))):
+        b = people[(people.index(a) + 2 + k) % len(people)]
+        third = next(x for x in people if x["id"] not in (a["id"], b["id"]))
+        role_a, role_b = INTROS[k % len(INTROS)]
+        fa, fb = a["name"].split()[0], b["name"].split()[0]
+        gold = [(f"Introduction: {fa} and {fb}",
+                 f"Hi {fa} and {fb}, I'd like to introduce you two. {a['name']} {role_a}, and {b['name']} {role_b}. "
+                 f"I think a quick call would help you both; could you set one up this week? Best, {me}"),
+                (f"Meet {fb}", f"Hello both! {fa}, meet {b['name']}, who {role_b}. {fb}, {a['name']} {role_a} and is "
+                              f"the right person to talk to. Would you two find 30 minutes for a call? Thanks, {me}")]
+        subj, body = gold[k % 2]
+
+        def joined(s: str, t: str) -> str:
+            return f"subject: {s}\nbody: {t}"
+
+        no_call = f"Hi {fa} and {fb}, {a['name']} {role_a}, and {b['name']} {role_b}. Just so you know each other. {me}"
+        one_side = (f"Hi {fa} and {fb}, {a['name']} {role_a}. I think a quick call would help; could you set one up "
+                    f"this week? {me}")
+        swapped = (f"Hi {fa} and {fb}, I'd like to introduce you two. {a['name']} {role_b}, and {b['name']} {role_a}. "
+                   f"Could you set up a quick call this week? {me}")
+        curt = f"{fa}, {fb}. Talk to each other. {me}"
+        # every candidate and every role, short enough to reach the judge (not cut by the length bound)
+        dump = ("Hi all, meet each other: " + ", ".join(p["name"] for p in people[:6]) + ". Between you, someone "
+                + "; someone ".join(r for pair in INTROS[:3] for r in pair) + f". Call whoever. {me}")
+        rubric = [f"Introduces {a['name']} and {b['name']} to each other by name.",
+                  f"Says that {a['name']} {role_a} and that {b['name']} {role_b} (these roles, not swapped).",
+                  "Suggests they set up a call or a meeting.",
+                  "Is friendly and professional, with a subject line that fits and no unrelated content."]
+        context = (f"The email is from {mb.me['name']} to {a['name']} <{a['email']}> and {b['name']} <{b['email']}>. "
+                   f"{a['name']} {role_a}; {b['name']} {role_b}.")
+
+        def send(to: list[str], s: str, t: str) -> list[dict]:
+            # compose_steps fills the first recipient; each further one is typed into To and confirmed with Enter.
+            head = compose_steps(to[0], s, t)
+            more = [x for addr in to[1:] for x in ({"fill": {"role": "textbox", "name": "To", "exact": True,
+                                                             "within": COMPOSE}, "text": addr}, {"press": ["Enter"]})]
+            return head[:3] + more + head[3:] + [click("button", "Send", exact=True, within=COMPOSE), done()]
+
+        both = [a["email"], b["email"]]
+        yield {
+            "goal": f"Introduce {a['name']} ({a['email']}) to {b['name']} ({b['email']}) in one email to both of them: "
+                    f"{a['name']} {role_a}, and {b['name']} {role_b}. Suggest they set up a call.",
+            "start_path": "/inbox",
+            "verify": graded([{"table": "messages", "in": "created", "count": 1,
+                               "expect": {"to": {"$set": both}, "cc": [], "bcc": [], "is_sent": True, "is_draft": False},
+                               "name": "one email to both of them only"},
+                              judge_check({"table": "messages", "in": "created", "field": ["subject", "body"]}, rubric,
+                                          context, 700, "introduces them, with the reason and a call")],
+                             [{"table": "messages", "ops": ["create"], "max": 1},
+                              {"table": "threads", "ops": ["create"], "max": 1}]),
+            "solution": send(both, subj, body),
+            "tools": plan([call("send_email", to=both, subject=subj, body=body)],
+                          [call("send_email", to=both, subject=subj, body=no_call)],
+                          [call("send_email", to=[a["email"]], subject=subj, body=body)]),
+            "near_misses": [send(both, subj, no_call), send([a["email"]], subj, body)],
+            "adversarial": [{"kind": "extra", "why": "the right email, also sent to a third contact",
+                             "steps": send(both + [third["email"]], subj, body)}],
+            "calibration": calibration([joined(s, t) for s, t in gold],
+                                       [("near_miss", joined(subj, no_call), "no call suggested"),
+                                        ("near_miss", joined(subj, one_side), "says who only one of them is"),
+                                        ("wrong_facts", joined(subj, swapped), "the roles swapped"),
+                                        ("rude", joined(subj, curt), "curt, no introduction")],
+                                       joined(subj, dump), 700),
         }

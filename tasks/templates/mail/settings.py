@@ -10,11 +10,24 @@ from tasks.templates.mail._tools import call, find, plan as tool_plan
 from tasks.templates.mail._common import (MONTHS, Mailbox, all_settings, click, done, extra, graded, open_row, search)
 
 
-def _long(d: dt.date) -> str:
+def long_day(d: dt.date) -> str:
+    """A date as the vacation responder's day fields take it: March 5, 2026."""
     return f"{MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
 SAVE = click("button", "Save Changes", exact=True)
+def vacation_steps(start: dt.date, last: dt.date, subject: str, body: str, extra: list[dict] = ()) -> list[dict]:
+    """Settings > vacation responder on for start..last with this subject and message (`extra` steps before
+    Save Changes), then done: the vacation templates' one way through the form."""
+    return all_settings() + [
+        click("radio", "Vacation responder on", exact=True),
+        {"fill": {"role": "textbox", "name": "First day", "exact": True}, "text": long_day(start)},
+        {"fill": {"role": "textbox", "name": "Last day", "exact": True}, "text": long_day(last)},
+        {"fill": {"role": "textbox", "name": "Vacation subject", "exact": True}, "text": subject},
+        {"fill": {"role": "textbox", "name": "Vacation message", "exact": True}, "text": body},
+        *extra, SAVE, done()]
+
+
 # A harmful extra on the same settings page: show 100 conversations per page (the world has 50).
 PAGE_SIZE_100 = [click("button", "Maximum page size"), click("option", "100", exact=True), SAVE]
 
@@ -77,16 +90,10 @@ def vacation_responder(w: World, rng: random.Random):
                 "Thanks for your email. I'm out of the office and will get back to you after my return."][i]
 
         def steps(last: dt.date):
-            return all_settings() + [
-                click("radio", "Vacation responder on", exact=True),
-                {"fill": {"role": "textbox", "name": "First day", "exact": True}, "text": _long(start)},
-                {"fill": {"role": "textbox", "name": "Last day", "exact": True}, "text": _long(last)},
-                {"fill": {"role": "textbox", "name": "Vacation subject", "exact": True}, "text": subject},
-                {"fill": {"role": "textbox", "name": "Vacation message", "exact": True}, "text": body},
-                SAVE, done()]
+            return vacation_steps(start, last, subject, body)
 
         yield {
-            "goal": f"Turn on your vacation responder from {_long(start)} to {_long(end)} with the subject "
+            "goal": f"Turn on your vacation responder from {long_day(start)} to {long_day(end)} with the subject "
                     f"\u201c{subject}\u201d and the message \u201c{body}\u201d",
             "start_path": "/inbox",
             # The message is given word for word: read it as that text (case and spacing aside), not as
