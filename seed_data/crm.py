@@ -231,6 +231,7 @@ class Gen:
         self.build_list_views()
         self.build_reports()
         self.build_misc()
+        _build_products(self)  # defined below with its catalogue
         return self.rows
 
     def build_org(self) -> None:
@@ -1024,6 +1025,43 @@ class Gen:
         add("Report ready", "Pipeline by Owner was refreshed", "/lightning/r/Report/2/view", "standard:report", 3, 75, True)
         add("Dashboard shared with you", "Sales Pipeline", "/lightning/r/Dashboard/1/view", "standard:dashboard", 3, 120, True)
         self.rows["notifications"] = notes
+
+
+# (name, code, family, list price in the Standard Price Book, Partner price or None, active)
+PRODUCTS = [
+    ("Analytics Cloud", "AC-100", "Software", 1500, 1275, True),
+    ("Integration Hub", "IH-200", "Software", 2400, 2040, True),
+    ("Security Suite", "SS-300", "Software", 1800, 1530, True),
+    ("Data Warehouse", "DW-400", "Software", 3200, 2720, True),
+    ("Mobile SDK", "MS-500", "Software", 600, 510, True),
+    ("Field Service", "FS-600", "Software", 1100, 935, True),
+    ("Cloud Storage 1 TB", "CS-700", "Software", 300, None, True),
+    ("IoT Gateway", "HW-110", "Hardware", 850, 765, True),
+    ("Edge Sensors", "HW-120", "Hardware", 240, 216, True),
+    ("Premier Support", "SV-900", "Services", 5000, None, True),
+    ("Implementation Services", "SV-910", "Services", 175, None, True),
+    ("Training Workshop", "SV-920", "Services", 2500, 2000, True),
+    ("Onboarding Package", "SV-930", "Services", 4000, None, True),
+    ("Legacy Connector", "LC-050", "Software", 900, None, False),
+]
+PRICE_BOOKS = [(1, "Standard Price Book", "Every product at list price", True),
+               (2, "Partner Price Book", "Reseller pricing (15% off software and hardware)", False)]
+
+
+def _build_products(gen: "Gen") -> None:
+    """The product catalogue and its price books. Fixed data, no draw from the world's rng: adding it left
+    every other seeded row (and so every existing task) unchanged."""
+    gen.rows["products"] = [{"id": k, "name": n, "product_code": c, "family": f, "description": f"{n} ({f.lower()})",
+                             "is_active": act} for k, (n, c, f, _, _, act) in enumerate(PRODUCTS, 1)]
+    gen.rows["price_books"] = [{"id": i, "name": n, "description": d, "is_standard": std, "is_active": True}
+                               for i, n, d, std in PRICE_BOOKS]
+    entries = []
+    for k, (_, _, _, price, partner, act) in enumerate(PRODUCTS, 1):
+        entries.append({"id": len(entries) + 1, "price_book_id": 1, "product_id": k, "unit_price": price, "is_active": act})
+    for k, (_, _, _, price, partner, act) in enumerate(PRODUCTS, 1):
+        if partner is not None:
+            entries.append({"id": len(entries) + 1, "price_book_id": 2, "product_id": k, "unit_price": partner, "is_active": act})
+    gen.rows["price_book_entries"] = entries
 
 
 def build(seed: int, now: dt.datetime) -> dict[str, list[dict[str, Any]]]:

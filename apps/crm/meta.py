@@ -224,7 +224,7 @@ OPPORTUNITY = ObjectMeta(
     highlights=["account_id", "close_date", "amount", "owner_id"],
     search_fields=("name", "stage", "next_step"),
     default_list="RecentlyViewedOpportunities", path_field="stage",
-    related=["OpportunityContactRole", "Task:what", "Event:what", "Note"],
+    related=["OpportunityLineItem", "OpportunityContactRole", "Task:what", "Event:what", "Note"],
 )
 
 CASE = ObjectMeta(

@@ -183,6 +183,8 @@ class Opportunity(Base):
     next_step: Mapped[str] = _str(255, default="")
     description: Mapped[str] = mapped_column(Text, default="")
     loss_reason: Mapped[str] = _str(40, default="")
+    # Pricebook2Id: chosen before the first product is added (Add Products), null until then.
+    price_book_id: Mapped[int | None] = _int(nullable=True)
     owner_id: Mapped[int] = _int(index=True)
     created_by_id: Mapped[int] = _int()
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
@@ -377,6 +379,59 @@ class Dashboard(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
     last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Product(Base):
+    """Product2: what can be sold. Prices live in price book entries, not here."""
+
+    __tablename__ = "products"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(120)
+    product_code: Mapped[str] = _str(40, default="")
+    family: Mapped[str] = _str(40, default="")  # Software | Hardware | Services
+    description: Mapped[str] = _str(255, default="")
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class PriceBook(Base):
+    """Pricebook2: the Standard Price Book holds every product's list price; others (Partner) their own."""
+
+    __tablename__ = "price_books"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(120)
+    description: Mapped[str] = _str(255, default="")
+    is_standard: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class PriceBookEntry(Base):
+    """PricebookEntry: a product's list price (whole dollars) in one price book."""
+
+    __tablename__ = "price_book_entries"
+    id: Mapped[int] = _int(primary_key=True)
+    price_book_id: Mapped[int] = _int(index=True)
+    product_id: Mapped[int] = _int(index=True)
+    unit_price: Mapped[int] = _int()  # List Price, dollars
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class OpportunityLineItem(Base):
+    """An opportunity's product: `unit_price` is the Sales Price (defaults to the entry's list price),
+    `total_price` = quantity x sales price; the opportunity's amount is the sum of its line items'
+    totals (apps/crm/services/products.sync_amount)."""
+
+    __tablename__ = "opportunity_line_items"
+    id: Mapped[int] = _int(primary_key=True)
+    opportunity_id: Mapped[int] = _int(index=True)
+    price_book_entry_id: Mapped[int] = _int()
+    product_id: Mapped[int] = _int()
+    quantity: Mapped[int] = _int()
+    list_price: Mapped[int] = _int()
+    unit_price: Mapped[int] = _int()
+    total_price: Mapped[int] = _int()
+    service_date: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    description: Mapped[str] = _str(255, default="")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
 VOLATILE: dict[str, list[str]] = {

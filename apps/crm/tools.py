@@ -518,3 +518,70 @@ def delete_report(report_id: Annotated[int, ID_RANGE, Field(description="the rep
     """Delete a report (not one a dashboard uses)."""
     name = reports.delete(reports.report(report_id))
     return {"id": report_id, "name": name, "deleted": True}
+
+
+# ------------------------------------------------------------------------------ products (services/products.py)
+from apps.crm.services import products as catalog  # noqa: E402 - this section's service, kept beside its tools
+
+LINE_KEYS = ("price_book_entry_id", "quantity", "sales_price", "service_date", "description")
+ProductLines = Annotated[list[dict[str, int | float | str | None]], Field(min_length=1, max_length=50, description=(
+    "the products to add, each {\"price_book_entry_id\": <id from list_products>, \"quantity\": <whole number>, "
+    "\"sales_price\": <whole dollars per unit; omitted = the list price>, \"service_date\": \"M/D/YYYY\" (optional), "
+    "\"description\": <line description> (optional)}"))]
+
+
+@TOOLS.tool
+def list_price_books() -> list:
+    """The active price books (Standard Price Book first): an opportunity's products all come from one."""
+    return [{"id": p.id, "name": p.name, "description": p.description, "is_standard": p.is_standard} for p in catalog.price_books()]
+
+
+@TOOLS.tool
+def list_products(opportunity_id: Annotated[int, ID_RANGE, Field(description="the opportunity's id")],
+                  search: Annotated[str, Field(description="narrow by product name, code or family")] = "") -> dict:
+    """Add Products' list for an opportunity: its price book and that book's products with their price book entry
+    ids and list prices (or, when it has no price book yet, the books to choose from)."""
+    return catalog.catalogue(opportunity_id, search)
+
+
+@TOOLS.tool
+def choose_price_book(opportunity_id: Annotated[int, ID_RANGE, Field(description="the opportunity's id")],
+                      price_book_id: Annotated[int, ID_RANGE, Field(description="the price book's id (see list_price_books)")]) -> dict:
+    """Choose Price Book for an opportunity (before its first product; refused while it has products)."""
+    pb = catalog.choose_price_book(opportunity_id, price_book_id)
+    return {"opportunity_id": opportunity_id, "price_book": {"id": pb.id, "name": pb.name}}
+
+
+@TOOLS.tool
+def add_products(opportunity_id: Annotated[int, ID_RANGE, Field(description="the opportunity's id")], products: ProductLines) -> dict:
+    """Add Products then Edit Selected Products' Save: line items from the opportunity's price book. The
+    opportunity's Amount becomes the total of its products."""
+    for k, it in enumerate(products):
+        bad = [key for key in it if key not in LINE_KEYS]
+        if bad or "price_book_entry_id" not in it or "quantity" not in it:
+            raise ServiceError(f"'products' item {k + 1}: " + (f"unknown key {bad[0]!r}; " if bad else "")
+                               + f"each item takes {', '.join(LINE_KEYS)} (price_book_entry_id and quantity required)")
+    added = catalog.add_products(opportunity_id, products)
+    opp = record("Opportunity", opportunity_id)
+    return {"opportunity_id": opportunity_id, "amount": opp.amount,
+            "added": [catalog.line_item_dict(li, db().get(m.Product, li.product_id)) for li in added]}
+
+
+@TOOLS.tool
+def update_opportunity_product(line_item_id: Annotated[int, ID_RANGE, Field(description="the opportunity product's id (get_record's related products)")],
+                               quantity: Annotated[int | None, Field(description="the new quantity; omitted = unchanged")] = None,
+                               sales_price: Annotated[int | None, Field(description="the new sales price in whole dollars; omitted = unchanged")] = None,
+                               description: Annotated[str | None, Field(description="the new line description; omitted = unchanged")] = None) -> dict:
+    """Edit an opportunity product (its own dialog): quantity, sales price, line description. The opportunity's
+    Amount follows."""
+    li = catalog.update_line_item(line_item_id, quantity, sales_price, description=description)
+    return {**catalog.line_item_dict(li, db().get(m.Product, li.product_id)),
+            "opportunity_amount": record("Opportunity", li.opportunity_id).amount}
+
+
+@TOOLS.tool
+def delete_opportunity_product(line_item_id: Annotated[int, ID_RANGE, Field(description="the opportunity product's id")]) -> dict:
+    """Delete an opportunity product; the opportunity's Amount follows."""
+    opp_id = catalog.line_item(line_item_id).opportunity_id
+    name = catalog.delete_line_item(line_item_id)
+    return {"id": line_item_id, "product": name, "deleted": True, "opportunity_amount": record("Opportunity", opp_id).amount}

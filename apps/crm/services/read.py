@@ -227,6 +227,9 @@ def related(obj: str, rec) -> dict[str, Any]:
         roles = list(db().scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id)
                                   .order_by(m.OpportunityContactRole.is_primary.desc(), m.OpportunityContactRole.id)))
         names = R.Names()
+        from apps.crm.services.products import line_item_dict, line_items
+
+        out["products"] = _capped([line_item_dict(li, p) for li, p in line_items(rec.id)])
         out["contact_roles"] = _capped([{"id": cr.id, "contact": {"id": cr.contact_id, "name": names.name("Contact", cr.contact_id)},
                                          "role": cr.role, "is_primary": cr.is_primary} for cr in roles])
     if obj in ("Account", "Contact", "Opportunity", "Lead"):

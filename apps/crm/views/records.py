@@ -137,6 +137,15 @@ def related_lists(obj: str, rec) -> list[dict]:
                         "new": f"/lightning/r/Opportunity/{rec.id}/contact-role/new", "new_label": "Add Contact Roles",
                         "items": [{"name": names.name("Contact", cr.contact_id), "url": rurl("Contact", cr.contact_id),
                                    "fields": [("Role", cr.role), ("Primary", "Yes" if cr.is_primary else "")]} for cr in roles]})
+        elif rel == "OpportunityLineItem":
+            from apps.crm.services.products import line_items
+
+            rows = line_items(rec.id)
+            out.append({"key": "Products", "title": "Products", "icon": "standard:product", "count": len(rows),
+                        "new": f"/lightning/r/Opportunity/{rec.id}/products/add", "new_label": "Add Products",
+                        "items": [{"name": p.name, "url": f"/lightning/r/OpportunityLineItem/{li.id}/edit", "modal": True,
+                                   "fields": [("Quantity", f"{li.quantity:,}"), ("Sales Price", R.fmt_money(li.unit_price)),
+                                              ("Total Price", R.fmt_money(li.total_price))]} for li, p in rows]})
         elif rel == "Note":
             rows = list(db().scalars(select(m.Note).where(m.Note.parent_type == obj, m.Note.parent_id == rec.id).order_by(m.Note.created_at.desc(), m.Note.id.desc())))
             out.append({"key": "Notes", "title": "Notes", "icon": "standard:note", "count": len(rows),
