@@ -434,6 +434,37 @@ class OpportunityLineItem(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
+class File(Base):
+    """A file (Salesforce's ContentDocument with its latest version): `extension` picks the icon and the preview,
+    `text` is what the preview shows of a document (seeded files), `data` the uploaded bytes as base64 (uploads
+    only; the request limit keeps them under 1 MB), `sha256` their digest."""
+
+    __tablename__ = "files"
+    id: Mapped[int] = _int(primary_key=True)
+    title: Mapped[str] = _str(255)
+    extension: Mapped[str] = _str(10, default="")  # pdf | png | csv | docx | xlsx | txt | ...
+    size: Mapped[int] = _int(default=0)  # bytes
+    description: Mapped[str] = _str(255, default="")
+    text: Mapped[str] = mapped_column(Text, default="")
+    data: Mapped[str | None] = mapped_column(Text, nullable=True)
+    sha256: Mapped[str] = _str(64, default="")
+    owner_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class FileLink(Base):
+    """ContentDocumentLink: a file shared to a record (its Files related list). One link per file and record."""
+
+    __tablename__ = "file_links"
+    id: Mapped[int] = _int(primary_key=True)
+    file_id: Mapped[int] = _int(index=True)
+    parent_type: Mapped[str] = _str(20)  # Account | Contact | Opportunity | Lead | Case
+    parent_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_file_links_parent", "parent_type", "parent_id"),)
+
+
 VOLATILE: dict[str, list[str]] = {
     t: ["last_viewed_at", "updated_at", "last_modified_by_id"]
     for t in ("accounts", "contacts", "leads", "opportunities", "cases", "tasks", "events")

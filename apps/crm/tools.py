@@ -585,3 +585,40 @@ def delete_opportunity_product(line_item_id: Annotated[int, ID_RANGE, Field(desc
     opp_id = catalog.line_item(line_item_id).opportunity_id
     name = catalog.delete_line_item(line_item_id)
     return {"id": line_item_id, "product": name, "deleted": True, "opportunity_amount": record("Opportunity", opp_id).amount}
+
+
+# ------------------------------------------------------------------------------ files (services/files.py)
+from apps.crm.services import files as filesvc  # noqa: E402 - this section's service, kept beside its tools
+
+FileParent = _kind(Literal["Account", "Contact", "Opportunity", "Lead", "Case"], "the kind of record the file goes on")
+
+
+@TOOLS.tool
+def list_files(search: Annotated[str, Field(description="narrow by file title")] = "",
+               owned_by_me: Annotated[bool, Field(description="only your files (Add Files' Owned by Me)")] = False) -> list:
+    """The file library Add Files picks from, newest first: id, title, extension, type, size, owner."""
+    return [filesvc.as_dict(f) for f in filesvc.library(search, owned_by_me)]
+
+
+@TOOLS.tool
+def attach_files(object: FileParent, record_id: Annotated[int, ID_RANGE, Field(description="the record's id")],
+                 file_ids: Annotated[IdList, Field(description="the files to add (ids from list_files)")]) -> dict:
+    """Add Files on a record's Files card: share library files to the record (each once)."""
+    links = filesvc.attach(object, record_id, list(file_ids))
+    return {"object": object, "record_id": record_id, "added": [{"link_id": lk.id, "file_id": lk.file_id} for lk in links]}
+
+
+@TOOLS.tool
+def upload_file(object: FileParent, record_id: Annotated[int, ID_RANGE, Field(description="the record's id")],
+                file_name: Annotated[str, Field(description="the file's name with its extension, e.g. notes.txt")],
+                text: Annotated[str, Field(description="the file's contents (text)")]) -> dict:
+    """Upload Files on a record's Files card: a new file of yours with this name and text, shared to the record."""
+    f = filesvc.upload(object, record_id, file_name, text.encode("utf-8"))
+    return {**filesvc.as_dict(f), "object": object, "record_id": record_id}
+
+
+@TOOLS.tool
+def remove_file(link_id: Annotated[int, ID_RANGE, Field(description="the file's link to the record (get_record's related files: link_id)")]) -> dict:
+    """Remove from Record: the file leaves the record's Files list (it stays in the library)."""
+    lk = filesvc.remove(link_id)
+    return {"link_id": link_id, "file_id": lk.file_id, "object": lk.parent_type, "record_id": lk.parent_id, "removed": True}

@@ -237,6 +237,9 @@ def related(obj: str, rec) -> dict[str, Any]:
                                   .order_by(m.Note.created_at.desc(), m.Note.id.desc())))
         out["notes"] = _capped([{"id": n.id, "title": n.title, "body": n.body, "created_at": n.created_at} for n in notes])
     if obj in ("Account", "Contact", "Opportunity", "Lead", "Case"):
+        from apps.crm.services import files as fsvc
+
+        out["files"] = _capped([{**fsvc.as_dict(f), "link_id": lk.id} for lk, f in fsvc.files_of(obj, rec.id)])
         cond = activity_scope(obj, rec)
         tasks = list(db().scalars(select(m.Task).where(cond(m.Task))))
         events = list(db().scalars(select(m.Event).where(cond(m.Event))))

@@ -166,6 +166,10 @@ def delete_record(obj: str, rid: int) -> str:
         for model in (m.Task, m.Event):
             s.execute(delete(model).where((model.what_type == "Case") & (model.what_id == rec.id)))
     s.execute(delete(m.Follow).where(m.Follow.object == obj, m.Follow.record_id == rec.id))
+    # Its files stay in the library; what goes is their sharing to it (and to the records deleted with it).
+    gone = [(obj, [rec.id])] + ([("Opportunity", opp_ids), ("Contact", con_ids), ("Case", case_ids)] if obj == "Account" else [])
+    for kind, ids in gone:
+        s.execute(delete(m.FileLink).where(m.FileLink.parent_type == kind, m.FileLink.parent_id.in_(ids)))
     s.delete(rec)
     return name
 

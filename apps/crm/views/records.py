@@ -152,6 +152,16 @@ def related_lists(obj: str, rec) -> list[dict]:
                         "new": f"/lightning/r/{obj}/{rec.id}/note/new",
                         "items": [{"name": n.title, "url": f"/lightning/r/Note/{n.id}/edit", "modal": True,
                                    "fields": [("", f"{R.fmt_date(n.created_at)} by {R.user_by_id(n.owner_id).name if R.user_by_id(n.owner_id) else ''}"), ("", n.body[:90])]} for n in rows]})
+        elif rel == "File":
+            from apps.crm.services import files as fsvc
+
+            rows = fsvc.files_of(obj, rec.id)
+            out.append({"key": "Files", "title": "Files", "icon": "standard:file", "count": len(rows),
+                        "new": f"/lightning/r/{obj}/{rec.id}/files/add", "new_label": "Add Files",
+                        "upload": f"/lightning/r/{obj}/{rec.id}/files/upload",
+                        "items": [{"name": f.title, "url": f"/lightning/r/File/{f.id}/preview?link={lk.id}", "modal": True,
+                                   "fields": [("", f"{R.fmt_date(lk.created_at)} \u2022 {fsvc.size_text(f.size)} \u2022 {f.extension}")]}
+                                  for lk, f in rows]})
     if obj in ("Account", "Contact", "Opportunity", "Lead", "Case"):
         items = [a for a in activities(obj, rec) if a["open"]]
         out.insert(min(len(out), 3 if obj == "Account" else 1), {

@@ -69,6 +69,11 @@ VALID: dict[str, dict] = {
     "add_products": {"opportunity_id": 2, "products": [{"price_book_entry_id": 1, "quantity": 2}]},
     "update_opportunity_product": {"line_item_id": 1, "quantity": 3},
     "delete_opportunity_product": {"line_item_id": 1},
+    # Files (tests/apps/crm/test_files.py): file 2 is in the library, link 1 shares file 1 to an opportunity.
+    "list_files": {"search": "Pricing"},
+    "attach_files": {"object": "Account", "record_id": 1, "file_ids": [2]},
+    "upload_file": {"object": "Account", "record_id": 1, "file_name": "visit.txt", "text": "Met the CFO."},
+    "remove_file": {"link_id": 1},
 }
 
 

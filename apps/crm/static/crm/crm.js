@@ -981,5 +981,10 @@
   if (initial) toast(initial.dataset.toast, initial.dataset.kind);
   renderFilters();
   if (document.querySelector("#crm-modal-root .slds-modal")) setBackgroundInert(true);
+  // Upload Files: choosing a file uploads it, as Lightning's Files card does (the form is a native multipart POST).
+  document.addEventListener("change", (e) => {
+    const input = e.target;
+    if (input && input.matches && input.matches("input[type=file][data-autosubmit]") && input.files.length) input.form.requestSubmit();
+  });
   window.CRMUI = {openModal, closeModal, toast};
 })();
