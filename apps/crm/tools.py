@@ -136,9 +136,13 @@ def list_reports(search: Annotated[str, Field(description="narrow by name or des
              "owner_id": r.owner_id} for r in db().scalars(stmt.limit(100))]
 
 
-def _state(rep, filters, scope, group_by, sort_by, direction) -> dict:
-    """The report's saved state with the caller's changes (what the run page's controls would set)."""
+def _state(rep, filters, scope, group_by, sort_by, direction, columns=None) -> dict:
+    """The report's saved state with the caller's changes (what the run page's and the builder's controls would set)."""
     st = reports.report_state(rep, {})
+    if columns is not None:
+        st["columns"] = list(columns)
+        if group_by is None and st["group"] not in (*columns, "close_month", "account.industry"):
+            st["group"] = None  # as the builder: removing the grouped column removes the grouping
     if filters is not None:
         st["filters"] = [{"field": f.get("field", ""), "op": f.get("op", ""), "value": f.get("value", "")} for f in filters]
     if scope is not None:
@@ -157,18 +161,21 @@ ScopeArg = Annotated[Literal["all", "mine"] | None, Field(description="Show Me: 
 GroupArg = Annotated[str | None, Field(description="a column to group rows by (e.g. owner_id, stage, status); \"\" = no "
                                                    "grouping; omitted = the report's")]
 SortArg = Annotated[str | None, Field(description="a column to sort by; omitted = the report's")]
+ColumnsArg = Annotated[list[str] | None, Field(max_length=20, description=(
+    "the report builder's columns, in order, as field names (e.g. name, account_id, stage, amount, lead_source); "
+    "replaces the report's columns; omitted = keep them"))]
 FiltersArg = Annotated[Filters | None, Field(description="replaces the report's filters (omitted = keep them); " + Filters.__metadata__[0].description)]
 
 
 @TOOLS.tool
 def run_report(report_id: Annotated[int, ID_RANGE, Field(description="the report's id (see list_reports)")], filters: FiltersArg = None, scope: ScopeArg = None,
-               group_by: GroupArg = None, sort_by: SortArg = None, direction: Direction = None,
+               group_by: GroupArg = None, sort_by: SortArg = None, direction: Direction = None, columns: ColumnsArg = None,
                limit: Annotated[int, Field(ge=0, le=50, description="detail rows to return (0-50)")] = 10) -> dict:
-    """Run a report, optionally changed (filters, Show Me scope, grouping, sort) without saving it: the record
+    """Run a report, optionally changed (filters, Show Me scope, grouping, sort, columns) without saving it: the record
     count, the total of its measure (amount, annual revenue), each group's label, count and total, and the first
     rows."""
     rep = reports.report(report_id)
-    st = _state(rep, filters, scope, group_by, sort_by, direction)
+    st = _state(rep, filters, scope, group_by, sort_by, direction, columns)
     res = reports.run_report(rep, st)
     from apps._shared import now
 
@@ -493,21 +500,22 @@ def create_report(name: Annotated[str, Field(description="the report's name")], 
 
 @TOOLS.tool
 def save_report(report_id: Annotated[int, ID_RANGE, Field(description="the report's id")], filters: FiltersArg = None, scope: ScopeArg = None, group_by: GroupArg = None,
-                sort_by: SortArg = None, direction: Direction = None) -> dict:
-    """Save a report with changes made on its run page (filters, Show Me scope, grouping, sort)."""
+                sort_by: SortArg = None, direction: Direction = None, columns: ColumnsArg = None) -> dict:
+    """Save a report with changes made on its run page or in the report builder (filters, Show Me scope, grouping,
+    sort, columns)."""
     rep = reports.report(report_id)
-    reports.save(rep, _state(rep, filters, scope, group_by, sort_by, direction))
-    return {"id": rep.id, "name": rep.name, "filters": rep.filters, "scope": rep.scope, "group_by": rep.group_by,
+    reports.save(rep, _state(rep, filters, scope, group_by, sort_by, direction, columns))
+    return {"id": rep.id, "name": rep.name, "columns": rep.columns, "filters": rep.filters, "scope": rep.scope, "group_by": rep.group_by,
             "sort_by": rep.sort_by, "sort_dir": rep.sort_dir}
 
 
 @TOOLS.tool
 def save_report_as(report_id: Annotated[int, ID_RANGE, Field(description="the report to copy")], name: Annotated[str, Field(description="the new report's name")], folder: Folder = "Private Reports",
                    description: Annotated[str, Field(description="what it shows")] = "", filters: FiltersArg = None, scope: ScopeArg = None,
-                   group_by: GroupArg = None, sort_by: SortArg = None, direction: Direction = None) -> dict:
-    """Save As: a new report (yours) from a report and the changes made on its run page."""
+                   group_by: GroupArg = None, sort_by: SortArg = None, direction: Direction = None, columns: ColumnsArg = None) -> dict:
+    """Save As: a new report (yours) from a report and the changes made on its run page or in the builder."""
     rep = reports.report(report_id)
-    new = reports.save_as(rep, _state(rep, filters, scope, group_by, sort_by, direction), name, folder, description)
+    new = reports.save_as(rep, _state(rep, filters, scope, group_by, sort_by, direction, columns), name, folder, description)
     db().flush()
     return {"id": new.id, "name": new.name, "folder": new.folder, "filters": new.filters, "scope": new.scope,
             "group_by": new.group_by}
