@@ -177,6 +177,20 @@ def main(argv: list[str] | None = None) -> int:
             page.get_by_role("dialog").get_by_role("button", name="Save", exact=True).click()
             settle()
             shot("opportunity-products")
+        if want("files-add") or want("file-preview"):
+            go(f"/lightning/r/Account/{pk['account']}/view")
+            page.get_by_role("button", name="Add Files", exact=True).click()
+            settle()
+            page.get_by_role("checkbox", name="Select Q1 Pricing Sheet", exact=True).check(force=True)
+            shot("files-add")
+            page.get_by_role("dialog").get_by_role("button", name="Add", exact=True).click()
+            settle()
+            page.get_by_role("article", name="Files").get_by_role("link", name="Q1 Pricing Sheet", exact=True).click()
+            settle()
+            shot("file-preview")
+        if want("report-builder"):
+            go("/lightning/r/Report/9/edit?nc_add=rating")
+            shot("report-builder")
         browser.close()
     server.shutdown()
     for pr in problems:
