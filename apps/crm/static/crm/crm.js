@@ -986,5 +986,12 @@
     const input = e.target;
     if (input && input.matches && input.matches("input[type=file][data-autosubmit]") && input.files.length) input.form.requestSubmit();
   });
+  // Add Products' search: narrows the table in place, so products already ticked stay ticked.
+  document.addEventListener("input", (e) => {
+    const box = e.target;
+    if (!box || !box.dataset || !box.dataset.filterRows) return;
+    const q = box.value.trim().toLowerCase();
+    $$(box.dataset.filterRows).forEach((tr) => { tr.hidden = !!q && !tr.textContent.toLowerCase().includes(q); });
+  });
   window.CRMUI = {openModal, closeModal, toast};
 })();
