@@ -195,6 +195,8 @@ class Gen:
         self.build_list_views()
         self.build_reports()
         self.build_misc()
+        _build_products(self)  # defined below with its catalogue
+        _build_files(self)
         return self.rows
 
     def build_org(self) -> None:
@@ -990,6 +992,89 @@ class Gen:
         self.rows["notifications"] = notes
 
 
+# (name, code, family, list price in the Standard Price Book, Partner price or None, active)
+PRODUCTS = [
+    ("Analytics Cloud", "AC-100", "Software", 1500, 1275, True),
+    ("Integration Hub", "IH-200", "Software", 2400, 2040, True),
+    ("Security Suite", "SS-300", "Software", 1800, 1530, True),
+    ("Data Warehouse", "DW-400", "Software", 3200, 2720, True),
+    ("Mobile SDK", "MS-500", "Software", 600, 510, True),
+    ("Field Service", "FS-600", "Software", 1100, 935, True),
+    ("Cloud Storage 1 TB", "CS-700", "Software", 300, None, True),
+    ("IoT Gateway", "HW-110", "Hardware", 850, 765, True),
+    ("Edge Sensors", "HW-120", "Hardware", 240, 216, True),
+    ("Premier Support", "SV-900", "Services", 5000, None, True),
+    ("Implementation Services", "SV-910", "Services", 175, None, True),
+    ("Training Workshop", "SV-920", "Services", 2500, 2000, True),
+    ("Onboarding Package", "SV-930", "Services", 4000, None, True),
+    ("Legacy Connector", "LC-050", "Software", 900, None, False),
+]
+PRICE_BOOKS = [(1, "Standard Price Book", "Every product at list price", True),
+               (2, "Partner Price Book", "Reseller pricing (15% off software and hardware)", False)]
+
+
+def _build_products(gen: "Gen") -> None:
+    """The product catalogue and its price books. Fixed data, no draw from the world's rng: adding it left
+    every other seeded row (and so every existing task) unchanged."""
+    gen.rows["products"] = [{"id": k, "name": n, "product_code": c, "family": f, "description": f"{n} ({f.lower()})",
+                             "is_active": act} for k, (n, c, f, _, _, act) in enumerate(PRODUCTS, 1)]
+    gen.rows["price_books"] = [{"id": i, "name": n, "description": d, "is_standard": std, "is_active": True}
+                               for i, n, d, std in PRICE_BOOKS]
+    entries = []
+    for k, (_, _, _, price, partner, act) in enumerate(PRODUCTS, 1):
+        entries.append({"id": len(entries) + 1, "price_book_id": 1, "product_id": k, "unit_price": price, "is_active": act})
+    for k, (_, _, _, price, partner, act) in enumerate(PRODUCTS, 1):
+        if partner is not None:
+            entries.append({"id": len(entries) + 1, "price_book_id": 2, "product_id": k, "unit_price": partner, "is_active": act})
+    gen.rows["price_book_entries"] = entries
+
+
+# (title, extension, what the preview shows, owner): the file library ("Owned by Me" = owner 1).
+FILES = [
+    ("Q1 Pricing Sheet", "pdf", "Stratus price list, Q1 2026. Analytics Cloud $1,500 per seat; Integration Hub $2,400; "
+     "Security Suite $1,800; Premier Support $5,000 per year. Volume discounts from 25 seats.", ME),
+    ("Q1 Pricing Sheet (draft)", "pdf", "DRAFT, not for customers. Q1 2026 price list under review by Finance.", ME),
+    ("Master Services Agreement", "docx", "Master Services Agreement between Stratus and the Customer: term, fees, "
+     "confidentiality, warranties, limitation of liability.", ME),
+    ("Master Services Agreement - Redline", "docx", "Customer redline of the Master Services Agreement, clauses 7 and 9.", 7),
+    ("Security Whitepaper", "pdf", "How Stratus protects customer data: encryption at rest and in transit, SOC 2 Type II, "
+     "single sign-on, audit trails.", ME),
+    ("Implementation Plan Template", "docx", "Phases: discovery, configuration, data migration, training, go-live. "
+     "Owner, dates and sign-off per phase.", ME),
+    ("ROI Calculator", "xlsx", "Inputs: seats, hours saved per week, hourly cost. Output: payback period and 3-year ROI.", ME),
+    ("Product Roadmap 2026", "pdf", "H1: Edge Sensors v2, Mobile SDK offline mode. H2: Analytics Cloud forecasting.", 3),
+    ("Customer Reference List", "xlsx", "Reference customers by industry and region, with contact permission.", 8),
+    ("Data Processing Addendum", "pdf", "GDPR data processing terms: processor obligations, sub-processors, transfers.", ME),
+    ("Onboarding Checklist", "txt", "1. Kick-off call  2. Admin accounts  3. Data import  4. Training  5. Go-live review", ME),
+    ("Case Study - Logistics", "pdf", "How a regional carrier cut dispatch time by 30% with Field Service.", 4),
+    ("Architecture Diagram", "png", "Integration Hub connecting ERP, CRM and the data warehouse.", ME),
+    ("Support Escalation Matrix", "csv", "Severity,Response,Owner\nP1,1 hour,Support Lead\nP2,4 hours,Support Engineer\n"
+     "P3,1 business day,Support Engineer", 12),
+]
+
+
+def _build_files(gen: "Gen") -> None:
+    """The file library and a few files already shared to records. Its own random stream: the world's rng (and so
+    every row seeded before and every existing task) is untouched."""
+    rng = random.Random(f"crm-files:{gen.seed}")
+    files = []
+    for k, (title, ext, text, owner) in enumerate(FILES, 1):
+        files.append({"id": k, "title": title, "extension": ext, "size": 18_000 + 731 * len(text) + 977 * k,
+                      "description": "", "text": text, "data": None, "sha256": "", "owner_id": owner,
+                      "created_at": (gen.now - dt.timedelta(days=90 - 5 * k)).replace(hour=10, minute=0, second=0)})
+    gen.rows["files"] = files
+    my_opps = sorted((o for o in gen.rows["opportunities"] if o["owner_id"] == ME and o["stage"] in OPEN_STAGES),
+                     key=lambda o: o["id"])
+    my_accounts = sorted((a for a in gen.rows["accounts"] if a["owner_id"] == ME), key=lambda a: a["id"])
+    links = []
+    for opp in rng.sample(my_opps, min(6, len(my_opps))):
+        links.append(("Opportunity", opp["id"], 1))
+    for acc in rng.sample(my_accounts, min(4, len(my_accounts))):
+        links.append(("Account", acc["id"], 3))
+    gen.rows["file_links"] = [{"id": i, "file_id": f, "parent_type": t, "parent_id": pid,
+                               "created_at": gen.now - dt.timedelta(days=20 - i)} for i, (t, pid, f) in enumerate(links, 1)]
+
+
 def build(seed: int, now: dt.datetime) -> dict[str, list[dict[str, Any]]]:
     return Gen(seed, now).run()
 
@@ -1033,6 +1118,33 @@ def logo_png(name: str, size: int = 64) -> bytes:
         font = ImageFont.load_default()
     d.text((c, c + big * 0.03), initials, fill="#FFFFFF", font=font, anchor="mm")
     img = img.resize((size, size), Image.LANCZOS)
+    buf = io.BytesIO()
+    img.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
+
+
+def file_png(title: str, text: str, width: int = 960, height: int = 540) -> bytes:
+    """A seeded image file's picture: a simple block diagram of the components its description names."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    img = Image.new("RGB", (width, height), "#FFFFFF")
+    d = ImageDraw.Draw(img)
+    try:
+        font, small = ImageFont.load_default(28), ImageFont.load_default(18)
+    except TypeError:  # Pillow < 10.1
+        font = small = ImageFont.load_default()
+    d.text((40, 30), title, fill="#181818", font=font)
+    parts = [p.strip(" .") for p in re.split(r",| and | connecting ", text) if p.strip(" .")][:4] or [title]
+    hub, rest = parts[0], parts[1:] or ["Data"]
+    cx, cy = width // 2, height // 2 + 30
+    d.rounded_rectangle((cx - 150, cy - 45, cx + 150, cy + 45), radius=12, fill="#0B5CAB")
+    d.text((cx, cy), hub, fill="#FFFFFF", font=small, anchor="mm")
+    for k, name in enumerate(rest):
+        x = 60 + k * (width - 120) // max(1, len(rest)) + (width - 120) // max(1, len(rest)) // 2 - 110
+        y = 110 if k % 2 == 0 else height - 110
+        d.line((x + 110, y + 35 if y < cy else y - 35, cx, cy - 45 if y < cy else cy + 45), fill="#747474", width=3)
+        d.rounded_rectangle((x, y - 35, x + 220, y + 35), radius=10, outline="#0B5CAB", width=3, fill="#EEF4FF")
+        d.text((x + 110, y), name, fill="#0B5CAB", font=small, anchor="mm")
     buf = io.BytesIO()
     img.save(buf, "PNG", optimize=True)
     return buf.getvalue()

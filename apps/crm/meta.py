@@ -138,7 +138,7 @@ LEAD = ObjectMeta(
     highlights=["title", "company", "phone", "email"],
     search_fields=("first_name", "last_name", "company", "email", "phone", "city", "state", "country", "industry", "title"),
     default_list="RecentlyViewedLeads", path_field="status",
-    related=["Task:who", "Event:who", "Note"],
+    related=["Task:who", "Event:who", "Note", "File"],
 )
 
 ACCOUNT = ObjectMeta(
@@ -167,7 +167,7 @@ ACCOUNT = ObjectMeta(
     highlights=["type", "phone", "website", "industry", "owner_id"],
     search_fields=("name", "phone", "website", "industry", "billing_city", "billing_state", "billing_country", "account_number"),
     default_list="RecentlyViewedAccounts",
-    related=["Contact", "Opportunity", "Case", "Task:what", "Event:what", "Note"],
+    related=["Contact", "Opportunity", "Case", "Task:what", "Event:what", "Note", "File"],
 )
 
 CONTACT = ObjectMeta(
@@ -196,7 +196,7 @@ CONTACT = ObjectMeta(
     highlights=["title", "account_id", "phone", "email", "owner_id"],
     search_fields=("first_name", "last_name", "email", "phone", "mobile", "title", "mailing_city", "mailing_state", "mailing_country"),
     default_list="RecentlyViewedContacts",
-    related=["Opportunity:role", "Case", "Task:who", "Event:who", "Note"],
+    related=["Opportunity:role", "Case", "Task:who", "Event:who", "Note", "File"],
 )
 
 OPPORTUNITY = ObjectMeta(
@@ -225,7 +225,7 @@ OPPORTUNITY = ObjectMeta(
     highlights=["account_id", "close_date", "amount", "owner_id"],
     search_fields=("name", "stage", "next_step"),
     default_list="RecentlyViewedOpportunities", path_field="stage",
-    related=["OpportunityContactRole", "Task:what", "Event:what", "Note"],
+    related=["OpportunityLineItem", "OpportunityContactRole", "Task:what", "Event:what", "Note", "File"],
 )
 
 CASE = ObjectMeta(
@@ -253,7 +253,7 @@ CASE = ObjectMeta(
     highlights=["priority", "status", "case_number", "account_id"],
     search_fields=("case_number", "subject", "status"),
     default_list="RecentlyViewedCases", path_field="status",
-    related=["Task:what", "Event:what"],
+    related=["Task:what", "Event:what", "File"],
 )
 
 TASK = ObjectMeta(

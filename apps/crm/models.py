@@ -183,6 +183,8 @@ class Opportunity(Base):
     next_step: Mapped[str] = _str(255, default="")
     description: Mapped[str] = mapped_column(Text, default="")
     loss_reason: Mapped[str] = _str(40, default="")
+    # Pricebook2Id: chosen before the first product is added (Add Products), null until then.
+    price_book_id: Mapped[int | None] = _int(nullable=True)
     owner_id: Mapped[int] = _int(index=True)
     created_by_id: Mapped[int] = _int()
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
@@ -377,6 +379,90 @@ class Dashboard(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
     last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Product(Base):
+    """Product2: what can be sold. Prices live in price book entries, not here."""
+
+    __tablename__ = "products"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(120)
+    product_code: Mapped[str] = _str(40, default="")
+    family: Mapped[str] = _str(40, default="")  # Software | Hardware | Services
+    description: Mapped[str] = _str(255, default="")
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class PriceBook(Base):
+    """Pricebook2: the Standard Price Book holds every product's list price; others (Partner) their own."""
+
+    __tablename__ = "price_books"
+    id: Mapped[int] = _int(primary_key=True)
+    name: Mapped[str] = _str(120)
+    description: Mapped[str] = _str(255, default="")
+    is_standard: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class PriceBookEntry(Base):
+    """PricebookEntry: a product's list price (whole dollars) in one price book."""
+
+    __tablename__ = "price_book_entries"
+    id: Mapped[int] = _int(primary_key=True)
+    price_book_id: Mapped[int] = _int(index=True)
+    product_id: Mapped[int] = _int(index=True)
+    unit_price: Mapped[int] = _int()  # List Price, dollars
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class OpportunityLineItem(Base):
+    """An opportunity's product: `unit_price` is the Sales Price (defaults to the entry's list price),
+    `total_price` = quantity x sales price; the opportunity's amount is the sum of its line items'
+    totals (apps/crm/services/products.sync_amount)."""
+
+    __tablename__ = "opportunity_line_items"
+    id: Mapped[int] = _int(primary_key=True)
+    opportunity_id: Mapped[int] = _int(index=True)
+    price_book_entry_id: Mapped[int] = _int()
+    product_id: Mapped[int] = _int()
+    quantity: Mapped[int] = _int()
+    list_price: Mapped[int] = _int()
+    unit_price: Mapped[int] = _int()
+    total_price: Mapped[int] = _int()
+    service_date: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    description: Mapped[str] = _str(255, default="")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class File(Base):
+    """A file (Salesforce's ContentDocument with its latest version): `extension` picks the icon and the preview,
+    `text` is what the preview shows of a document (seeded files), `data` the uploaded bytes as base64 (uploads
+    only; the request limit keeps them under 1 MB), `sha256` their digest."""
+
+    __tablename__ = "files"
+    id: Mapped[int] = _int(primary_key=True)
+    title: Mapped[str] = _str(255)
+    extension: Mapped[str] = _str(10, default="")  # pdf | png | csv | docx | xlsx | txt | ...
+    size: Mapped[int] = _int(default=0)  # bytes
+    description: Mapped[str] = _str(255, default="")
+    text: Mapped[str] = mapped_column(Text, default="")
+    data: Mapped[str | None] = mapped_column(Text, nullable=True)
+    sha256: Mapped[str] = _str(64, default="")
+    owner_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class FileLink(Base):
+    """ContentDocumentLink: a file shared to a record (its Files related list). One link per file and record."""
+
+    __tablename__ = "file_links"
+    id: Mapped[int] = _int(primary_key=True)
+    file_id: Mapped[int] = _int(index=True)
+    parent_type: Mapped[str] = _str(20)  # Account | Contact | Opportunity | Lead | Case
+    parent_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_file_links_parent", "parent_type", "parent_id"),)
 
 
 VOLATILE: dict[str, list[str]] = {

@@ -20,6 +20,10 @@ QA = {
         "/lightning/o/Dashboard/home",
         "/lightning/r/Dashboard/1/view",
         "/lightning/search?q=health",
+        # Issue 17: Add Products (Choose Price Book first), Select Files, a Files card with files, the report builder.
+        "/lightning/r/Opportunity/12/products/add",
+        "/lightning/r/Account/5/files/add",
+        "/lightning/r/Report/9/edit",
     ],
     "seed": 0,
     "vocabulary": {

@@ -326,6 +326,12 @@ def apply_rules(obj: str, rec, values: dict[str, Any], errors: dict[str, str], c
             values["probability"] = STAGE_PROBABILITY.get(stage or "Prospecting", 10)
         if stage != "Closed Lost" and "loss_reason" in values and values.get("loss_reason"):
             values["loss_reason"] = values["loss_reason"]
+        if rec is not None and not creating and "amount" not in errors:
+            from apps.crm.services.products import amount_error  # the Amount of an opportunity with products
+
+            err = amount_error(rec, values)
+            if err:
+                errors["amount"] = err
     if obj == "Case" and "status" in values:
         was = getattr(rec, "status", None) if rec is not None else None
         if values["status"] == "Closed" and was != "Closed":

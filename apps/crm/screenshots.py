@@ -155,6 +155,42 @@ def main(argv: list[str] | None = None) -> int:
         if want("tasks"):
             go("/lightning/o/Task/list?filterName=TodaysTasks")
             shot("tasks")
+        # Products last: they write to the world (the shots above show it as seeded).
+        if want("products-add") or want("products-edit") or want("products-pricebook") or want("opportunity-products"):
+            go(f"/lightning/r/Opportunity/{pk['opp']}/view")
+            page.get_by_role("button", name="Add Products", exact=True).click()
+            settle()
+            page.get_by_role("combobox", name="Price Book").click()
+            shot("products-pricebook")
+            page.get_by_role("option", name="Standard Price Book", exact=True).click()
+            page.get_by_role("dialog").get_by_role("button", name="Save", exact=True).click()
+            settle()
+            for name in ("Analytics Cloud", "Premier Support"):
+                page.get_by_role("checkbox", name=f"Select {name}", exact=True).check(force=True)
+            shot("products-add")
+            page.get_by_role("button", name="Next", exact=True).click()
+            settle()
+            page.get_by_role("textbox", name="Quantity for Analytics Cloud", exact=True).fill("40")
+            page.get_by_role("textbox", name="Sales Price for Analytics Cloud", exact=True).fill("1350")
+            page.get_by_role("textbox", name="Quantity for Premier Support", exact=True).fill("1")
+            shot("products-edit")
+            page.get_by_role("dialog").get_by_role("button", name="Save", exact=True).click()
+            settle()
+            shot("opportunity-products")
+        if want("files-add") or want("file-preview"):
+            go(f"/lightning/r/Account/{pk['account']}/view")
+            page.get_by_role("button", name="Add Files", exact=True).click()
+            settle()
+            page.get_by_role("checkbox", name="Select Q1 Pricing Sheet", exact=True).check(force=True)
+            shot("files-add")
+            page.get_by_role("dialog").get_by_role("button", name="Add", exact=True).click()
+            settle()
+            page.get_by_role("article", name="Files").get_by_role("link", name="Q1 Pricing Sheet", exact=True).click()
+            settle()
+            shot("file-preview")
+        if want("report-builder"):
+            go("/lightning/r/Report/9/edit?nc_add=rating")
+            shot("report-builder")
         browser.close()
     server.shutdown()
     for pr in problems:

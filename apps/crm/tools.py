@@ -136,9 +136,13 @@ def list_reports(search: Annotated[str, Field(description="narrow by name or des
              "owner_id": r.owner_id} for r in db().scalars(stmt.limit(100))]
 
 
-def _state(rep, filters, scope, group_by, sort_by, direction) -> dict:
-    """The report's saved state with the caller's changes (what the run page's controls would set)."""
+def _state(rep, filters, scope, group_by, sort_by, direction, columns=None) -> dict:
+    """The report's saved state with the caller's changes (what the run page's and the builder's controls would set)."""
     st = reports.report_state(rep, {})
+    if columns is not None:
+        st["columns"] = list(columns)
+        if group_by is None and st["group"] not in (*columns, "close_month", "account.industry"):
+            st["group"] = None  # as the builder: removing the grouped column removes the grouping
     if filters is not None:
         st["filters"] = [{"field": f.get("field", ""), "op": f.get("op", ""), "value": f.get("value", "")} for f in filters]
     if scope is not None:
@@ -157,18 +161,21 @@ ScopeArg = Annotated[Literal["all", "mine"] | None, Field(description="Show Me: 
 GroupArg = Annotated[str | None, Field(description="a column to group rows by (e.g. owner_id, stage, status); \"\" = no "
                                                    "grouping; omitted = the report's")]
 SortArg = Annotated[str | None, Field(description="a column to sort by; omitted = the report's")]
+ColumnsArg = Annotated[list[str] | None, Field(max_length=20, description=(
+    "the report builder's columns, in order, as field names (e.g. name, account_id, stage, amount, lead_source); "
+    "replaces the report's columns; omitted = keep them"))]
 FiltersArg = Annotated[Filters | None, Field(description="replaces the report's filters (omitted = keep them); " + Filters.__metadata__[0].description)]
 
 
 @TOOLS.tool
 def run_report(report_id: Annotated[int, ID_RANGE, Field(description="the report's id (see list_reports)")], filters: FiltersArg = None, scope: ScopeArg = None,
-               group_by: GroupArg = None, sort_by: SortArg = None, direction: Direction = None,
+               group_by: GroupArg = None, sort_by: SortArg = None, direction: Direction = None, columns: ColumnsArg = None,
                limit: Annotated[int, Field(ge=0, le=50, description="detail rows to return (0-50)")] = 10) -> dict:
-    """Run a report, optionally changed (filters, Show Me scope, grouping, sort) without saving it: the record
+    """Run a report, optionally changed (filters, Show Me scope, grouping, sort, columns) without saving it: the record
     count, the total of its measure (amount, annual revenue), each group's label, count and total, and the first
     rows."""
     rep = reports.report(report_id)
-    st = _state(rep, filters, scope, group_by, sort_by, direction)
+    st = _state(rep, filters, scope, group_by, sort_by, direction, columns)
     res = reports.run_report(rep, st)
     from apps._shared import now
 
@@ -493,21 +500,22 @@ def create_report(name: Annotated[str, Field(description="the report's name")], 
 
 @TOOLS.tool
 def save_report(report_id: Annotated[int, ID_RANGE, Field(description="the report's id")], filters: FiltersArg = None, scope: ScopeArg = None, group_by: GroupArg = None,
-                sort_by: SortArg = None, direction: Direction = None) -> dict:
-    """Save a report with changes made on its run page (filters, Show Me scope, grouping, sort)."""
+                sort_by: SortArg = None, direction: Direction = None, columns: ColumnsArg = None) -> dict:
+    """Save a report with changes made on its run page or in the report builder (filters, Show Me scope, grouping,
+    sort, columns)."""
     rep = reports.report(report_id)
-    reports.save(rep, _state(rep, filters, scope, group_by, sort_by, direction))
-    return {"id": rep.id, "name": rep.name, "filters": rep.filters, "scope": rep.scope, "group_by": rep.group_by,
+    reports.save(rep, _state(rep, filters, scope, group_by, sort_by, direction, columns))
+    return {"id": rep.id, "name": rep.name, "columns": rep.columns, "filters": rep.filters, "scope": rep.scope, "group_by": rep.group_by,
             "sort_by": rep.sort_by, "sort_dir": rep.sort_dir}
 
 
 @TOOLS.tool
 def save_report_as(report_id: Annotated[int, ID_RANGE, Field(description="the report to copy")], name: Annotated[str, Field(description="the new report's name")], folder: Folder = "Private Reports",
                    description: Annotated[str, Field(description="what it shows")] = "", filters: FiltersArg = None, scope: ScopeArg = None,
-                   group_by: GroupArg = None, sort_by: SortArg = None, direction: Direction = None) -> dict:
-    """Save As: a new report (yours) from a report and the changes made on its run page."""
+                   group_by: GroupArg = None, sort_by: SortArg = None, direction: Direction = None, columns: ColumnsArg = None) -> dict:
+    """Save As: a new report (yours) from a report and the changes made on its run page or in the builder."""
     rep = reports.report(report_id)
-    new = reports.save_as(rep, _state(rep, filters, scope, group_by, sort_by, direction), name, folder, description)
+    new = reports.save_as(rep, _state(rep, filters, scope, group_by, sort_by, direction, columns), name, folder, description)
     db().flush()
     return {"id": new.id, "name": new.name, "folder": new.folder, "filters": new.filters, "scope": new.scope,
             "group_by": new.group_by}
@@ -518,3 +526,107 @@ def delete_report(report_id: Annotated[int, ID_RANGE, Field(description="the rep
     """Delete a report (not one a dashboard uses)."""
     name = reports.delete(reports.report(report_id))
     return {"id": report_id, "name": name, "deleted": True}
+
+
+# ------------------------------------------------------------------------------ products (services/products.py)
+from apps.crm.services import products as catalog  # noqa: E402 - this section's service, kept beside its tools
+
+LINE_KEYS = ("price_book_entry_id", "quantity", "sales_price", "service_date", "description")
+ProductLines = Annotated[list[dict[str, int | float | str | None]], Field(min_length=1, max_length=50, description=(
+    "the products to add, each {\"price_book_entry_id\": <id from list_products>, \"quantity\": <whole number>, "
+    "\"sales_price\": <whole dollars per unit; omitted = the list price>, \"service_date\": \"M/D/YYYY\" (optional), "
+    "\"description\": <line description> (optional)}"))]
+
+
+@TOOLS.tool
+def list_price_books() -> list:
+    """The active price books (Standard Price Book first): an opportunity's products all come from one."""
+    return [{"id": p.id, "name": p.name, "description": p.description, "is_standard": p.is_standard} for p in catalog.price_books()]
+
+
+@TOOLS.tool
+def list_products(opportunity_id: Annotated[int, ID_RANGE, Field(description="the opportunity's id")],
+                  search: Annotated[str, Field(description="narrow by product name, code or family")] = "") -> dict:
+    """Add Products' list for an opportunity: its price book and that book's products with their price book entry
+    ids and list prices (or, when it has no price book yet, the books to choose from)."""
+    return catalog.catalogue(opportunity_id, search)
+
+
+@TOOLS.tool
+def choose_price_book(opportunity_id: Annotated[int, ID_RANGE, Field(description="the opportunity's id")],
+                      price_book_id: Annotated[int, ID_RANGE, Field(description="the price book's id (see list_price_books)")]) -> dict:
+    """Choose Price Book for an opportunity (before its first product; refused while it has products)."""
+    pb = catalog.choose_price_book(opportunity_id, price_book_id)
+    return {"opportunity_id": opportunity_id, "price_book": {"id": pb.id, "name": pb.name}}
+
+
+@TOOLS.tool
+def add_products(opportunity_id: Annotated[int, ID_RANGE, Field(description="the opportunity's id")], products: ProductLines) -> dict:
+    """Add Products then Edit Selected Products' Save: line items from the opportunity's price book. The
+    opportunity's Amount becomes the total of its products."""
+    for k, it in enumerate(products):
+        bad = [key for key in it if key not in LINE_KEYS]
+        if bad or "price_book_entry_id" not in it or "quantity" not in it:
+            raise ServiceError(f"'products' item {k + 1}: " + (f"unknown key {bad[0]!r}; " if bad else "")
+                               + f"each item takes {', '.join(LINE_KEYS)} (price_book_entry_id and quantity required)")
+    added = catalog.add_products(opportunity_id, products)
+    opp = record("Opportunity", opportunity_id)
+    return {"opportunity_id": opportunity_id, "amount": opp.amount,
+            "added": [catalog.line_item_dict(li, db().get(m.Product, li.product_id)) for li in added]}
+
+
+@TOOLS.tool
+def update_opportunity_product(line_item_id: Annotated[int, ID_RANGE, Field(description="the opportunity product's id (get_record's related products)")],
+                               quantity: Annotated[int | None, Field(description="the new quantity; omitted = unchanged")] = None,
+                               sales_price: Annotated[int | None, Field(description="the new sales price in whole dollars; omitted = unchanged")] = None,
+                               description: Annotated[str | None, Field(description="the new line description; omitted = unchanged")] = None) -> dict:
+    """Edit an opportunity product (its own dialog): quantity, sales price, line description. The opportunity's
+    Amount follows."""
+    li = catalog.update_line_item(line_item_id, quantity, sales_price, description=description)
+    return {**catalog.line_item_dict(li, db().get(m.Product, li.product_id)),
+            "opportunity_amount": record("Opportunity", li.opportunity_id).amount}
+
+
+@TOOLS.tool
+def delete_opportunity_product(line_item_id: Annotated[int, ID_RANGE, Field(description="the opportunity product's id")]) -> dict:
+    """Delete an opportunity product; the opportunity's Amount follows."""
+    opp_id = catalog.line_item(line_item_id).opportunity_id
+    name = catalog.delete_line_item(line_item_id)
+    return {"id": line_item_id, "product": name, "deleted": True, "opportunity_amount": record("Opportunity", opp_id).amount}
+
+
+# ------------------------------------------------------------------------------ files (services/files.py)
+from apps.crm.services import files as filesvc  # noqa: E402 - this section's service, kept beside its tools
+
+FileParent = _kind(Literal["Account", "Contact", "Opportunity", "Lead", "Case"], "the kind of record the file goes on")
+
+
+@TOOLS.tool
+def list_files(search: Annotated[str, Field(description="narrow by file title")] = "",
+               owned_by_me: Annotated[bool, Field(description="only your files (Add Files' Owned by Me)")] = False) -> list:
+    """The file library Add Files picks from, newest first: id, title, extension, type, size, owner."""
+    return [filesvc.as_dict(f) for f in filesvc.library(search, owned_by_me)]
+
+
+@TOOLS.tool
+def attach_files(object: FileParent, record_id: Annotated[int, ID_RANGE, Field(description="the record's id")],
+                 file_ids: Annotated[IdList, Field(description="the files to add (ids from list_files)")]) -> dict:
+    """Add Files on a record's Files card: share library files to the record (each once)."""
+    links = filesvc.attach(object, record_id, list(file_ids))
+    return {"object": object, "record_id": record_id, "added": [{"link_id": lk.id, "file_id": lk.file_id} for lk in links]}
+
+
+@TOOLS.tool
+def upload_file(object: FileParent, record_id: Annotated[int, ID_RANGE, Field(description="the record's id")],
+                file_name: Annotated[str, Field(description="the file's name with its extension, e.g. notes.txt")],
+                text: Annotated[str, Field(description="the file's contents (text)")]) -> dict:
+    """Upload Files on a record's Files card: a new file of yours with this name and text, shared to the record."""
+    f = filesvc.upload(object, record_id, file_name, text.encode("utf-8"))
+    return {**filesvc.as_dict(f), "object": object, "record_id": record_id}
+
+
+@TOOLS.tool
+def remove_file(link_id: Annotated[int, ID_RANGE, Field(description="the file's link to the record (get_record's related files: link_id)")]) -> dict:
+    """Remove from Record: the file leaves the record's Files list (it stays in the library)."""
+    lk = filesvc.remove(link_id)
+    return {"link_id": link_id, "file_id": lk.file_id, "object": lk.parent_type, "record_id": lk.parent_id, "removed": True}

@@ -227,6 +227,9 @@ def related(obj: str, rec) -> dict[str, Any]:
         roles = list(db().scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id)
                                   .order_by(m.OpportunityContactRole.is_primary.desc(), m.OpportunityContactRole.id)))
         names = R.Names()
+        from apps.crm.services.products import line_item_dict, line_items
+
+        out["products"] = _capped([line_item_dict(li, p) for li, p in line_items(rec.id)])
         out["contact_roles"] = _capped([{"id": cr.id, "contact": {"id": cr.contact_id, "name": names.name("Contact", cr.contact_id)},
                                          "role": cr.role, "is_primary": cr.is_primary} for cr in roles])
     if obj in ("Account", "Contact", "Opportunity", "Lead"):
@@ -234,6 +237,9 @@ def related(obj: str, rec) -> dict[str, Any]:
                                   .order_by(m.Note.created_at.desc(), m.Note.id.desc())))
         out["notes"] = _capped([{"id": n.id, "title": n.title, "body": n.body, "created_at": n.created_at} for n in notes])
     if obj in ("Account", "Contact", "Opportunity", "Lead", "Case"):
+        from apps.crm.services import files as fsvc
+
+        out["files"] = _capped([{**fsvc.as_dict(f), "link_id": lk.id} for lk, f in fsvc.files_of(obj, rec.id)])
         cond = activity_scope(obj, rec)
         tasks = list(db().scalars(select(m.Task).where(cond(m.Task))))
         events = list(db().scalars(select(m.Event).where(cond(m.Event))))

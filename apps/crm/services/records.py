@@ -146,11 +146,13 @@ def delete_record(obj: str, rid: int) -> str:
         s.execute(delete(m.Note).where(or_((m.Note.parent_type == "Account") & (m.Note.parent_id == rec.id),
                                            (m.Note.parent_type == "Opportunity") & m.Note.parent_id.in_(opp_ids),
                                            (m.Note.parent_type == "Contact") & m.Note.parent_id.in_(con_ids))))
+        s.execute(delete(m.OpportunityLineItem).where(m.OpportunityLineItem.opportunity_id.in_(opp_ids)))
         s.execute(delete(m.Opportunity).where(m.Opportunity.id.in_(opp_ids)))
         s.execute(delete(m.Contact).where(m.Contact.id.in_(con_ids)))
         s.execute(delete(m.Case).where(m.Case.id.in_(case_ids)))
     elif obj == "Opportunity":
         s.execute(delete(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id))
+        s.execute(delete(m.OpportunityLineItem).where(m.OpportunityLineItem.opportunity_id == rec.id))
         for model in (m.Task, m.Event):
             s.execute(delete(model).where((model.what_type == "Opportunity") & (model.what_id == rec.id)))
         s.execute(delete(m.Note).where((m.Note.parent_type == "Opportunity") & (m.Note.parent_id == rec.id)))
@@ -164,6 +166,10 @@ def delete_record(obj: str, rid: int) -> str:
         for model in (m.Task, m.Event):
             s.execute(delete(model).where((model.what_type == "Case") & (model.what_id == rec.id)))
     s.execute(delete(m.Follow).where(m.Follow.object == obj, m.Follow.record_id == rec.id))
+    # Its files stay in the library; what goes is their sharing to it (and to the records deleted with it).
+    gone = [(obj, [rec.id])] + ([("Opportunity", opp_ids), ("Contact", con_ids), ("Case", case_ids)] if obj == "Account" else [])
+    for kind, ids in gone:
+        s.execute(delete(m.FileLink).where(m.FileLink.parent_type == kind, m.FileLink.parent_id.in_(ids)))
     s.delete(rec)
     return name
 

@@ -49,12 +49,56 @@ def report_state(rep: m.Report, args) -> dict:
         "sort": args.get("sort") or rep.sort_by,
         "dir": args.get("dir") if args.get("dir") in ("asc", "desc") else rep.sort_dir,
     }
-    cols = rep.columns or DEFAULT_COLUMNS[rep.report_type]
+    saved_cols = list(rep.columns or DEFAULT_COLUMNS[rep.report_type])
+    cols = parse_columns(rep.report_type, args.get("cols", "")) if "cols" in args else saved_cols
+    st["columns"], st["saved_columns"] = cols, saved_cols
     if st["group"] and st["group"] not in cols and st["group"] not in ("close_month", "account.industry"):
         st["group"] = None
     st["modified"] = (st["filters"] != (rep.filters or []) or st["scope"] != rep.scope or st["group"] != rep.group_by
-                      or st["sort"] != rep.sort_by or st["dir"] != rep.sort_dir)
+                      or st["sort"] != rep.sort_by or st["dir"] != rep.sort_dir or cols != saved_cols)
     return st
+
+
+# ---------------------------------------------------------------------------- columns (the report builder)
+MAX_COLUMNS = 20
+
+
+def column_choices(rtype: str) -> list[str]:
+    """The fields a report of this type can show as columns (the builder's Add Column list), in layout order."""
+    o = OBJECTS[rtype]
+    out = [f.name for f in o.fields if f.type not in ("address", "formula") and f.name not in ("salutation",)
+           and (f.filterable or f.type == "name" or f.name in ("who", "what"))]
+    for c in DEFAULT_COLUMNS[rtype] + (["account.industry"] if rtype == "Opportunity" else []):
+        if c not in out:
+            out.append(c)
+    return out
+
+
+def parse_columns(rtype: str, raw: str) -> list[str]:
+    """The URL's `cols` (comma-separated field names): unknown names and repeats dropped, never empty (an
+    unsaved run state; check_columns is the strict check for a caller's list)."""
+    ok = column_choices(rtype)
+    out: list[str] = []
+    for c in str(raw).split(","):
+        c = c.strip()
+        if c in ok and c not in out:
+            out.append(c)
+    return out[:MAX_COLUMNS] or list(DEFAULT_COLUMNS[rtype])
+
+
+def check_columns(rtype: str, cols) -> list[str]:
+    ok = column_choices(rtype)
+    if not isinstance(cols, list) or not cols or not all(isinstance(c, str) for c in cols):
+        raise ServiceError("columns: a list of at least one field name")
+    bad = [c for c in cols if c not in ok]
+    if bad:
+        raise ServiceError(f"columns: {', '.join(map(repr, bad))} can't be a column of a {rtype} report; the choices are: "
+                           f"{', '.join(ok)}")
+    if len(set(cols)) != len(cols):
+        raise ServiceError("columns: each column can be shown once")
+    if len(cols) > MAX_COLUMNS:
+        raise ServiceError(f"columns: at most {MAX_COLUMNS}")
+    return list(cols)
 
 
 def cell_value(rtype: str, rec, c: str, names: R.Names, accounts: dict) -> tuple[str, object, str]:
@@ -100,7 +144,7 @@ def run_report(rep: m.Report, st: dict, limit: int = 2000) -> dict:
     if sc is not None:
         conds.append(sc)
     recs = list(db().scalars(select(o.model).where(*conds).order_by(o.model.id).limit(limit)))
-    cols = list(rep.columns or DEFAULT_COLUMNS[rtype])
+    cols = list(st.get("columns") or rep.columns or DEFAULT_COLUMNS[rtype])
     names = R.Names()
     accounts = {}
     need_acc = "account.industry" in cols or st["group"] == "account.industry"
@@ -161,7 +205,8 @@ def report(rid: int) -> m.Report:
 def check_state(rep: m.Report, st: dict) -> dict:
     """A state built by a caller (a tool), checked as the run page's controls would allow."""
     o = OBJECTS[rep.report_type]
-    cols = rep.columns or DEFAULT_COLUMNS[rep.report_type]
+    given = st.get("columns")
+    cols = st["columns"] = check_columns(rep.report_type, given if given is not None else list(rep.columns or DEFAULT_COLUMNS[rep.report_type]))
     for i, f in enumerate(st["filters"]):
         if f.get("field") not in o.by_name or f.get("op") not in OPS:
             raise ServiceError(f"filter {i + 1}: {f.get('field')!r} is not a field of {rep.report_type} or {f.get('op')!r} "
@@ -171,7 +216,7 @@ def check_state(rep: m.Report, st: dict) -> dict:
     groupable = list(cols) + (["close_month", "account.industry"] if rep.report_type == "Opportunity" else [])
     if st["group"] and st["group"] not in groupable:
         raise ServiceError(f"can't group by {st['group']!r}; the report's columns are {', '.join(groupable)}")
-    if st["sort"] and st["sort"] not in cols:
+    if st["sort"] and st["sort"] not in cols and st["sort"] != rep.sort_by:  # a saved sort off the columns is ignored
         raise ServiceError(f"can't sort by {st['sort']!r}; the report's columns are {', '.join(cols)}")
     if st["dir"] not in ("asc", "desc"):
         raise ServiceError("dir is 'asc' or 'desc'")
@@ -181,8 +226,16 @@ def check_state(rep: m.Report, st: dict) -> dict:
 def save(rep: m.Report, st: dict) -> m.Report:
     """Save: the run's filters, scope, grouping and sort become the report's."""
     rep.filters, rep.scope, rep.group_by, rep.sort_by, rep.sort_dir = st["filters"], st["scope"], st["group"], st["sort"], st["dir"]
+    rep.columns = _columns_to_store(rep, st)
     rep.updated_at = now()
     return rep
+
+
+def _columns_to_store(rep: m.Report, st: dict) -> list[str]:
+    """The columns a save writes: the run's when they were changed, else the report's own (a report saved with
+    none keeps showing its type's defaults)."""
+    cols = st.get("columns")
+    return list(cols) if cols and cols != list(rep.columns or DEFAULT_COLUMNS[rep.report_type]) else list(rep.columns or [])
 
 
 def _name_folder(name: str, folder: str) -> tuple[str, str, dict]:
@@ -207,7 +260,7 @@ def save_as(rep: m.Report, st: dict, name: str, folder: str, description: str = 
     if errors:
         raise _refuse(errors)
     new = m.Report(id=R.next_id(m.Report), name=name, description=(description or "").strip(), folder=folder,
-                   report_type=rep.report_type, columns=list(rep.columns), filters=st["filters"], scope=st["scope"],
+                   report_type=rep.report_type, columns=_columns_to_store(rep, st), filters=st["filters"], scope=st["scope"],
                    group_by=st["group"], sort_by=st["sort"], sort_dir=st["dir"], chart=rep.chart, owner_id=R.ME,
                    created_at=now(), updated_at=now(), last_run_at=None)
     db().add(new)

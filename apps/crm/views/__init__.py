@@ -177,6 +177,6 @@ def init_app(app: Flask) -> None:
 
 def blueprints() -> list[Blueprint]:
     from apps.crm.views import (  # noqa: F401 - registers routes
-        activity, convert, home, lists, merge, records, reports, search, shell)
+        activity, convert, files, home, lists, merge, products, records, reports, search, shell)
 
     return [bp]

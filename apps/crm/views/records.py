@@ -137,12 +137,31 @@ def related_lists(obj: str, rec) -> list[dict]:
                         "new": f"/lightning/r/Opportunity/{rec.id}/contact-role/new", "new_label": "Add Contact Roles",
                         "items": [{"name": names.name("Contact", cr.contact_id), "url": rurl("Contact", cr.contact_id),
                                    "fields": [("Role", cr.role), ("Primary", "Yes" if cr.is_primary else "")]} for cr in roles]})
+        elif rel == "OpportunityLineItem":
+            from apps.crm.services.products import line_items
+
+            rows = line_items(rec.id)
+            out.append({"key": "Products", "title": "Products", "icon": "standard:product", "count": len(rows),
+                        "new": f"/lightning/r/Opportunity/{rec.id}/products/add", "new_label": "Add Products",
+                        "items": [{"name": p.name, "url": f"/lightning/r/OpportunityLineItem/{li.id}/edit", "modal": True,
+                                   "fields": [("Quantity", f"{li.quantity:,}"), ("Sales Price", R.fmt_money(li.unit_price)),
+                                              ("Total Price", R.fmt_money(li.total_price))]} for li, p in rows]})
         elif rel == "Note":
             rows = list(db().scalars(select(m.Note).where(m.Note.parent_type == obj, m.Note.parent_id == rec.id).order_by(m.Note.created_at.desc(), m.Note.id.desc())))
             out.append({"key": "Notes", "title": "Notes", "icon": "standard:note", "count": len(rows),
                         "new": f"/lightning/r/{obj}/{rec.id}/note/new",
                         "items": [{"name": n.title, "url": f"/lightning/r/Note/{n.id}/edit", "modal": True,
                                    "fields": [("", f"{R.fmt_date(n.created_at)} by {R.user_by_id(n.owner_id).name if R.user_by_id(n.owner_id) else ''}"), ("", n.body[:90])]} for n in rows]})
+        elif rel == "File":
+            from apps.crm.services import files as fsvc
+
+            rows = fsvc.files_of(obj, rec.id)
+            out.append({"key": "Files", "title": "Files", "icon": "standard:file", "count": len(rows),
+                        "new": f"/lightning/r/{obj}/{rec.id}/files/add", "new_label": "Add Files",
+                        "upload": f"/lightning/r/{obj}/{rec.id}/files/upload",
+                        "items": [{"name": f.title, "url": f"/lightning/r/File/{f.id}/preview?link={lk.id}", "modal": True,
+                                   "fields": [("", f"{R.fmt_date(lk.created_at)} \u2022 {fsvc.size_text(f.size)} \u2022 {f.extension}")]}
+                                  for lk, f in rows]})
     if obj in ("Account", "Contact", "Opportunity", "Lead", "Case"):
         items = [a for a in activities(obj, rec) if a["open"]]
         out.insert(min(len(out), 3 if obj == "Account" else 1), {

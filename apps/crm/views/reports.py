@@ -24,8 +24,11 @@ from apps.crm.views.records import modal_response
 def state_params(st: dict, **over) -> dict:
     s = dict(st)
     s.update(over)
-    return {"flt": filter_param(s["filters"]), "scope": s["scope"], "group": s["group"] or "none",
-            "sort": s["sort"] or "", "dir": s["dir"]}
+    out = {"flt": filter_param(s["filters"]), "scope": s["scope"], "group": s["group"] or "none",
+           "sort": s["sort"] or "", "dir": s["dir"]}
+    if s.get("columns") and s["columns"] != s.get("saved_columns"):
+        out["cols"] = ",".join(s["columns"])  # only an unsaved column change rides in the URL
+    return out
 
 
 def state_url(rep_id: int, st: dict, **over) -> str:
@@ -75,31 +78,93 @@ def reports_home():
                 view_title=title, q=q, folders=FOLDERS, page_icon="standard:report")
 
 
+EDIT_KEYS = ("nf_field", "nf_remove", "nf_scope", "nc_add", "nc_remove", "ng")
+
+
+def apply_edits(rep: m.Report, args) -> dict | None:
+    """A control's change to the run state (the run page's filters; the builder's columns, groups, filters):
+    the new state, or None when `args` hold no change. Unknown fields and operators are ignored, as a
+    picklist could not have sent them."""
+    if not any(k in args for k in EDIT_KEYS):
+        return None
+    st = report_state(rep, args)
+    o = OBJECTS[rep.report_type]
+    if "nf_scope" in args and args["nf_scope"] in ("all", "mine"):
+        st["scope"] = args["nf_scope"]
+    if "nf_remove" in args and args["nf_remove"].isdecimal():
+        i = int(args["nf_remove"])
+        if 0 <= i < len(st["filters"]):
+            st["filters"].pop(i)
+    if args.get("nf_field"):
+        fld, op, val = args["nf_field"], args.get("nf_op", "equals"), args.get("nf_value", "").strip()
+        if fld in o.by_name and op in OPS:
+            nf = {"field": fld, "op": op, "value": val}
+            i = args.get("nf_index", "")
+            if i.isdecimal() and int(i) < len(st["filters"]):
+                st["filters"][int(i)] = nf
+            else:
+                st["filters"].append(nf)
+    cols = list(st["columns"])
+    add, remove = args.get("nc_add", ""), args.get("nc_remove", "")
+    if add in svc.column_choices(rep.report_type) and add not in cols and len(cols) < svc.MAX_COLUMNS:
+        cols.append(add)
+    if remove in cols and len(cols) > 1:
+        cols.remove(remove)
+        if st["group"] == remove:
+            st["group"] = None
+    st["columns"] = cols
+    if "ng" in args:
+        g = args["ng"]
+        if g == "none":
+            st["group"] = None
+        elif g in groupable(rep, cols):
+            st["group"] = g
+    return st
+
+
+def groupable(rep: m.Report, cols: list[str]) -> list[str]:
+    return list(cols) + (["close_month", "account.industry"] if rep.report_type == "Opportunity" else [])
+
+
+@bp.get("/lightning/r/Report/<int:rid>/edit")
+def report_builder(rid: int):
+    """The report builder: columns (add, remove), row grouping, Show Me and filters over a live preview; Save,
+    Save & Run, Run. Its unsaved state rides in the URL, as the run page's does."""
+    rep = db().get(m.Report, rid)
+    if rep is None:
+        abort(404)
+    edited = apply_edits(rep, request.args)
+    if edited is not None:
+        return redirect(f"/lightning/r/Report/{rid}/edit?" + urlencode(state_params(edited)))
+    st = report_state(rep, request.args)
+    res = run_report(rep, st)
+    o = OBJECTS[rep.report_type]
+    rtype = rep.report_type
+    labels = {c: col_label(rtype, c) for c in svc.column_choices(rtype)}
+    labels.update({"close_month": "Close Month", "account.industry": "Account: Industry"})
+    if st["group"]:
+        rows = [(g["label"], r) for g in res["groups"] for r in g["rows"]][:25]
+    else:
+        rows = [("", r) for r in res["rows"][:25]]
+    params = state_params(st)
+    return page("crm/report_builder.html", active="Report", title=f"Edit {rep.name} | Report", rep=rep, st=st, res=res, o=o,
+                rows=rows, params=params, labels=labels, label=lambda c: labels.get(c, c),
+                addable=[c for c in svc.column_choices(rtype) if c not in st["columns"]], groupable=groupable(rep, st["columns"]),
+                fields=report_fields(rtype), ops=OPS, field_labels={f["name"]: f["label"] for f in report_fields(rtype)},
+                filters_text=[(describe(o, f) if f["field"] in o.by_name else "") for f in st["filters"]],
+                edit_url=lambda **kw: f"/lightning/r/Report/{rid}/edit?" + urlencode({**params, **kw}),
+                run_url=state_url(rid, st), page_icon="standard:report")
+
+
 @bp.get("/lightning/r/Report/<int:rid>/view")
 def report_view(rid: int):
     rep = db().get(m.Report, rid)
     if rep is None:
         abort(404)
     args = request.args
-    if "nf_field" in args or "nf_remove" in args or "nf_scope" in args:
-        st = report_state(rep, args)
-        if "nf_scope" in args and args["nf_scope"] in ("all", "mine"):
-            st["scope"] = args["nf_scope"]
-        if "nf_remove" in args and args["nf_remove"].isdecimal():
-            i = int(args["nf_remove"])
-            if 0 <= i < len(st["filters"]):
-                st["filters"].pop(i)
-        if args.get("nf_field"):
-            o = OBJECTS[rep.report_type]
-            fld, op, val = args["nf_field"], args.get("nf_op", "equals"), args.get("nf_value", "").strip()
-            if fld in o.by_name and op in OPS:
-                nf = {"field": fld, "op": op, "value": val}
-                i = args.get("nf_index", "")
-                if i.isdecimal() and int(i) < len(st["filters"]):
-                    st["filters"][int(i)] = nf
-                else:
-                    st["filters"].append(nf)
-        return redirect(state_url(rid, st))
+    edited = apply_edits(rep, args)
+    if edited is not None:
+        return redirect(state_url(rid, edited))
     st = report_state(rep, args)
     res = run_report(rep, st)
     rep.last_run_at = now()
@@ -122,7 +187,8 @@ def report_save(rid: int):
         abort(404)
     svc.save(rep, report_state(rep, request.form))
     db().commit()
-    return done(f"/lightning/r/Report/{rid}/view", toast=f'Report "{rep.name}" was saved.')
+    where = "edit" if request.form.get("next") == "edit" else "view"  # the builder's Save stays in the builder
+    return done(f"/lightning/r/Report/{rid}/{where}", toast=f'Report "{rep.name}" was saved.')
 
 
 @bp.route("/lightning/r/Report/<int:rid>/saveas", methods=["GET", "POST"])

@@ -62,6 +62,18 @@ VALID: dict[str, dict] = {
     "save_report": {"report_id": 6, "scope": "mine"},
     "save_report_as": {"report_id": 2, "name": "My Pipeline by Owner", "scope": "mine"},
     "delete_report": {"report_id": 6},
+    # Products (tests/apps/crm/test_products.py plays them through): opportunity 2 has no price book yet.
+    "list_price_books": {},
+    "list_products": {"opportunity_id": 2},
+    "choose_price_book": {"opportunity_id": 2, "price_book_id": 1},
+    "add_products": {"opportunity_id": 2, "products": [{"price_book_entry_id": 1, "quantity": 2}]},
+    "update_opportunity_product": {"line_item_id": 1, "quantity": 3},
+    "delete_opportunity_product": {"line_item_id": 1},
+    # Files (tests/apps/crm/test_files.py): file 2 is in the library, link 1 shares file 1 to an opportunity.
+    "list_files": {"search": "Pricing"},
+    "attach_files": {"object": "Account", "record_id": 1, "file_ids": [2]},
+    "upload_file": {"object": "Account", "record_id": 1, "file_name": "visit.txt", "text": "Met the CFO."},
+    "remove_file": {"link_id": 1},
 }
 
 

@@ -981,5 +981,17 @@
   if (initial) toast(initial.dataset.toast, initial.dataset.kind);
   renderFilters();
   if (document.querySelector("#crm-modal-root .slds-modal")) setBackgroundInert(true);
+  // Upload Files: choosing a file uploads it, as Lightning's Files card does (the form is a native multipart POST).
+  document.addEventListener("change", (e) => {
+    const input = e.target;
+    if (input && input.matches && input.matches("input[type=file][data-autosubmit]") && input.files.length) input.form.requestSubmit();
+  });
+  // Add Products' search: narrows the table in place, so products already ticked stay ticked.
+  document.addEventListener("input", (e) => {
+    const box = e.target;
+    if (!box || !box.dataset || !box.dataset.filterRows) return;
+    const q = box.value.trim().toLowerCase();
+    $$(box.dataset.filterRows).forEach((tr) => { tr.hidden = !!q && !tr.textContent.toLowerCase().includes(q); });
+  });
   window.CRMUI = {openModal, closeModal, toast};
 })();
