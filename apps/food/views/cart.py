@@ -65,8 +65,10 @@ def cart_line_dialog(ci_id: int):
 def cart_line_save(ci_id: int):
     data = inputs.body()
     try:
-        cart_service.edit_line(ci_id, inputs.id_list(data, "option_ids"), inputs.text(data, "instructions"),
-                               inputs.integer(data, "quantity", 1))
+        # a field left out is kept (the dialog sends all three)
+        cart_service.edit_line(ci_id, inputs.id_list(data, "option_ids") if "option_ids" in data else None,
+                               inputs.text(data, "instructions") if "instructions" in data else None,
+                               inputs.integer(data, "quantity", None))
     except NotFound as e:
         return jsonify(ok=False, error=str(e)), 404
     except Invalid as e:
