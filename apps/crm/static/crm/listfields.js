@@ -13,6 +13,7 @@
     $$("[data-dl-option]", form).forEach((o) => { o.tabIndex = -1; });
     opt.tabIndex = 0;
     opt.focus();
+    refresh(form);
   }
   function sync(form) {
     const box = form.querySelector("[data-dl-hidden]");
@@ -24,6 +25,17 @@
     });
   }
   function say(form, msg) { form.querySelector("[data-dl-error]").textContent = msg || ""; }
+  // A button that has nothing to move is disabled (the template starts them so: nothing is selected yet).
+  function refresh(form) {
+    const sel = (list) => $$(`[data-dl-list=${list}] [data-dl-option][aria-selected=true]`, form);
+    const vis = sel("visible");
+    const items = $$("[data-dl-list=visible] > li", form).map((li) => li.firstElementChild);
+    form.querySelector("[data-dl-move=visible]").disabled = !sel("available").length;
+    form.querySelector("[data-dl-move=available]").disabled = !vis.some((o) => !o.hasAttribute("data-dl-locked"));
+    form.querySelector("[data-dl-order='-1']").disabled = !vis.some((o) => items.indexOf(o) > vis.indexOf(o));
+    form.querySelector("[data-dl-order='1']").disabled =
+      !vis.some((o) => items.indexOf(o) < items.length - (vis.length - vis.indexOf(o)));
+  }
 
   document.addEventListener("click", (e) => {
     const opt = e.target.closest && e.target.closest("[data-dl-option]");
@@ -39,6 +51,7 @@
       } else say(form, "");
       picked.forEach((o) => to.appendChild(o.parentElement));
       sync(form);
+      refresh(form);
       return;
     }
     const ord = e.target.closest && e.target.closest("[data-dl-order]");
@@ -53,6 +66,7 @@
         if (sib && !sel.includes(sib)) list.insertBefore(li, up ? sib : sib.nextElementSibling);
       });
       sync(form);
+      refresh(form);
     }
   });
   document.addEventListener("keydown", (e) => {
