@@ -162,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
             page.get_by_role("option", name="Performance", exact=True).click()
             page.get_by_role("textbox", name="Internal Comments").fill("Customer confirmed the fix after the 2.4 patch.")
             shot("close-case")
+            if want("case-closed"):  # saved: the case closed, its comment in the Case Comments card
+                page.get_by_role("button", name="Save", exact=True).click()
+                page.wait_for_load_state("load")
+                shot("case-closed")
         if want("list-fields"):
             go("/lightning/o/Lead/list?filterName=Hot_Web_Leads")
             page.get_by_role("button", name="List View Controls").click()
