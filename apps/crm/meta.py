@@ -253,7 +253,7 @@ CASE = ObjectMeta(
     highlights=["priority", "status", "case_number", "account_id"],
     search_fields=("case_number", "subject", "status"),
     default_list="RecentlyViewedCases", path_field="status",
-    related=["Task:what", "Event:what", "File"],
+    related=["CaseComment", "Task:what", "Event:what", "File"],
 )
 
 TASK = ObjectMeta(

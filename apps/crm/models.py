@@ -224,6 +224,19 @@ class Case(Base):
     last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
 
+class CaseComment(Base):
+    """A case's comment: the Close Case form's Internal Comments (`is_published` False: not shown to the
+    customer)."""
+
+    __tablename__ = "case_comments"
+    id: Mapped[int] = _int(primary_key=True)
+    case_id: Mapped[int] = _int(index=True)
+    body: Mapped[str] = mapped_column(Text)
+    is_published: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
 class Task(Base):
     __tablename__ = "tasks"
     id: Mapped[int] = _int(primary_key=True)
@@ -302,6 +315,8 @@ class ListView(Base):
     filters: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     filter_logic: Mapped[str] = _str(120, default="")
     visibility: Mapped[str] = _str(10, default="all")  # all | me
+    # "Select Fields to Display": the list's columns (field names, in order); None = the object's default
+    columns: Mapped[list[str] | None] = mapped_column(JSON, nullable=True, default=None)
     is_standard: Mapped[bool] = mapped_column(Boolean, default=True)
     owner_id: Mapped[int] = _int(default=CURRENT_USER_ID)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)

@@ -9,12 +9,14 @@ QA = {
         "/lightning/o/Opportunity/list?filterName=AllOpportunities",
         "/lightning/o/Opportunity/list?filterName=MyOpportunities&display=kanban",
         "/lightning/o/Case/list?filterName=AllOpenCases",
+        "/lightning/o/Lead/listview/36/fields",  # Select Fields to Display (Hot Web Leads), open over the list
         "/lightning/o/Task/list?filterName=MyTasks",
         "/lightning/r/Opportunity/12/view",
         "/lightning/r/Lead/10/view",
         "/lightning/r/Account/5/view",
         "/lightning/r/Contact/20/view",
         "/lightning/r/Case/40/view",
+        "/lightning/r/Case/192/close",  # an open case's Close Case form, open over its page
         "/lightning/o/Report/home",
         "/lightning/r/Report/1/view",
         "/lightning/o/Dashboard/home",

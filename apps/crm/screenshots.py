@@ -45,7 +45,8 @@ def picks(app) -> dict:
                                .order_by(m.Lead.id).limit(1)).scalar()
         acc = c.execute(select(m.Opportunity.account_id).where(m.Opportunity.owner_id == 1).group_by(m.Opportunity.account_id)
                         .order_by(func.count().desc(), m.Opportunity.account_id).limit(1)).scalar()
-    return {"opp": opp, "lead": lead, "match_lead": match_lead or lead, "account": acc}
+        case = c.execute(select(m.Case.id).where(m.Case.status == "Working", m.Case.owner_id == 1).order_by(m.Case.id).limit(1)).scalar()
+    return {"opp": opp, "lead": lead, "match_lead": match_lead or lead, "account": acc, "case": case}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,6 +153,26 @@ def main(argv: list[str] | None = None) -> int:
         if want("dashboard"):
             go("/lightning/r/Dashboard/1/view")
             shot("dashboard")
+        if want("close-case"):
+            go(f"/lightning/r/Case/{pk['case']}/view")
+            page.get_by_role("button", name="Show more actions").click()
+            page.get_by_role("menuitem", name="Close Case").click()
+            page.get_by_role("dialog", name="Close Case").wait_for()
+            page.get_by_role("combobox", name="Case Reason").click()
+            page.get_by_role("option", name="Performance", exact=True).click()
+            page.get_by_role("textbox", name="Internal Comments").fill("Customer confirmed the fix after the 2.4 patch.")
+            shot("close-case")
+            if want("case-closed"):  # saved: the case closed, its comment in the Case Comments card
+                page.get_by_role("button", name="Save", exact=True).click()
+                page.wait_for_load_state("load")
+                shot("case-closed")
+        if want("list-fields"):
+            go("/lightning/o/Lead/list?filterName=Hot_Web_Leads")
+            page.get_by_role("button", name="List View Controls").click()
+            page.get_by_role("menuitem", name="Select Fields to Display").click()
+            page.get_by_role("dialog", name="Select Fields to Display").wait_for()
+            page.get_by_role("listbox", name="Available Fields").get_by_role("option", name="Lead Source", exact=True).click()
+            shot("list-fields")
         if want("tasks"):
             go("/lightning/o/Task/list?filterName=TodaysTasks")
             shot("tasks")

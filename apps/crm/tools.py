@@ -21,8 +21,8 @@ from apps._shared import db, inputs
 from apps._shared.tools import ToolSet
 from apps.crm import models as m
 from apps.crm import records as R
-from apps.crm.meta import CONTACT_ROLES, LOSS_REASONS
-from apps.crm.services import ServiceError, activities, convert, listviews, merge, read, record, user
+from apps.crm.meta import CASE_REASONS, CONTACT_ROLES, LOSS_REASONS
+from apps.crm.services import ServiceError, activities, cases, convert, listviews, merge, read, record, user
 from apps.crm.services import records as recs
 from apps.crm.services import reports
 
@@ -253,6 +253,20 @@ def change_stage_or_status(object: PathObject, record_id: Annotated[int, ID_RANG
 
 
 @TOOLS.tool
+def close_case(case_id: Annotated[int, ID_RANGE, Field(description="the case's id (search_records, list_records)")],
+               comment: Annotated[str, Field(max_length=cases.COMMENT_MAX, description="Internal Comments: recorded as a private case comment; '' for none")] = "",
+               reason: Annotated[Literal[tuple(CASE_REASONS)] | None, Field(  # type: ignore[valid-type]
+                   description="the Case Reason to set; omitted = keep the case's")] = None,
+               status: Annotated[Literal[tuple(cases.CLOSED_STATUSES)], Field(  # type: ignore[valid-type]
+                   description="a closed status")] = "Closed") -> dict:
+    """The case page's Close Case action: its form's Status (a closed value), Case Reason and Internal Comments.
+    Saving closes the case (Date/Time Closed set) and records the comment on the case (get_record's case_comments)."""
+    case = cases.close_case(case_id, status, reason, comment)
+    return {**_done("Case", case), "status": case.status, "reason": case.reason, "closed_at": case.closed_at,
+            "comments": len(cases.comments(case.id))}
+
+
+@TOOLS.tool
 def mass_change_owner(object: ListObject, record_ids: Annotated[IdList, Field(description="the selected records' ids")],
                       owner_id: Annotated[int, ID_RANGE, Field(description="the new owner's user id (see list_users)")]) -> dict:
     """A list view's Change Owner on several selected records at once."""
@@ -478,6 +492,17 @@ def set_list_view_filters(list_view_id: Annotated[int, ID_RANGE, Field(descripti
     lv = listviews.list_view(list_view_id)
     lv = listviews.set_filters(lv, scope or lv.scope, filters)
     return {"id": lv.id, "name": lv.name, "scope": lv.scope, "filters": lv.filters}
+
+
+@TOOLS.tool
+def set_list_view_columns(list_view_id: Annotated[int, ID_RANGE, Field(description="the list view's id (see list_list_views)")],
+                          columns: Annotated[list[Annotated[str, Field(max_length=40)]], Field(min_length=1, max_length=listviews.MAX_COLUMNS, description=(
+                              "the Visible Fields, in order: field names as get_record / list_records name them (e.g. name, "
+                              "industry, phone, owner_id); the record's name field must be one of them"))]) -> dict:
+    """List View Controls > Select Fields to Display (your own list views): the columns the list shows, in order.
+    list_list_views shows each view's columns; list_records returns them."""
+    lv = listviews.set_columns(listviews.list_view(list_view_id), columns)
+    return {"id": lv.id, "name": lv.name, "columns": lv.columns}
 
 
 @TOOLS.tool

@@ -115,6 +115,16 @@ def main(argv: list[str] | None = None) -> None:
             page.get_by_role("button", name="Cart,").click()
             page.get_by_role("dialog", name="Your cart").wait_for()
         shot("cart", f"/store/{pizza_id}", open_cart)
+
+        def edit_line():
+            # the cart's pizza line opened: its dialog over the drawer, prefilled, one option changed
+            open_cart()
+            page.get_by_role("button", name="Edit Pepperoni Pizza").click()
+            page.get_by_role("button", name="Update cart").wait_for()
+            page.get_by_role("radio", name="Medium", exact=True).click()
+            page.get_by_role("textbox", name="Special instructions").fill("Cut in half please")
+            page.evaluate("document.getElementById('line-dialog').scrollTop = 1e6")  # the footer: quantity, Update cart
+        shot("cart-edit-line", f"/store/{pizza_id}", edit_line)
         shot("checkout", "/checkout")
         shot("orders", "/orders")
         shot("order-status", f"/orders/{active_id}")

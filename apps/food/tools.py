@@ -129,6 +129,19 @@ def update_cart_item(cart_item_id: CartItemId,
 
 
 @TOOLS.tool
+def edit_cart_item(cart_item_id: CartItemId,
+                   option_ids: Annotated[list[Annotated[int, Field(ge=1, le=ID_MAX)]] | None, Field(max_length=30, description="the line's new options, all of them (get_menu_item lists the item's option ids); omitted: keep the line's")] = None,
+                   instructions: Annotated[str | None, Field(max_length=cart_service.NOTE_MAX, description="the new special instructions ('' clears the note); omitted: keep")] = None,
+                   quantity: Annotated[int | None, Field(ge=1, le=cart_service.MAX_QTY, description="the new quantity; omitted: keep")] = None) -> dict:
+    """Change a cart line's options, note or quantity (the drawer's line opened: its option dialog's Update cart). The options are checked as when adding and the line repriced; a line that comes to match another line merges into it. Returns the cart."""
+    try:
+        cart_service.edit_line(cart_item_id, option_ids, instructions, quantity)
+    except NotFound as e:
+        raise ToolError(f"{e} No cart line {cart_item_id}: get_cart lists the cart_item_id of each line.") from None
+    return catalog.get_cart()
+
+
+@TOOLS.tool
 def remove_cart_item(cart_item_id: CartItemId) -> dict:
     """Remove a line from the cart. Returns the cart."""
     _set_quantity(cart_item_id, 0)

@@ -118,3 +118,47 @@ def set_filters(lv: m.ListView, scope: str, filters: list[dict[str, Any]]) -> m.
     lv.filters = flts
     lv.updated_at = now()
     return lv
+
+
+# ------------------------------------------------------------------ Select Fields to Display
+MAX_COLUMNS = 15  # Lightning shows at most 15 fields in a list view
+# Fields a list cell can't show: virtual addresses (several columns), computed formulas, long text.
+_NOT_COLUMNS = ("address", "formula", "textarea")
+
+
+def selectable_fields(obj: str) -> list:
+    """The fields "Select Fields to Display" offers for `obj`, in the object's field order."""
+    return [f for f in OBJECTS[obj].fields if f.type not in _NOT_COLUMNS and f.name != "salutation"]
+
+
+def columns_of(lv: m.ListView) -> list[str]:
+    """The list view's columns: the ones chosen for it, else the object's default columns."""
+    o = OBJECTS[lv.object]
+    chosen = [c for c in (lv.columns or []) if c in o.by_name]
+    return chosen or list(o.list_columns)
+
+
+def set_columns(lv: m.ListView, columns: Any) -> m.ListView:
+    """Select Fields to Display's Save: the Visible Fields, in order. The record's name field stays visible
+    (each row's link to its record)."""
+    if lv.is_standard:
+        raise ServiceError("You can't change the fields of a standard list view. Clone it to make changes.")
+    o = OBJECTS[lv.object]
+    if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
+        raise ServiceError("Visible Fields: a list of field names.", {"columns": "Select at least one field."})
+    allowed = {f.name: f for f in selectable_fields(lv.object)}
+    unknown = [c for c in columns if c not in allowed]
+    if unknown:
+        raise ServiceError(f"{', '.join(map(repr, unknown))}: not a field a {o.label} list view can show; one of "
+                           + ", ".join(allowed), {"columns": "Select valid fields."})
+    if len(set(columns)) != len(columns):
+        raise ServiceError("Visible Fields: each field once.", {"columns": "Each field can be visible once."})
+    if len(columns) > MAX_COLUMNS:
+        raise ServiceError(f"Visible Fields: at most {MAX_COLUMNS} fields.",
+                           {"columns": f"You can display up to {MAX_COLUMNS} fields."})
+    if o.name_field not in columns:
+        label = o.field(o.name_field).label
+        raise ServiceError(f"Visible Fields: {label} must stay visible.", {"columns": f"{label} must stay visible."})
+    lv.columns = list(columns)
+    lv.updated_at = now()
+    return lv

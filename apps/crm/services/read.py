@@ -15,7 +15,7 @@ from apps.crm import records as R
 from apps.crm.filters import condition, scope_condition, search_condition, sort_expr
 from apps.crm.meta import LIST_OBJECTS, OBJECTS, SEARCH_OBJECTS
 from apps.crm.services import ServiceError, record
-from apps.crm.services.listviews import visible
+from apps.crm.services.listviews import columns_of, visible
 
 RELATED_CAP = 50
 DEFAULT_SORT = {"Lead": ("name", "asc"), "Account": ("name", "asc"), "Contact": ("name", "asc"),
@@ -168,14 +168,14 @@ def list_records(obj: str, view: str | None = None, q: str = "", sort: str | Non
             stmt = stmt.order_by(ex.desc() if direction == "desc" else ex.asc(), o.model.id)
     recs = list(db().scalars(stmt.offset(offset).limit(limit)))
     return {"object": obj, "list_view": {"id": lv.id, "name": lv.name, "api_name": lv.api_name}, "total": total,
-            "offset": offset, "records": _summaries(obj, recs)}
+            "offset": offset, "records": _summaries(obj, recs, columns_of(lv))}
 
 
 def list_views_of(obj: str) -> list[dict]:
     if obj not in LIST_OBJECTS:
         raise ServiceError(f"list views exist for {', '.join(LIST_OBJECTS)}")
     return [{"id": v.id, "name": v.name, "api_name": v.api_name, "visibility": v.visibility, "standard": v.is_standard,
-             "scope": v.scope, "filters": v.filters or []} for v in visible(obj)]
+             "scope": v.scope, "filters": v.filters or [], "columns": columns_of(v)} for v in visible(obj)]
 
 
 def users() -> list[dict]:
@@ -236,6 +236,11 @@ def related(obj: str, rec) -> dict[str, Any]:
         notes = list(db().scalars(select(m.Note).where(m.Note.parent_type == obj, m.Note.parent_id == rec.id)
                                   .order_by(m.Note.created_at.desc(), m.Note.id.desc())))
         out["notes"] = _capped([{"id": n.id, "title": n.title, "body": n.body, "created_at": n.created_at} for n in notes])
+    if obj == "Case":
+        from apps.crm.services.cases import comments
+
+        out["case_comments"] = _capped([{"id": c.id, "body": c.body, "public": c.is_published,
+                                         "created_at": c.created_at} for c in comments(rec.id)])
     if obj in ("Account", "Contact", "Opportunity", "Lead", "Case"):
         from apps.crm.services import files as fsvc
 

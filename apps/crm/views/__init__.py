@@ -178,5 +178,6 @@ def init_app(app: Flask) -> None:
 def blueprints() -> list[Blueprint]:
     from apps.crm.views import (  # noqa: F401 - registers routes
         activity, convert, files, home, lists, merge, products, records, reports, search, shell)
+    from apps.crm.views import cases, listfields  # noqa: F401 - Close Case form; Select Fields to Display
 
     return [bp]

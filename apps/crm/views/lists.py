@@ -87,17 +87,17 @@ def cells(obj: str, rows: list, columns: list[str]) -> list[dict]:
                 v = getattr(r, f.name)
                 c["text"] = R.fmt_value(f, v)
                 c["raw"] = c["text"] if f.type not in ("currency", "number") else ("" if v is None else str(v))
-                if i == 0:
+                if i == 0 or f.name == o.name_field:  # the record's name links wherever its column is
                     c["url"] = row["url"]
             row["cells"].append(c)
         out.append(row)
     return out
 
 
-def column_heads(obj: str) -> list[dict]:
+def column_heads(obj: str, columns: list[str] | None = None) -> list[dict]:
     o = OBJECTS[obj]
     heads = []
-    for c in o.list_columns:
+    for c in columns or o.list_columns:
         f = o.field(c)
         label = f.label
         if f.name == "owner_id":
@@ -131,8 +131,9 @@ def list_view(obj: str):
         rows, total = run_list(obj, lv, q, sort, direction, 0, 2000)
     else:
         rows, total = run_list(obj, lv, q, sort, direction, offset)
-    heads = column_heads(obj)
-    data = cells(obj, rows, o.list_columns)
+    cols = lv_svc.columns_of(lv)
+    heads = column_heads(obj, cols)
+    data = cells(obj, rows, cols)
     ctx = dict(obj=obj, o=o, lv=lv, views=list_views(obj), rows=data, heads=heads, total=total, q=q, sort=sort,
                direction=direction, offset=offset, page_size=PAGE_SIZE, display=display,
                filters_text=[describe(o, f) for f in lv.filters or []],

@@ -146,6 +146,14 @@ def related_lists(obj: str, rec) -> list[dict]:
                         "items": [{"name": p.name, "url": f"/lightning/r/OpportunityLineItem/{li.id}/edit", "modal": True,
                                    "fields": [("Quantity", f"{li.quantity:,}"), ("Sales Price", R.fmt_money(li.unit_price)),
                                               ("Total Price", R.fmt_money(li.total_price))]} for li, p in rows]})
+        elif rel == "CaseComment":
+            from apps.crm.services.cases import comments
+
+            rows = comments(rec.id)
+            out.append({"key": "CaseComments", "title": "Case Comments", "icon": "standard:case", "count": len(rows),
+                        "new": None,
+                        "items": [{"name": f"{R.fmt_datetime(c.created_at)} by {R.user_by_id(c.created_by_id).name if R.user_by_id(c.created_by_id) else ''}",
+                                   "url": "", "fields": [("", ("" if c.is_published else "Private · ") + c.body[:160])]} for c in rows]})
         elif rel == "Note":
             rows = list(db().scalars(select(m.Note).where(m.Note.parent_type == obj, m.Note.parent_id == rec.id).order_by(m.Note.created_at.desc(), m.Note.id.desc())))
             out.append({"key": "Notes", "title": "Notes", "icon": "standard:note", "count": len(rows),

@@ -105,6 +105,43 @@ def add_item(item_id: int, quantity: int = 1, option_ids: Iterable[int] = (), in
     return line
 
 
+def edit_line(cart_item_id: int, option_ids: Iterable[int] | None = None, instructions: str | None = None,
+              quantity: int | None = None) -> CartItem:
+    """Save a cart line from its option dialog (the drawer's line opened): new options, note and quantity
+    (None keeps the line's), checked as when adding, priced by the same `logic.item_unit_price`. A line that
+    now matches another line (same item, options and note) merges into it, as adding it again would have."""
+    ci = db().get(CartItem, cart_item_id)
+    if ci is None:
+        raise NotFound("Not in your cart.")
+    option_ids = ci.option_ids if option_ids is None else option_ids
+    instructions = ci.instructions if instructions is None else instructions
+    quantity = ci.quantity if quantity is None else quantity
+    if not 1 <= quantity <= MAX_QTY:
+        raise Invalid(f"Quantity must be between 1 and {MAX_QTY}.")
+    item = db().get(MenuItem, ci.item_id)
+    if item is None:
+        raise NotFound("That item is no longer available.")
+    option_ids = sorted(set(option_ids))
+    opts, err = validate_options(item, option_ids)
+    if err:
+        raise Invalid(err)
+    instructions = (instructions or "").strip()[:NOTE_MAX]
+    twin = next((o for o in cart_items(cart()) if o.id != ci.id and o.item_id == ci.item_id
+                 and o.option_ids == option_ids and o.instructions == instructions), None)
+    if twin is not None:
+        twin.quantity = min(MAX_QTY, twin.quantity + quantity)
+        db().delete(ci)
+        db().flush()
+        return twin
+    ci.option_ids = option_ids
+    ci.options_text = ", ".join(o.name for o in opts)
+    ci.instructions = instructions
+    ci.unit_price_cents = logic.item_unit_price(item, opts)
+    ci.quantity = quantity
+    db().flush()
+    return ci
+
+
 def set_quantity(cart_item_id: int, quantity: int) -> None:
     """A line's new quantity (at most MAX_QTY); 0 or less removes it. A cart left empty goes too, unless
     it is a group order (the group's link stays valid)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import g, jsonify, render_template
+from flask import abort, g, jsonify, render_template
 from sqlalchemy import select
 
 from apps._shared import db, inputs
@@ -11,7 +11,7 @@ from apps.food.services import Conflict, Invalid, NotFound
 from apps.food.services import cart as cart_service
 from apps.food.services.cart import group_link
 from apps.food.views import bp
-from apps.food.views.common import cart, cart_count, cart_items, cart_subtotal
+from apps.food.views.common import cart, cart_count, cart_items, cart_subtotal, item_groups
 from domain import food as logic
 
 
@@ -47,6 +47,32 @@ def cart_update(ci_id: int):
     if ci is None:
         return jsonify(error="Not in your cart."), 404
     cart_service.set_quantity(ci.id, inputs.integer(inputs.body(), "quantity", ci.quantity))
+    db().commit()
+    return jsonify(ok=True, drawer=drawer_html(), **cart_json())
+
+
+@bp.get("/cart/item/<int:ci_id>/edit")
+def cart_line_dialog(ci_id: int):
+    """A cart line's option dialog, prefilled with the line's options, note and quantity."""
+    ci = db().get(CartItem, ci_id)
+    it = db().get(MenuItem, ci.item_id) if ci is not None else None
+    if it is None:
+        abort(404)
+    return render_template("food/_item_dialog.html", it=it, groups=item_groups(it), s=db().get(Store, it.store_id), line=ci)
+
+
+@bp.post("/api/cart/item/<int:ci_id>/edit")
+def cart_line_save(ci_id: int):
+    data = inputs.body()
+    try:
+        # a field left out is kept (the dialog sends all three)
+        cart_service.edit_line(ci_id, inputs.id_list(data, "option_ids") if "option_ids" in data else None,
+                               inputs.text(data, "instructions") if "instructions" in data else None,
+                               inputs.integer(data, "quantity", None))
+    except NotFound as e:
+        return jsonify(ok=False, error=str(e)), 404
+    except Invalid as e:
+        return jsonify(ok=False, error=str(e))
     db().commit()
     return jsonify(ok=True, drawer=drawer_html(), **cart_json())
 

@@ -123,7 +123,8 @@ def case_close(w: World, rng: random.Random):
     crm = Crm(w)
     cands = [c for c in crm.cases if c["status"] in ("New", "Working")]
     order = rng.sample(cands, len(cands))
-    close = [button("Show more actions"), {"click": {"role": "menuitem", "name": "Close Case"}}]
+    # Close Case opens its form (issue 17): Status is already the closed value; Save closes the case.
+    close = [button("Show more actions"), {"click": {"role": "menuitem", "name": "Close Case"}}, save_modal()]
     for c in order:
         acc = crm.acc[c["account_id"]]["name"]
         path = open_record(c["case_number"])

@@ -58,6 +58,8 @@ VALID: dict[str, dict] = {
     "rename_list_view": {"list_view_id": 35, "name": "Top Deals"},
     "set_list_view_filters": {"list_view_id": 35, "filters": [{"field": "stage", "op": "equals", "value": "Proposal"}]},
     "delete_list_view": {"list_view_id": 35},
+    "close_case": {"case_id": 192, "comment": "Patched in 2.4; customer confirmed.", "reason": "Performance"},
+    "set_list_view_columns": {"list_view_id": 35, "columns": ["name", "account_id", "amount", "stage"]},
     "create_report": {"name": "Web Leads by Status", "report_type": "Lead", "folder": "Marketing Reports"},
     "save_report": {"report_id": 6, "scope": "mine"},
     "save_report_as": {"report_id": 2, "name": "My Pipeline by Owner", "scope": "mine"},
@@ -201,6 +203,31 @@ def test_list_views_and_reports(app, dbs):
     assert fresh(dbs, m.Report, 6) is None
 
 
+def test_close_case_form_and_list_view_columns(app, dbs):
+    """Close Case: closed, the reason set, the comment recorded privately; closing again is refused. Select
+    Fields to Display: the view's columns saved in order, and list_records / list_list_views use them."""
+    out = call(app, "close_case", **VALID["close_case"])
+    case = fresh(dbs, m.Case, 192)
+    assert (case.status, case.reason, case.closed_at is not None, out["comments"]) == ("Closed", "Performance", True, 1)
+    dbs.expire_all()
+    [c] = dbs.scalars(select(m.CaseComment).where(m.CaseComment.case_id == 192)).all()
+    assert (c.body, c.is_published, c.created_by_id) == ("Patched in 2.4; customer confirmed.", False, R.ME)
+    assert call(app, "get_record", object="Case", record_id=192)["related"]["case_comments"]["records"][0]["body"] == c.body
+    before = state(app)
+    with pytest.raises(ToolError, match="already closed"):
+        call(app, "close_case", case_id=192)
+    assert state(app) == before
+    call(app, "close_case", case_id=191)  # no comment, no reason: none recorded, the reason kept
+    assert count(dbs, m.CaseComment, m.CaseComment.case_id == 191) == 0 and fresh(dbs, m.Case, 191).status == "Closed"
+
+    cols = ["name", "stage", "amount", "owner_id", "next_step"]
+    assert call(app, "set_list_view_columns", list_view_id=35, columns=cols)["columns"] == cols
+    assert fresh(dbs, m.ListView, 35).columns == cols
+    rows = call(app, "list_records", object="Opportunity", list_view="My_Big_Deals", limit=2)["records"]
+    assert rows and set(rows[0]) == {"id", "name", "stage", "amount", "owner_id", "next_step"}
+    assert next(v for v in call(app, "list_list_views", object="Opportunity") if v["id"] == 35)["columns"] == cols
+
+
 # ------------------------------------------------------------------------------ bad input
 def _bad_calls(name: str) -> list[tuple[str, dict, str]]:
     """(what, args, a phrase the error must contain) for one tool."""
@@ -252,6 +279,14 @@ def test_bad_input_is_a_clear_error_and_changes_nothing(app, name):
     ("save_report", {"report_id": 2, "group_by": "password"}, "can't group by"),
     ("delete_report", {"report_id": 5}, "used by a dashboard"),
     ("add_note", {"object": "Account", "record_id": 1, "title": "  "}, "needs a title"),
+    ("close_case", {"case_id": 192, "status": "Working"}, "'status'"),
+    ("close_case", {"case_id": 192, "reason": "Bored"}, "'reason'"),
+    ("set_list_view_columns", {"list_view_id": 35, "columns": ["account_id", "amount"]}, "must stay visible"),
+    ("set_list_view_columns", {"list_view_id": 35, "columns": ["name", "password"]}, "'password'"),
+    ("set_list_view_columns", {"list_view_id": 35, "columns": ["name", "amount", "amount"]}, "each field once"),
+    ("set_list_view_columns", {"list_view_id": 35, "columns": ["name", "description"]}, "'description'"),
+    ("set_list_view_columns", {"list_view_id": 16, "columns": ["name"]}, "standard list view"),
+    ("set_list_view_columns", {"list_view_id": 36, "columns": ["name", "amount"]}, "'amount'"),  # a Lead view
 ])
 def test_refused_operations_say_why_and_change_nothing(app, name, args, phrase):
     before = state(app)

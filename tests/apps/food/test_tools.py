@@ -68,6 +68,7 @@ def valid_args(t) -> dict[str, dict]:
         "get_store": {"store_id": STORE}, "get_menu_item": {"item_id": ITEM}, "list_offers": {}, "get_cart": {},
         "add_to_cart": {"item_id": ITEM, "quantity": 2}, "update_cart_item": {"cart_item_id": cart_line, "quantity": 4},
         "remove_cart_item": {"cart_item_id": cart_line}, "clear_cart": {},
+        "edit_cart_item": {"cart_item_id": cart_line, "instructions": "extra napkins", "quantity": 2},
         "start_group_order": {"store_id": STORE, "limit_cents": 2500}, "end_group_order": {},
         "get_checkout": {}, "list_delivery_times": {}, "set_checkout_options": {"tip_percent": 20},
         "apply_promo": {"code": promo.code}, "remove_promo": {}, "place_order": {"dropoff": "hand"},
@@ -163,6 +164,47 @@ def test_cart_edits(tw):
     assert [(c.id, c.quantity) for c in tw.rows(m.CartItem)] == [(lines[0].id, 5)]
     tw.call("clear_cart")
     assert tw.rows(m.Cart) == [] and tw.rows(m.CartItem) == []
+
+
+def test_edit_cart_line_options_note_quantity(tw):
+    """The drawer's line opened and saved: options re-checked, the line repriced by the one pricing rule, and a
+    line that comes to match another merges into it."""
+    from domain import food as logic
+
+    groups = tw.call("get_menu_item", item_id=ITEM)["option_groups"]
+    addons = [o["option_id"] for o in groups[0]["options"][:2]]
+    line = tw.rows(m.CartItem)[0]
+    cart = tw.call("edit_cart_item", cart_item_id=line.id, option_ids=addons, instructions="  no egg ")
+    row = tw.rows(m.CartItem)[0]
+    item = tw.rows(m.MenuItem, m.MenuItem.id == ITEM)[0]
+    opts = tw.rows(m.Option, m.Option.id.in_(addons))
+    assert (row.id, row.quantity, row.option_ids, row.instructions) == (line.id, 3, sorted(addons), "no egg")
+    assert row.unit_price_cents == logic.item_unit_price(item, opts) > item.price_cents
+    assert row.options_text == ", ".join(o.name for o in sorted(opts, key=lambda o: o.position))
+    assert cart["items"][0]["option_ids"] == sorted(addons)
+    tw.call("edit_cart_item", cart_item_id=line.id, quantity=1)  # the rest kept
+    assert (tw.rows(m.CartItem)[0].quantity, tw.rows(m.CartItem)[0].instructions) == (1, "no egg")
+    # a second plain line, then the first edited back to plain: one line of 1 + 2
+    tw.call("add_to_cart", item_id=ITEM, quantity=2)
+    tw.call("edit_cart_item", cart_item_id=line.id, option_ids=[], instructions="")
+    assert [(c.quantity, c.option_ids, c.unit_price_cents) for c in tw.rows(m.CartItem)] == [(3, [], item.price_cents)]
+
+
+def test_edit_cart_line_refusals_change_nothing(tw):
+    pizza = next(i for i in tw.rows(m.MenuItem) if i.name == "Pepperoni Pizza")
+    groups = tw.call("get_menu_item", item_id=pizza.id)["option_groups"]
+    picks = [g["options"][0]["option_id"] for g in groups if g["required"]]
+    tw.call("add_to_cart", item_id=pizza.id, option_ids=picks, replace_cart=True)
+    line = tw.rows(m.CartItem)[0]
+    before = tw.state()
+    _refused(tw, "edit_cart_item", {"cart_item_id": line.id, "option_ids": []}, "Choose")  # a required group emptied
+    ramen_addon = tw.call("get_menu_item", item_id=ITEM)["option_groups"][0]["options"][0]["option_id"]
+    _refused(tw, "edit_cart_item", {"cart_item_id": line.id, "option_ids": picks + [ramen_addon]}, "not an option")
+    _refused(tw, "edit_cart_item", {"cart_item_id": line.id, "option_ids": [BIG]}, "Unknown option")
+    _refused(tw, "edit_cart_item", {"cart_item_id": line.id, "quantity": 0}, "quantity")
+    _refused(tw, "edit_cart_item", {"cart_item_id": line.id, "quantity": "two"}, "quantity")
+    _refused(tw, "edit_cart_item", {"cart_item_id": BIG, "quantity": 2}, "get_cart")
+    assert tw.state() == before
 
 
 def test_required_options_and_the_one_store_cart(tw):

@@ -237,6 +237,8 @@
   }
   document.addEventListener("click", async (e) => {
     if (e.target.closest("[data-cart-open]")) { openCart(); return; }
+    const edit = e.target.closest("[data-ci-edit]");
+    if (edit) { openLine(edit.dataset.ciEdit, edit.querySelector(".cl-name").textContent); return; }
     const step = e.target.closest("[data-ci-set]");
     if (step) {
       const li = step.closest("[data-ci]");
@@ -254,6 +256,27 @@
       location.reload();
     }
   });
+
+  /* a cart line's option dialog, over the drawer: the item's options with the line's choices, Update cart */
+  async function openLine(id, name) {
+    const holder = $("#line-dialog");
+    holder.innerHTML = '<div class="modal modal-loading" aria-busy="true"><p class="muted"></p></div>';
+    holder.querySelector("p").textContent = `Loading ${name || "item"}…`;
+    holder.hidden = false;
+    holder.dataset.loading = id;
+    const r = await fetch(`/cart/item/${id}/edit`);
+    const html = await r.text();
+    if (holder.hidden || holder.dataset.loading !== String(id)) return;
+    if (!r.ok) { holder.hidden = true; toast("That item is no longer in your cart."); return; }
+    holder.innerHTML = html;
+    wireItem(holder.querySelector(".modal-item"));
+  }
+  function lineSaved(m, data, msg) {
+    m.closest(".scrim").hidden = true;
+    setCartCount(data.count);
+    $("#cart-body").innerHTML = data.drawer;
+    toast(msg);
+  }
 
   /* new-cart prompt: resolves true when the user confirms */
   function confirmNewCart(current, next) {
@@ -316,7 +339,8 @@
   }
   function wireItem(m) {
     const base = Number(m.dataset.base);
-    let qty = 1;
+    const line = m.dataset.line;  // a cart line being edited (its dialog saves the line, not a new one)
+    let qty = Number(m.dataset.qty0 || 1);
     const groups = $$(".opt-group[data-group]", m);
     // the stepper's ends are disabled, like DoorDash's (no "-" below 1)
     const steps = () => $$("[data-qty]", m).forEach(b => { b.disabled = Number(b.dataset.qty) < 0 ? qty <= 1 : qty >= 20; });
@@ -353,6 +377,12 @@
         option_ids: $$("input[data-price]:checked", m).map(i => Number(i.value)),
         instructions: $("[data-instructions]", m).value,
       };
+      if (line) {
+        const u = await api(`/api/cart/item/${line}/edit`, body);
+        if (!u.ok) { err.textContent = u.data.error || "Could not update the item."; return; }
+        lineSaved(m, u.data, "Cart updated");
+        return;
+      }
       let r = await api("/api/cart/add", body);
       if (r.data.conflict) {
         if (!(await confirmNewCart(r.data.current_store, r.data.new_store))) return;
@@ -363,6 +393,11 @@
       m.closest(".scrim").hidden = true;
       setCartCount(r.data.count);
       toast(`Added ${r.data.name} to cart`);
+    });
+    const rm = $("[data-line-remove]", m);
+    if (rm) rm.addEventListener("click", async () => {
+      const r = await api(`/api/cart/item/${line}`, {quantity: 0});
+      if (r.ok) lineSaved(m, r.data, "Removed from cart");
     });
     update();
   }

@@ -1,0 +1,38 @@
+"""Close Case: the action opens the Close Case form (Status, Case Reason, Internal Comments), as Lightning's
+Close Case layout does; saving closes the case and records the comment (services/cases.py)."""
+
+from __future__ import annotations
+
+from flask import abort, render_template, request
+
+from apps._shared import db
+from apps.crm import records as R
+from apps.crm.meta import CASE_REASONS
+from apps.crm.services import ServiceError
+from apps.crm.services import cases as svc
+from apps.crm.views import bp, done, fail
+from apps.crm.views.records import modal_response
+
+
+def _form(rec, values: dict, errors: dict) -> str:
+    return render_template("crm/modal_close_case.html", rec=rec, values=values, errors=errors,
+                           statuses=svc.CLOSED_STATUSES, reasons=CASE_REASONS,
+                           action=f"/lightning/r/Case/{rec.id}/close")
+
+
+@bp.route("/lightning/r/Case/<int:rid>/close", methods=["GET", "POST"])
+def case_close(rid: int):
+    rec = R.get_record("Case", rid)
+    if request.method == "GET":
+        if rec.status in svc.CLOSED_STATUSES:
+            abort(404)
+        return modal_response(_form(rec, {"status": svc.CLOSED_STATUSES[0], "reason": rec.reason, "comment": ""}, {}),
+                              "Case", rid)
+    values = {"status": request.form.get("status", ""), "reason": request.form.get("reason", ""),
+              "comment": request.form.get("comment", "")}
+    try:
+        svc.close_case(rid, values["status"], values["reason"] or None, values["comment"])
+    except ServiceError as e:
+        return fail(_form(rec, values, e.errors or {"status": str(e)}), message=str(e))
+    db().commit()
+    return done(None, toast=f"Case \u201c{rec.case_number}\u201d was saved.")
