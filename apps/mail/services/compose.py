@@ -15,6 +15,7 @@ from apps.mail import queries as Q
 from apps.mail.models import Account, Message, Thread
 from apps.mail.services.conversations import delete_messages, future_time
 from apps.mail.services.errors import ServiceError
+from apps.mail.services.files import attach, files_by_id
 
 MODES = ("new", "reply", "reply_all", "forward")
 
@@ -91,9 +92,9 @@ def forward_block(session, src: Message) -> str:
             f"To: {', '.join(f'{d.name(e)} <{e}>' for e in src.to)}\n\n{src.body}")
 
 
-def reply_source(session, msgs: list[Message]) -> tuple[Message, list[str], list[str]]:
+def reply_source(session, msgs: list[Message]) -> tuple[Message, list[str], list[str], list[str]]:
     """What Reply answers in a conversation shown as `msgs`: the last message from someone who is not me (in my
-    own conversation, my last one), its Reply recipients and its Reply-all recipients (everyone but me)."""
+    own conversation, my last one), its Reply recipients, and its Reply-all To and Cc (`reply_all_recipients`)."""
     d = Q.Directory(session)
     last = msgs[-1]
     last_other = next((m for m in reversed(msgs) if not d.is_me(m.from_email)), None)
@@ -101,18 +102,31 @@ def reply_source(session, msgs: list[Message]) -> tuple[Message, list[str], list
         reply_to, src = [last_other.from_email], last_other
     else:
         reply_to, src = list(last.to), last
-    everyone = [src.from_email, *src.to, *src.cc]
-    all_to = [e for e in dict.fromkeys(x.lower() for x in everyone) if not (d.me and e == d.me.email.lower())]
-    return src, reply_to, all_to
+    all_to, all_cc = reply_all_recipients(session, src)
+    return src, reply_to, all_to, all_cc
+
+
+def reply_all_recipients(session, src: Message) -> tuple[list[str], list[str]]:
+    """Reply all, as Gmail fills it: To is the sender and the original To, Cc the original Cc (it stays on Cc),
+    without me and without repeats. Replying all to my own message goes to its To and Cc again."""
+    d = Q.Directory(session)
+    mine = d.is_me(src.from_email)
+    to_src = list(src.to) if mine else [src.from_email, *src.to]
+    to = [e for e in dict.fromkeys(x.lower() for x in to_src) if not d.is_me(e)]
+    cc = [e for e in dict.fromkeys(x.lower() for x in src.cc) if not d.is_me(e) and e not in to]
+    return to, cc
 
 
 def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
-         thread_id: Any = None, in_reply_to_id: Any = None, draft_id: Any = None) -> tuple[Message, Thread]:
-    """Send now. `new` writes a new conversation (converting the draft `draft_id` when given); `reply`,
-    `reply_all` and `forward` add a message to `thread_id` (Re:/Fwd: subject; a forward quotes
-    `in_reply_to_id`, else the latest message, below the text)."""
+         thread_id: Any = None, in_reply_to_id: Any = None, draft_id: Any = None,
+         file_ids: Any = None) -> tuple[Message, Thread]:
+    """Send now. `new` writes a new conversation (converting the draft `draft_id` when given, with the files
+    attached to it); `reply`, `reply_all` and `forward` add a message to `thread_id` (Re:/Fwd: subject; a
+    forward quotes `in_reply_to_id`, else the latest message, below the text). `file_ids` (my files) are
+    attached to the message sent."""
     if mode not in MODES:
         raise ServiceError(f"unknown mode {mode!r}")
+    files = files_by_id(session, file_ids)
     to, cc, bcc = addresses(to, cc, bcc, strict=True)
     if not (to or cc or bcc):
         raise ServiceError("Please specify at least one recipient.")
@@ -122,6 +136,7 @@ def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any
         msg.in_reply_to_id = None
         _finish_sent(session, msg, text, to, cc, bcc)
         session.flush()
+        attach(session, msg, files)
         return msg, thread
     thread = session.get(Thread, thread_id) if isinstance(thread_id, int) and not isinstance(thread_id, bool) else None
     if thread is None:
@@ -148,18 +163,22 @@ def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any
     session.add(msg)
     _finish_sent(session, msg, text, to, cc, bcc)
     session.flush()
+    attach(session, msg, files)
     return msg, thread
 
 
 def save_draft(session, *, to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
-               draft_id: Any = None) -> tuple[Message, Thread]:
-    """Create a draft (no `draft_id`) or update one; a draft keeps only the valid addresses typed."""
+               draft_id: Any = None, file_ids: Any = None) -> tuple[Message, Thread]:
+    """Create a draft (no `draft_id`) or update one; a draft keeps only the valid addresses typed. `file_ids`
+    (my files) are attached to it (compose's "Insert from Files")."""
     to, cc, bcc = addresses(to, cc, bcc, strict=False)
+    files = files_by_id(session, file_ids)
     if draft_id is not None and draft(session, draft_id) is None:
         raise ServiceError("this draft was sent or discarded", 409)
     m, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id)
     m.sent_at = now()
     session.flush()
+    attach(session, m, files)
     return m, thread
 
 

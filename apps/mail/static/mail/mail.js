@@ -785,6 +785,112 @@
     ["#dt-date", "#dt-time"].forEach((s) => $(s).addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("#dt-save").click(); } }));
   }
 
+  /* ------------------------------------------------------- attachments */
+  // "Insert files using My Files" (Gmail's Drive picker): an in-page list, so an agent never meets an OS dialog.
+  const filesWrap = $("#files-wrap");
+  const FP = { onInsert: null, seq: 0 };
+  function fileIcon(mime) {
+    if (mime === "application/pdf") return ["picture_as_pdf", "pdf"];
+    if ((mime || "").startsWith("image/")) return ["image", "img"];
+    return ["description", "doc"];
+  }
+  function pickedIds() { return $$("#files-list input:checked").map((c) => Number(c.value)); }
+  async function loadFiles(q) {
+    const mine = ++FP.seq;
+    const data = await getJSON("/api/files?q=" + encodeURIComponent(q || ""));
+    if (mine !== FP.seq) return;
+    const keep = new Set(pickedIds());
+    const list = $("#files-list");
+    list.textContent = "";
+    data.files.forEach((f) => {
+      const li = document.createElement("li");
+      const lab = document.createElement("label");
+      lab.className = "file-row";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.value = f.file_id;
+      box.checked = keep.has(f.file_id);
+      box.setAttribute("aria-label", f.name);
+      const [ico, cls] = fileIcon(f.mime);
+      const icon = document.createElement("span");
+      icon.className = "material-symbols-outlined ms att-ico " + cls;
+      icon.setAttribute("aria-hidden", "true");
+      icon.textContent = ico;
+      const name = document.createElement("span");
+      name.className = "file-name";
+      name.textContent = f.name;
+      const when = document.createElement("span");
+      when.className = "file-date";
+      const d = new Date(f.modified_at + "Z");
+      when.textContent = MONTHS[d.getUTCMonth()].slice(0, 3) + " " + d.getUTCDate() + ", " + d.getUTCFullYear();
+      const size = document.createElement("span");
+      size.className = "file-size";
+      size.textContent = f.size_label;
+      lab.append(box, icon, name, when, size);
+      li.appendChild(lab);
+      list.appendChild(li);
+    });
+    $("#files-empty").hidden = data.files.length > 0;
+    $("#files-insert").disabled = !pickedIds().length;
+  }
+  function openFilesPicker(onInsert) {
+    if (!filesWrap) return;
+    FP.onInsert = onInsert;
+    $("#files-search").value = "";
+    $("#files-list").textContent = "";
+    filesWrap.hidden = false;
+    loadFiles("").catch((err) => alertModal("Error", err.message));
+    $("#files-search").focus();
+  }
+  function closeFilesPicker() { if (filesWrap) filesWrap.hidden = true; FP.onInsert = null; }
+  if (filesWrap) {
+    $("#files-search").addEventListener("input", (e) => { loadFiles(e.target.value).catch(() => {}); });
+    $("#files-list").addEventListener("change", () => { $("#files-insert").disabled = !pickedIds().length; });
+    $("#files-cancel").addEventListener("click", closeFilesPicker);
+    $("#files-close").addEventListener("click", closeFilesPicker);
+    filesWrap.addEventListener("click", (e) => { if (e.target === filesWrap) closeFilesPicker(); });
+    filesWrap.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); closeFilesPicker(); } });
+    $("#files-insert").addEventListener("click", () => {
+      const ids = pickedIds();
+      const cb = FP.onInsert;
+      closeFilesPicker();
+      if (ids.length && cb) cb(ids);
+    });
+  }
+  // The paperclip: files from the computer join My Files (name, size, type), then attach like them.
+  async function uploadChosen(input) {
+    const ids = [];
+    for (const f of Array.from(input.files || [])) {
+      const r = await api("/api/files", { name: f.name, size: f.size, mime: f.type || "" });
+      ids.push(r.file.file_id);
+    }
+    input.value = "";
+    return ids;
+  }
+  // Attachment chips (compose and the inline reply): name, size, and an x that calls `onRemove`.
+  function renderAttChips(box, atts, onRemove) {
+    box.textContent = "";
+    box.hidden = !atts.length;
+    atts.forEach((a) => {
+      const chip = document.createElement("div");
+      chip.className = "c-att";
+      chip.setAttribute("role", "listitem");
+      chip.setAttribute("aria-label", "Attachment " + a.filename);
+      const [ico, cls] = fileIcon(a.mime);
+      chip.innerHTML = '<span class="material-symbols-outlined ms att-ico" aria-hidden="true"></span><span class="c-att-name"></span><span class="c-att-size"></span>' +
+        '<button type="button" class="icon-btn xs c-att-x"><span class="material-symbols-outlined ms" aria-hidden="true">close</span></button>';
+      $(".att-ico", chip).textContent = ico;
+      $(".att-ico", chip).classList.add(cls);
+      $(".c-att-name", chip).textContent = a.filename;
+      $(".c-att-size", chip).textContent = "(" + a.size_label + ")";
+      const x = $(".c-att-x", chip);
+      x.setAttribute("aria-label", "Remove attachment " + a.filename);
+      x.title = "Remove attachment";
+      x.addEventListener("click", () => onRemove(a));
+      box.appendChild(chip);
+    });
+  }
+
   /* ---------------------------------------------------------------- compose */
   const compose = $("#compose");
   let backdrop = null;
@@ -814,6 +920,38 @@
     clearTimeout(C.timer);
     C.timer = null; C.draftId = null; C.dirty = false; C.busy = false; C.key = "";
     setStatus("");
+    renderComposeAtts([]);
+  }
+  function renderComposeAtts(atts) {
+    const box = $("#compose-atts");
+    if (!box) return;
+    renderAttChips(box, atts, async (a) => {
+      try {
+        const r = await api("/api/drafts/" + C.draftId + "/attachments/" + a.attachment_id + "/remove", {});
+        renderComposeAtts(r.attachments);
+      } catch (err) { alertModal("Error", err.message); }
+    });
+  }
+  // Attaching saves the draft with the files on it, so the draft (and, once sent, the message) carries them.
+  async function composeAttach(ids) {
+    if (!ids.length || C.busy) return;
+    clearTimeout(C.timer);
+    C.timer = null;
+    C.dirty = false;
+    let failure = null;
+    C.saving = C.saving.then(async () => {
+      if (C.busy) return;
+      const payload = Object.assign({}, composeFields(), { id: C.draftId, key: C.key, file_ids: ids });
+      try {
+        setStatus("Saving\u2026");
+        const r = await api("/api/drafts", payload);
+        C.draftId = r.id;
+        renderComposeAtts(r.attachments || []);
+        setStatus("Draft saved");
+      } catch (err) { setStatus(""); failure = err; }
+    });
+    await C.saving;
+    if (failure) alertModal("Error", failure.message);
   }
   function setFull(on) {
     compose.classList.toggle("full", on);
@@ -846,6 +984,7 @@
       $("#compose-subject").value = opts.draft.subject || "";
       $("#compose-title").textContent = opts.draft.subject || "New Message";
       $("#compose-body").value = opts.draft.body || "";
+      renderComposeAtts(opts.draft.attachments || []);
       setStatus("Draft");
     } else {
       if (opts.to) setAddrs($("#compose-to"), [opts.to], opts.names);
@@ -979,6 +1118,11 @@
       if (body.value.includes(sig.trim())) { showToast({ text: "Your signature is already in this message." }); return; }
       body.value = body.value.replace(/\s+$/, "") + sig;
       scheduleSave();
+    });
+    $("#compose-insert-files").addEventListener("click", () => openFilesPicker(composeAttach));
+    $("#compose-attach").addEventListener("click", () => $("#compose-file").click());
+    $("#compose-file").addEventListener("change", async (e) => {
+      try { await composeAttach(await uploadChosen(e.target)); } catch (err) { alertModal("Error", err.message); }
     });
     $("#compose-form").addEventListener("submit", (e) => { e.preventDefault(); sendCompose(null); });
     popover($("#send-options-btn"), $("#send-options-menu"));
@@ -1438,12 +1582,34 @@
       let mode = "reply";
       const defaultIrt = form.dataset.irt;
       const sig = form.dataset.signature ? "\n\n--\n" + form.dataset.signature : "";
-      openReply = (m, to, irt, fwdText) => {
+      // Files picked for this reply / forward; they go with Send (file_ids).
+      let replyFiles = [];
+      const renderReplyAtts = () => renderAttChips($("#reply-atts"), replyFiles.map((f) => ({ filename: f.name, mime: f.mime, size_label: f.size_label, file_id: f.file_id })),
+        (a) => { replyFiles = replyFiles.filter((f) => f.file_id !== a.file_id); renderReplyAtts(); });
+      const replyAttach = async (ids) => {
+        const data = await getJSON("/api/files");
+        ids.forEach((id) => {
+          const f = data.files.find((x) => x.file_id === id);
+          if (f && !replyFiles.some((x) => x.file_id === id)) replyFiles.push(f);
+        });
+        renderReplyAtts();
+      };
+      $("#reply-insert-files").addEventListener("click", () => openFilesPicker((ids) => replyAttach(ids).catch((err) => alertModal("Error", err.message))));
+      $("#reply-attach").addEventListener("click", () => $("#reply-file").click());
+      $("#reply-file").addEventListener("change", async (e) => {
+        try { await replyAttach(await uploadChosen(e.target)); } catch (err) { alertModal("Error", err.message); }
+      });
+      const splitAddrs = (v) => (v || "").split(",").map((x) => x.trim()).filter(Boolean);
+      openReply = (m, to, irt, fwdText, cc) => {
         mode = m;
         form.hidden = false;
         bar.hidden = true;
         form.dataset.irtNow = irt || defaultIrt;
-        setAddrs($("#reply-to"), (to || "").split(",").map((x) => x.trim()));
+        setAddrs($("#reply-to"), splitAddrs(to));
+        // Reply all keeps the original Cc on Cc (Gmail); the row shows when it has someone or Cc is clicked.
+        setAddrs($("#reply-cc"), splitAddrs(cc));
+        $("#reply-cc-row").hidden = !splitAddrs(cc).length;
+        $("#reply-add-cc").hidden = !!splitAddrs(cc).length;
         $(".ir-mode-icon", form).textContent = m;
         $("#ir-fwd").hidden = m !== "forward";
         if (fwdText) $("#ir-fwd-text").textContent = fwdText;
@@ -1454,7 +1620,8 @@
         else { body.focus(); body.setSelectionRange(0, 0); }
         form.scrollIntoView({ block: "nearest" });
       };
-      $$("#reply-bar .pill-btn").forEach((b) => b.addEventListener("click", () => openReply(b.dataset.mode, b.dataset.to)));
+      $$("#reply-bar .pill-btn").forEach((b) => b.addEventListener("click", () => openReply(b.dataset.mode, b.dataset.to, null, null, b.dataset.cc)));
+      $("#reply-add-cc").addEventListener("click", () => { $("#reply-cc-row").hidden = false; $("#reply-add-cc").hidden = true; $("#reply-cc").focus(); });
       $$(".msg-reply").forEach((b) => b.addEventListener("click", (e) => {
         e.stopPropagation();
         const msg = b.closest(".msg");
@@ -1463,6 +1630,9 @@
       $("#reply-discard").addEventListener("click", () => {
         form.reset();
         setAddrs($("#reply-to"), []);
+        setAddrs($("#reply-cc"), []);
+        replyFiles = [];
+        renderReplyAtts();
         form.hidden = true;
         bar.hidden = false;
       });
@@ -1472,12 +1642,14 @@
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
         commitText($("#reply-to"));
+        commitText($("#reply-cc"));
         const to = addrValue($("#reply-to"));
-        if (!to.trim()) { await alertModal("Error", "Please specify at least one recipient."); return; }
+        const cc = addrValue($("#reply-cc"));
+        if (!to.trim() && !cc.trim()) { await alertModal("Error", "Please specify at least one recipient."); return; }
         let r;
         try {
           r = await api("/api/send", { mode: mode, thread_id: Number(form.dataset.thread), in_reply_to_id: Number(form.dataset.irtNow || defaultIrt),
-                                       to: to, body: $("#reply-body").value });
+                                       to: to, cc: cc, body: $("#reply-body").value, file_ids: replyFiles.map((f) => f.file_id) });
         } catch (err) { await alertModal("Error", err.message); return; }
         storeToast({ text: r.toast || "Message sent", actions: [{ label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(back) }] });
         reload();
@@ -1504,7 +1676,7 @@
       const msg = ctx.msg;
       const cmd = it.dataset.msgCmd;
       if (cmd === "reply" && openReply) openReply("reply", msg.dataset.replyTo, ctx.mid);
-      else if (cmd === "reply_all" && openReply) openReply("reply_all", msg.dataset.replyAllTo, ctx.mid);
+      else if (cmd === "reply_all" && openReply) openReply("reply_all", msg.dataset.replyAllTo, ctx.mid, null, msg.dataset.replyAllCc);
       else if (cmd === "forward" && openReply) openReply("forward", "", ctx.mid, $(".fwd-src", msg).innerHTML.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/&#34;/g, '"'));
       else if (cmd === "filter") startFilter({ from_contains: msg.dataset.from });
       else if (cmd === "delete") {
