@@ -205,6 +205,13 @@ def save_draft(to: Addresses = [], subject: Subject = "", body: Body = "", cc: A
 
 
 @TOOLS.tool
+def undo_send(message_id: Annotated[int, Field(description="the message_id a send returned")]) -> dict:
+    """Undo Send, right after sending (the toast's Undo): only my latest message sent now can be taken back. A new
+    email goes back to Drafts (draft_id); a reply or forward is removed and what it held is returned (reply)."""
+    return {"ok": True, **C.undo_send(_s(), message_id)}
+
+
+@TOOLS.tool
 def list_files(query: Annotated[str, Field(max_length=200, description="part of a file name (empty: all)")] = "") -> dict:
     """My Files: what compose can attach ("Insert files using My Files"). Returns {files: [{file_id, name, mime,
     size, modified_at}]}, newest first; pass file_ids to send_email / reply / forward / save_draft."""
@@ -569,8 +576,11 @@ def update_settings(page_size: Annotated[Optional[Literal[10, 15, 20, 25, 50, 10
                     display_density: Annotated[Optional[Literal["default", "comfortable", "compact"]], Field(description="row density")] = None,
                     tab_promotions: Annotated[Optional[bool], Field(description="show the Promotions inbox tab")] = None,
                     tab_social: Annotated[Optional[bool], Field(description="show the Social inbox tab")] = None,
-                    tab_updates: Annotated[Optional[bool], Field(description="show the Updates inbox tab")] = None) -> dict:
-    """Change settings (General, Inbox tabs, density); only the ones given change."""
+                    tab_updates: Annotated[Optional[bool], Field(description="show the Updates inbox tab")] = None,
+                    undo_send_seconds: Annotated[Optional[Literal[5, 10, 20, 30]], Field(description="Undo Send: the send cancellation period, seconds")] = None,
+                    keyboard_shortcuts: Annotated[Optional[bool], Field(description="keyboard shortcuts on (true) or off")] = None) -> dict:
+    """Change settings (General, Inbox tabs, density, Undo Send period, keyboard shortcuts); only the ones given
+    change."""
     vals = {k: v for k, v in locals().items() if v is not None}
     if not vals:
         raise ToolError("update_settings: give at least one setting to change")

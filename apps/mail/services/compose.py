@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from apps._shared import now
 from apps.mail import formatting as fmt
@@ -210,3 +210,40 @@ def cancel_scheduled(session, mid: Any) -> Message:
         raise ServiceError("that message is not scheduled", 404)
     m.scheduled_at, m.is_draft, m.sent_at = None, True, now()
     return m
+
+
+def undo_send(session, mid: Any) -> dict:
+    """Undo Send: take back the message I just sent (Gmail holds it for the send cancellation period; the page
+    offers Undo only that long). Only my latest message sent now can be taken back. A new message becomes its
+    draft again (with its attachments) and `draft_id` is returned; a reply or forward is removed and its
+    recipients, text and files are returned (`reply`) for the reply form to reopen with."""
+    from apps.mail.models import Attachment, File
+
+    m = session.get(Message, mid) if isinstance(mid, int) and not isinstance(mid, bool) else None
+    acct = me(session)
+    if m is None or m.from_email.lower() != acct.email.lower():
+        raise ServiceError("that message does not exist", 404)
+    latest = session.scalar(select(func.max(Message.id)).where(
+        Message.is_sent.is_(True), Message.is_draft.is_(False), func.lower(Message.from_email) == acct.email.lower(),
+        Message.sent_at == now()))
+    if not m.is_sent or m.is_draft or m.sent_at != now() or m.id != latest:
+        raise ServiceError("This message has already been sent.", 409)
+    others = session.scalar(select(func.count()).select_from(Message).where(Message.thread_id == m.thread_id,
+                                                                            Message.id != m.id))
+    if not others and m.in_reply_to_id is None:
+        m.is_sent, m.is_draft, m.in_inbox, m.is_read = False, True, False, True
+        session.flush()
+        return {"draft_id": m.id}
+    names = [a.filename for a in session.scalars(select(Attachment).where(Attachment.message_id == m.id)
+                                                 .order_by(Attachment.id))]
+    files = [session.scalar(select(File.id).where(File.name == n).order_by(File.id).limit(1)) for n in names]
+    mode = "forward" if (m.subject or "").lower().startswith("fwd:") else ("reply_all" if len(m.to) + len(m.cc) > 1 else "reply")
+    body = m.body
+    if mode == "forward" and "\n\n---------- Forwarded message" in body:
+        body = body.split("\n\n---------- Forwarded message", 1)[0]
+    elif mode == "forward" and body.startswith("---------- Forwarded message"):
+        body = ""
+    reply = {"thread_id": m.thread_id, "mode": mode, "in_reply_to_id": m.in_reply_to_id, "to": list(m.to),
+             "cc": list(m.cc), "body": body, "file_ids": [f for f in files if f is not None]}
+    delete_messages(session, [m.id])
+    return {"reply": reply}

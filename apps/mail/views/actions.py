@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 from typing import Any
 
 from flask import g, jsonify, request
@@ -108,7 +109,32 @@ def send():
         msg, thread = C.send(session, mode=mode, **_letter(body), thread_id=body.get("thread_id"),
                              in_reply_to_id=body.get("in_reply_to_id"), file_ids=body.get("file_ids"))
         session.commit()
-    return jsonify(ok=True, thread_id=thread.id, message_id=msg.id, toast="Message sent")
+    _SENT_AT[(getattr(g, "uigym_world", ""), msg.id)] = time.monotonic()
+    if len(_SENT_AT) > 5000:
+        for k in list(_SENT_AT)[:1000]:
+            _SENT_AT.pop(k, None)
+    acct = C.me(session)
+    return jsonify(ok=True, thread_id=thread.id, message_id=msg.id, toast="Message sent",
+                   undo_seconds=acct.undo_send_seconds)
+
+
+# Undo Send: the page shows Undo for the account's send cancellation period; the server holds it that long too
+# (plus a little for the click's round trip). Wall-clock time of one browser window, so it lives here, not in
+# the service (which only lets my latest message sent now be taken back).
+_SENT_AT: dict[tuple[str, int], float] = {}
+UNDO_GRACE_S = 3.0
+
+
+@bp.post("/api/messages/<int:mid>/undo_send")
+def undo_send(mid: int):
+    session = db()
+    sent = _SENT_AT.get((getattr(g, "uigym_world", ""), mid))
+    if sent is None or time.monotonic() - sent > C.me(session).undo_send_seconds + UNDO_GRACE_S:
+        raise ApiError("This message has already been sent.", 409)
+    out = C.undo_send(session, mid)
+    session.commit()
+    _SENT_AT.pop((getattr(g, "uigym_world", ""), mid), None)
+    return jsonify(ok=True, toast="Sending undone.", **out)
 
 
 # ----------------------------------------------------------------------------------------- drafts

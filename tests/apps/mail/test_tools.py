@@ -213,6 +213,30 @@ def remove_attachment(app, dbs):
     assert "does not exist" in refused(app, "remove_attachment", {"draft_id": sent["message_id"], "attachment_id": att_id})
 
 
+@happy
+def undo_send(app, dbs):
+    f = a_file(dbs, "Project Timeline.pdf")
+    r = call(app, "send_email", to=["ana@example.com"], subject="Timeline", body="Here", file_ids=[f.id])
+    assert call(app, "undo_send", message_id=r["message_id"]) == {"ok": True, "draft_id": r["message_id"]}
+    dbs.expire_all()
+    m = dbs.get(Message, r["message_id"])
+    assert (m.is_draft, m.is_sent, m.subject) == (True, False, "Timeline")
+    assert attached(dbs, m.id) == ["Project Timeline.pdf"]  # the draft keeps its files
+    # A reply is taken back whole; what it held comes back for the form.
+    tid = inbox_thread_with(dbs)
+    n = len(msgs(dbs, tid))
+    rep = call(app, "reply", thread_id=tid, body="Oops", file_ids=[f.id])
+    back = call(app, "undo_send", message_id=rep["message_id"])["reply"]
+    assert (back["body"], back["file_ids"], back["thread_id"]) == ("Oops", [f.id], tid)
+    assert len(msgs(dbs, tid)) == n
+    # Only the latest message sent now: an older send, or mail sent before today, is already sent.
+    one = call(app, "send_email", to=["a@example.com"], subject="1", body="b")
+    call(app, "send_email", to=["a@example.com"], subject="2", body="b")
+    assert "already been sent" in refused(app, "undo_send", {"message_id": one["message_id"]})
+    old = first(dbs, Message, Message.is_sent.is_(True), Message.sent_at < NOW)
+    assert "already been sent" in refused(app, "undo_send", {"message_id": old.id})
+
+
 def test_send_with_attachments_and_limits(app, dbs):
     a, b = a_file(dbs, "Q2 Budget Forecast.xlsx"), a_file(dbs, "Team Photo.jpg")
     r = call(app, "send_email", to=["ana@example.com"], subject="Files", body="Two files", file_ids=[a.id, b.id, a.id])
@@ -627,8 +651,23 @@ def valid_args(name: str, dbs) -> dict:
         "change_labels": {"thread_ids": [tid], "add": [lab]}, "snooze": {"thread_ids": [tid], "preset": "tomorrow"},
         "delete_forever": {"thread_ids": [folder_thread(dbs, is_trashed=True)]},
         "list_files": {"query": "budget"},
+        "undo_send": just_sent(dbs) if name == "undo_send" else {},
         "remove_attachment": draft_attachment(dbs) if name == "remove_attachment" else {},
     }.get(name) or {"thread_ids": [tid]}
+
+
+def just_sent(dbs) -> dict:
+    """A message I sent now (made before the test's snapshot of the world)."""
+    acct = dbs.get(Account, 1)
+    th = Thread(subject="Just now", category="primary", is_muted=False)
+    dbs.add(th)
+    dbs.flush()
+    m = Message(thread_id=th.id, from_name=acct.name, from_email=acct.email, to=["a@example.com"], cc=[], bcc=[],
+                subject="Just now", body="b", sent_at=NOW, is_read=True, is_starred=False, is_important=False,
+                in_inbox=False, is_sent=True, is_draft=False, is_spam=False, is_trashed=False)
+    dbs.add(m)
+    dbs.commit()
+    return {"message_id": m.id}
 
 
 def draft_attachment(dbs) -> dict:

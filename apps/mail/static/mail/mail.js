@@ -54,14 +54,23 @@
           try {
             const r = a.undo ? await api("/api/undo", a.undo) : await api(a.post, a.body || {});
             storeToast({ text: r.toast || "Action undone." });
-            if (a.then) go(a.then); else reload();
+            // Undo Send of a reply: the reply form reopens with what was sent (see the thread page).
+            if (r.reply) { try { sessionStorage.setItem(REPLY_KEY, JSON.stringify(r.reply)); } catch (e) { /* ignore */ } }
+            if (r.draft_id && a.thenDraft) go(location.pathname + "?draft=" + r.draft_id);
+            else if (a.then) go(a.then); else reload();
           } catch (err) { alertModal("Error", err.message); }
         });
+        // Undo Send is offered for the send cancellation period only (Settings > General > Undo Send).
+        if (a.seconds) setTimeout(() => el.remove(), a.seconds * 1000);
       }
       el.textContent = a.label;
       actions.appendChild(el);
     });
     box.hidden = false;
+  }
+  const REPLY_KEY = "inkbox.reply";
+  function undoSendAction(r) {
+    return { label: "Undo", post: "/api/messages/" + r.message_id + "/undo_send", seconds: r.undo_seconds || 5, thenDraft: true };
   }
   function storeToast(t) {
     try { sessionStorage.setItem(TOAST_KEY, JSON.stringify(t)); } catch (e) { /* ignore */ }
@@ -1051,6 +1060,7 @@
     }
     const actions = [{ label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(scheduleAt ? "/scheduled" : "/sent") }];
     if (scheduleAt) actions.unshift({ label: "Undo", post: "/api/scheduled/" + r.message_id + "/cancel", then: "/drafts?draft=" + r.message_id });
+    else actions.unshift(undoSendAction(r));
     storeToast({ text: r.toast || "Message sent", actions: actions });
     compose.hidden = true;
     reload();
@@ -1651,9 +1661,17 @@
           r = await api("/api/send", { mode: mode, thread_id: Number(form.dataset.thread), in_reply_to_id: Number(form.dataset.irtNow || defaultIrt),
                                        to: to, cc: cc, body: $("#reply-body").value, file_ids: replyFiles.map((f) => f.file_id) });
         } catch (err) { await alertModal("Error", err.message); return; }
-        storeToast({ text: r.toast || "Message sent", actions: [{ label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(back) }] });
+        storeToast({ text: r.toast || "Message sent", actions: [undoSendAction(r), { label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(back) }] });
         reload();
       });
+      // After Undo Send of a reply or forward: reopen the form with what was sent.
+      let restored = null;
+      try { restored = JSON.parse(sessionStorage.getItem(REPLY_KEY) || "null"); sessionStorage.removeItem(REPLY_KEY); } catch (e) { restored = null; }
+      if (restored && restored.thread_id === Number(form.dataset.thread)) {
+        openReply(restored.mode, (restored.to || []).join(", "), restored.in_reply_to_id ? String(restored.in_reply_to_id) : null, null, (restored.cc || []).join(", "));
+        $("#reply-body").value = restored.body || "";
+        if ((restored.file_ids || []).length) replyAttach(restored.file_ids).catch(() => {});
+      }
     }
 
     /* Per-message menu. */
@@ -1706,6 +1724,9 @@
     const ps = $("#s-page-size");
     if (ps.dataset.value !== ps.dataset.initial) body.page_size = Number(ps.dataset.value);
     if ($$('input[name="snippets"]').some(changed)) body.show_snippets = $('input[name="snippets"]:checked').value === "1";
+    const us = $("#s-undo-send");
+    if (us.dataset.value !== us.dataset.initial) body.undo_send_seconds = Number(us.dataset.value);
+    if ($$('input[name="shortcuts"]').some(changed)) body.keyboard_shortcuts = $('input[name="shortcuts"]:checked').value === "1";
     if (changed($("#s-signature"))) body.signature = $("#s-signature").value;
     if (changed($("#s-sig-replies"))) body.signature_on_replies = $("#s-sig-replies").checked;
     const vFields = [...$$('input[name="vacation"]'), $("#s-v-start"), $("#s-v-end"), $("#s-v-has-end"), $("#s-v-subject"), $("#s-v-body"), $("#s-v-contacts")];
@@ -1725,6 +1746,7 @@
     catch (err) { alertModal("Error", err.message); }
   });
   if ($("#s-page-size")) $("#s-page-size").dataset.initial = $("#s-page-size").dataset.value;
+  if ($("#s-undo-send")) $("#s-undo-send").dataset.initial = $("#s-undo-send").dataset.value;
   const vEnd = $("#s-v-end");
   if (vEnd) vEnd.addEventListener("input", () => { $("#s-v-has-end").checked = !!vEnd.value.trim(); });
   $$("#s-v-start, #s-v-end, #s-v-subject, #s-v-body").forEach((el) => el.addEventListener("input", () => {
