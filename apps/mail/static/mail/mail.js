@@ -1043,6 +1043,9 @@
         if (!(await confirmModal("Send this message without a subject?"))) return;
       }
     }
+    // Files being attached save the draft first: Send waits for that save, so the message goes with them.
+    await C.saving;
+    payload.draft_id = C.draftId;
     C.busy = true;
     clearTimeout(C.timer);
     let r;
@@ -1601,7 +1604,9 @@
       let replyFiles = [];
       const renderReplyAtts = () => renderAttChips($("#reply-atts"), replyFiles.map((f) => ({ filename: f.name, mime: f.mime, size_label: f.size_label, file_id: f.file_id })),
         (a) => { replyFiles = replyFiles.filter((f) => f.file_id !== a.file_id); renderReplyAtts(); });
-      const replyAttach = async (ids) => {
+      let replyPending = Promise.resolve();
+      const replyAttach = (ids) => (replyPending = replyPending.then(() => replyAttachNow(ids)));
+      const replyAttachNow = async (ids) => {
         const data = await getJSON("/api/files");
         ids.forEach((id) => {
           const f = data.files.find((x) => x.file_id === id);
@@ -1656,6 +1661,7 @@
       });
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
+        await replyPending.catch(() => {});  // files still being added go with this Send
         commitText($("#reply-to"));
         commitText($("#reply-cc"));
         const to = addrValue($("#reply-to"));
