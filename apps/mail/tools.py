@@ -578,7 +578,8 @@ def update_settings(page_size: Annotated[Optional[Literal[10, 15, 20, 25, 50, 10
                     tab_social: Annotated[Optional[bool], Field(description="show the Social inbox tab")] = None,
                     tab_updates: Annotated[Optional[bool], Field(description="show the Updates inbox tab")] = None,
                     undo_send_seconds: Annotated[Optional[Literal[5, 10, 20, 30]], Field(description="Undo Send: the send cancellation period, seconds")] = None,
-                    keyboard_shortcuts: Annotated[Optional[bool], Field(description="keyboard shortcuts on (true) or off")] = None) -> dict:
+                    keyboard_shortcuts: Annotated[Optional[bool], Field(description="keyboard shortcuts on (true) or off")] = None,
+                    default_reply: Annotated[Optional[Literal["reply", "reply_all"]], Field(description="Default reply behavior: what a message's reply arrow does")] = None) -> dict:
     """Change settings (General, Inbox tabs, density, Undo Send period, keyboard shortcuts); only the ones given
     change."""
     vals = {k: v for k, v in locals().items() if v is not None}

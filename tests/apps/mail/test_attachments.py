@@ -87,6 +87,12 @@ def test_reply_all_keeps_cc_on_cc_in_the_page(client, dbs):
     cc = [e for e in dict.fromkeys(m.cc) if e != mine and e not in to]
     assert btn and btn.group(1) == ", ".join(to) and btn.group(2) == ", ".join(cc)
     assert 'aria-label="Cc"' in html and "Add Cc recipients" in html
+    # Default reply behavior: Reply all turns each message's reply arrow into Reply all.
+    assert "Reply all to this message" not in html
+    assert post(client, "/api/settings", {"default_reply": "reply_all"}).status_code == 200
+    html = client.get(f"/thread/{m.thread_id}").get_data(as_text=True)
+    assert 'data-reply-all="1" aria-label="Reply all to this message"' in html
+    assert post(client, "/api/settings", {"default_reply": "everyone"}).status_code == 400
 
 
 def test_undo_send_within_the_period_only(client, dbs, monkeypatch):

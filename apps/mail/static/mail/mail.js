@@ -1645,7 +1645,9 @@
       $$(".msg-reply").forEach((b) => b.addEventListener("click", (e) => {
         e.stopPropagation();
         const msg = b.closest(".msg");
-        openReply("reply", msg.dataset.replyTo, b.dataset.replyMsg);
+        // Settings > General > Default reply behavior: Reply all makes the message's arrow reply to everyone.
+        if (b.dataset.replyAll === "1") openReply("reply_all", msg.dataset.replyAllTo, b.dataset.replyMsg, null, msg.dataset.replyAllCc);
+        else openReply("reply", msg.dataset.replyTo, b.dataset.replyMsg);
       }));
       $("#reply-discard").addEventListener("click", () => {
         form.reset();
@@ -1737,6 +1739,7 @@
     if ($$('input[name="snippets"]').some(changed)) body.show_snippets = $('input[name="snippets"]:checked').value === "1";
     const us = $("#s-undo-send");
     if (us.dataset.value !== us.dataset.initial) body.undo_send_seconds = Number(us.dataset.value);
+    if ($$('input[name="default_reply"]').some(changed)) body.default_reply = $('input[name="default_reply"]:checked').value;
     if ($$('input[name="shortcuts"]').some(changed)) body.keyboard_shortcuts = $('input[name="shortcuts"]:checked').value === "1";
     if (changed($("#s-signature"))) body.signature = $("#s-signature").value;
     if (changed($("#s-sig-replies"))) body.signature_on_replies = $("#s-sig-replies").checked;
