@@ -53,6 +53,19 @@ MIME_SIZES = {  # bytes, (low, high)
     "text/plain": (4_000, 52_000),
 }
 
+_PDF, _JPG, _XLSX, _PPTX, _TXT = ("application/pdf", "image/jpeg",
+                                  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                                  "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+                                  "text/plain")
+# My files (compose's "Insert from Files"), each name distinct so a task can ask for one by name.
+MY_FILES = [
+    ("Q2 Budget Forecast.xlsx", _XLSX), ("Headcount Plan 2026.xlsx", _XLSX), ("Expense Report - February.xlsx", _XLSX),
+    ("Offsite Agenda.pdf", _PDF), ("Project Timeline.pdf", _PDF), ("Signed NDA.pdf", _PDF),
+    ("Travel Itinerary.pdf", _PDF), ("Product Roadmap.pptx", _PPTX), ("Quarterly Review Deck.pptx", _PPTX),
+    ("Team Photo.jpg", _JPG), ("Whiteboard Sketch.jpg", _JPG), ("Meeting Notes.txt", _TXT),
+    ("Release Checklist.txt", _TXT), ("Vendor Comparison.xlsx", _XLSX),
+]
+
 
 @lru_cache(maxsize=None)
 def _vocab_text(name: str) -> str:
@@ -845,7 +858,21 @@ class WorldBuilder:
             "blocked_senders": [{"id": i, "email": e, "blocked_at": now - dt.timedelta(days=40 + i)}
                                 for i, e in enumerate(blocked, start=1)],
             "templates": [],
+            "files": self._files(),
         }
+
+    def _files(self) -> list[dict]:
+        """My files for compose's "Insert from Files": their own random stream, so no other row moves."""
+        rng = random.Random(f"mail-files:{self.seed}")
+        names = list(MY_FILES)
+        rng.shuffle(names)
+        out = []
+        for i, (name, mime) in enumerate(names, start=1):
+            lo, hi = MIME_SIZES.get(mime, (10_000, 200_000))
+            out.append({"id": i, "name": name, "mime": mime, "size": rng.randint(lo, min(hi, 2_000_000)),
+                        "modified_at": self.now - dt.timedelta(days=rng.randint(1, 120), minutes=rng.randint(0, 1439)),
+                        "uploaded": False})
+        return out
 
 
 def build(seed: int, now: dt.datetime) -> dict[str, list[dict]]:

@@ -145,6 +145,19 @@ class Attachment(Base):
     size: Mapped[int] = mapped_column(Integer)  # bytes
 
 
+class File(Base):
+    """My files (Gmail's "Insert files using Drive"): what compose can attach without an OS file dialog; an
+    upload from the computer adds a row too. Like attachments, only the metadata is kept (bytes are generated)."""
+
+    __tablename__ = "files"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    mime: Mapped[str] = mapped_column(String(100))
+    size: Mapped[int] = mapped_column(Integer)  # bytes
+    modified_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    uploaded: Mapped[bool] = mapped_column(Boolean, default=False)  # True: added from the computer
+
+
 class Invite(Base):
     """A calendar invitation carried by a message (RSVP buttons in the thread)."""
 
@@ -211,6 +224,7 @@ __all__ = [
     "Label",
     "MessageLabel",
     "Attachment",
+    "File",
     "Invite",
     "Filter",
     "BlockedSender",

@@ -60,13 +60,80 @@ def pick_threads(app) -> dict[str, int]:
                                .order_by(Message.sent_at.desc()).limit(1)).scalar()
         contact_id = conn.execute(select(Contact.id).where(Contact.has_photo.is_(True), Contact.relation == "client",
                                                            Contact.notes != "").order_by(Contact.id).limit(1)).scalar() or 1
-    return {"long": long_tid, "attachment": att_tid, "invite": inv_tid, "contact": contact, "contact_id": contact_id}
+        # Reply all with people on Cc: the newest received message with a Cc that is its conversation's last.
+        cc_tid = None
+        for tid, mid in conn.execute(select(Message.thread_id, Message.id).where(
+                Message.is_sent.is_(False), Message.cc != "[]", Message.in_inbox.is_(True), Message.is_draft.is_(False))
+                .order_by(Message.sent_at.desc())):
+            last = conn.execute(select(Message.id).where(Message.thread_id == tid).order_by(Message.sent_at.desc())
+                                .limit(1)).scalar()
+            if last == mid:
+                cc_tid = tid
+                break
+    return {"long": long_tid, "attachment": att_tid, "invite": inv_tid, "contact": contact, "contact_id": contact_id,
+            "cc": cc_tid}
+
+
+def feature_shots(page, base: str, picks: dict, shot, settle) -> None:
+    """Round two (issue 17): attachments from My Files, Undo Send, Reply all with Cc, keyboard shortcuts."""
+    page.goto(base + "/inbox")
+    settle()
+    page.get_by_role("button", name="Compose").click()
+    page.get_by_role("textbox", name="To").fill("ana@example.com,")
+    page.get_by_role("textbox", name="Subject").fill("Budget for Q2")
+    page.get_by_role("textbox", name="Message Body").fill("Hi Ana,\n\nThe forecast and the timeline are attached.\n\nThanks!")
+    page.get_by_role("button", name="Insert files from My Files").click()
+    page.wait_for_selector("#files-list li")
+    page.get_by_role("checkbox", name="Q2 Budget Forecast.xlsx").check()
+    page.get_by_role("checkbox", name="Project Timeline.pdf").check()
+    shot("insert-files")
+    page.get_by_role("button", name="Insert", exact=True).click()
+    page.wait_for_selector("#compose-atts .c-att >> nth=1")
+    shot("compose-attachments")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Send", exact=True).click()
+    settle()
+    page.wait_for_selector("#toast-actions button")
+    shot("undo-send")
+    with page.expect_navigation():
+        page.locator("#toast-actions button", has_text="Undo").click()
+    settle()
+    page.wait_for_selector("#compose-atts .c-att")
+    shot("undo-send-draft")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Discard draft", exact=True).click()
+    settle()
+    if picks.get("cc"):
+        page.goto(base + f"/thread/{picks['cc']}?back=/inbox")
+        settle()
+        page.get_by_role("button", name="Reply all", exact=True).click()
+        page.get_by_role("textbox", name="Message Body").fill("Thanks all, the agenda is attached.")
+        page.locator("#reply-insert-files").click()
+        page.wait_for_selector("#files-list li")
+        page.get_by_role("checkbox", name="Offsite Agenda.pdf").check()
+        page.get_by_role("button", name="Insert", exact=True).click()
+        page.wait_for_selector("#reply-atts .c-att")
+        shot("reply-all-cc")
+    page.goto(base + "/settings/general")
+    settle()
+    page.get_by_role("radio", name="Keyboard shortcuts on").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save Changes").click()
+    settle()
+    page.goto(base + "/inbox")
+    settle()
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    shot("shortcuts-cursor")
+    page.keyboard.press("?")
+    shot("shortcuts-help")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m apps.mail.screenshots")
     ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots" / "mail"))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--features-only", action="store_true", help="only the round-two feature shots")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -93,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+        page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
 
         def settle():
             try:
@@ -107,6 +175,13 @@ def main(argv: list[str] | None = None) -> int:
             page.screenshot(path=str(out / f"{name}.png"))
             print(f"saved {out / name}.png")
 
+        if args.features_only:
+            feature_shots(page, base, picks, shot, settle)
+            browser.close()
+            server.shutdown()
+            for msg in problems:
+                print("PROBLEM:", msg, file=sys.stderr)
+            return 1 if problems else 0
         page.goto(base + f"/thread/{picks['long']}?back=/inbox")
         settle()
         fonts = page.evaluate("""() => ({
@@ -196,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         shot("contact")
         page.goto(base + f"/contacts/{picks['contact_id']}/edit")
         shot("contact-edit")
+        feature_shots(page, base, picks, shot, settle)
         browser.close()
 
     server.shutdown()

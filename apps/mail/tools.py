@@ -20,6 +20,7 @@ from apps.mail.models import Message
 from apps.mail.services import account as A
 from apps.mail.services import compose as C
 from apps.mail.services import conversations as S
+from apps.mail.services import files as FS
 from apps.mail.services import filters as F
 from apps.mail.services import labels as L
 from apps.mail.services import reading as R
@@ -142,51 +143,88 @@ def get_contact(contact_id: Annotated[int, Field(description="a contact_id (find
 # --------------------------------------------------------------------------------------------- writing
 def _sent(msg, thread) -> dict:
     return {"ok": True, "message_id": msg.id, "thread_id": thread.id, "subject": msg.subject, "to": msg.to,
-            "cc": msg.cc, "bcc": msg.bcc}
+            "cc": msg.cc, "bcc": msg.bcc, "attachments": [a.filename for a in FS.attachments_of(_s(), msg.id)]}
 
 
 Body = Annotated[str, Field(description="the message text (plain text)")]
+FileIds = Annotated[list[int], Field(max_length=20, description="files to attach: file_id from list_files (My Files)")]
 Subject = Annotated[str, Field(max_length=500, description="the subject line")]
 
 
 @TOOLS.tool
-def send_email(to: Addresses, subject: Subject, body: Body, cc: Addresses = [], bcc: Addresses = []) -> dict:
-    """Compose and send a new email now (a new conversation). Returns its message_id and thread_id."""
-    return _sent(*C.send(_s(), mode="new", to=to, cc=cc, bcc=bcc, subject=subject, body=body))
+def send_email(to: Addresses, subject: Subject, body: Body, cc: Addresses = [], bcc: Addresses = [],
+               file_ids: FileIds = []) -> dict:
+    """Compose and send a new email now (a new conversation), with `file_ids` attached (list_files). Returns its
+    message_id and thread_id."""
+    return _sent(*C.send(_s(), mode="new", to=to, cc=cc, bcc=bcc, subject=subject, body=body, file_ids=file_ids))
 
 
 @TOOLS.tool
 def reply(thread_id: ThreadId, body: Body,
           reply_all: Annotated[bool, Field(description="reply to everyone on the message, not only its sender")] = False,
           to: Annotated[Optional[list[str]], Field(max_length=50, description="override the recipients (default: as Reply / Reply all fill them)")] = None,
-          cc: Addresses = []) -> dict:
+          cc: Addresses = [], file_ids: FileIds = []) -> dict:
     """Reply in a conversation, as its Reply / Reply all buttons do: to the latest message from someone else
-    (its sender; with reply_all, everyone on it but me), subject "Re: ...". Sent now."""
+    (its sender; with reply_all, the sender and its To on To, its Cc on Cc, without me), subject "Re: ...".
+    `file_ids` attach files from list_files. Sent now."""
     session = _s()
     msgs = S.thread_msgs(session, thread_id)
-    src, reply_to, all_to = C.reply_source(session, msgs)
-    recipients = to if to is not None else (all_to if reply_all and len(all_to) > 1 else reply_to)
-    return _sent(*C.send(session, mode="reply_all" if reply_all else "reply", to=recipients, cc=cc, body=body,
-                         thread_id=thread_id, in_reply_to_id=src.id))
+    src, reply_to, all_to, all_cc = C.reply_source(session, msgs)
+    everyone = len(all_to) + len(all_cc) > 1
+    recipients = to if to is not None else (all_to if reply_all and everyone else reply_to)
+    # Reply all keeps the original Cc on Cc; a Cc given is added to it (as typing into the Cc field would).
+    copy = [*(all_cc if reply_all and everyone and to is None else []), *cc]
+    return _sent(*C.send(session, mode="reply_all" if reply_all else "reply", to=recipients, cc=copy, body=body,
+                         thread_id=thread_id, in_reply_to_id=src.id, file_ids=file_ids))
 
 
 @TOOLS.tool
 def forward(thread_id: ThreadId, to: Addresses, body: Body = "", cc: Addresses = [], bcc: Addresses = [],
-            message_id: Annotated[Optional[int], Field(description="the message to forward (default: the one Reply would answer)")] = None) -> dict:
-    """Forward a conversation's message: "Fwd: ..." with your text above the quoted original. Sent now."""
+            message_id: Annotated[Optional[int], Field(description="the message to forward (default: the one Reply would answer)")] = None,
+            file_ids: FileIds = []) -> dict:
+    """Forward a conversation's message: "Fwd: ..." with your text above the quoted original, `file_ids` (from
+    list_files) attached. Sent now."""
     session = _s()
     msgs = S.thread_msgs(session, thread_id)
     src = C.reply_source(session, msgs)[0] if message_id is None else None
     return _sent(*C.send(session, mode="forward", to=to, cc=cc, bcc=bcc, body=body, thread_id=thread_id,
-                         in_reply_to_id=message_id if message_id is not None else src.id))
+                         in_reply_to_id=message_id if message_id is not None else src.id, file_ids=file_ids))
 
 
 @TOOLS.tool
 def save_draft(to: Addresses = [], subject: Subject = "", body: Body = "", cc: Addresses = [], bcc: Addresses = [],
-               draft_id: Annotated[Optional[int], Field(description="update this draft instead of starting one")] = None) -> dict:
-    """Save an email as a draft without sending it (or replace an existing draft's fields). Returns draft_id."""
-    m, thread = C.save_draft(_s(), to=to, cc=cc, bcc=bcc, subject=subject, body=body, draft_id=draft_id)
-    return {"ok": True, "draft_id": m.id, "thread_id": thread.id}
+               draft_id: Annotated[Optional[int], Field(description="update this draft instead of starting one")] = None,
+               file_ids: FileIds = []) -> dict:
+    """Save an email as a draft without sending it (or replace an existing draft's fields; `file_ids` from
+    list_files are attached to it). Returns draft_id and the draft's attachments."""
+    session = _s()
+    m, thread = C.save_draft(session, to=to, cc=cc, bcc=bcc, subject=subject, body=body, draft_id=draft_id,
+                             file_ids=file_ids)
+    return {"ok": True, "draft_id": m.id, "thread_id": thread.id,
+            "attachments": [FS.attachment_dict(a) for a in FS.attachments_of(session, m.id)]}
+
+
+@TOOLS.tool
+def undo_send(message_id: Annotated[int, Field(description="the message_id a send returned")]) -> dict:
+    """Undo Send, right after sending (the toast's Undo): only my latest message sent now can be taken back. A new
+    email goes back to Drafts (draft_id); a reply or forward is removed and what it held is returned (reply)."""
+    return {"ok": True, **C.undo_send(_s(), message_id)}
+
+
+@TOOLS.tool
+def list_files(query: Annotated[str, Field(max_length=200, description="part of a file name (empty: all)")] = "") -> dict:
+    """My Files: what compose can attach ("Insert files using My Files"). Returns {files: [{file_id, name, mime,
+    size, modified_at}]}, newest first; pass file_ids to send_email / reply / forward / save_draft."""
+    files = FS.list_files(_s(), query)
+    return {"total": len(files), "files": [FS.file_dict(f) for f in files]}
+
+
+@TOOLS.tool
+def remove_attachment(draft_id: Annotated[int, Field(description="the draft's id")],
+                      attachment_id: Annotated[int, Field(description="an attachment_id of that draft")]) -> dict:
+    """Remove an attachment from a draft (the x on its chip in compose)."""
+    FS.remove_attachment(_s(), draft_id, attachment_id)
+    return {"ok": True}
 
 
 def _draft_fields(draft_id: int, **given) -> dict:
@@ -538,8 +576,12 @@ def update_settings(page_size: Annotated[Optional[Literal[10, 15, 20, 25, 50, 10
                     display_density: Annotated[Optional[Literal["default", "comfortable", "compact"]], Field(description="row density")] = None,
                     tab_promotions: Annotated[Optional[bool], Field(description="show the Promotions inbox tab")] = None,
                     tab_social: Annotated[Optional[bool], Field(description="show the Social inbox tab")] = None,
-                    tab_updates: Annotated[Optional[bool], Field(description="show the Updates inbox tab")] = None) -> dict:
-    """Change settings (General, Inbox tabs, density); only the ones given change."""
+                    tab_updates: Annotated[Optional[bool], Field(description="show the Updates inbox tab")] = None,
+                    undo_send_seconds: Annotated[Optional[Literal[5, 10, 20, 30]], Field(description="Undo Send: the send cancellation period, seconds")] = None,
+                    keyboard_shortcuts: Annotated[Optional[bool], Field(description="keyboard shortcuts on (true) or off")] = None,
+                    default_reply: Annotated[Optional[Literal["reply", "reply_all"]], Field(description="Default reply behavior: what a message's reply arrow does")] = None) -> dict:
+    """Change settings (General, Inbox tabs, density, Undo Send period, keyboard shortcuts); only the ones given
+    change."""
     vals = {k: v for k, v in locals().items() if v is not None}
     if not vals:
         raise ToolError("update_settings: give at least one setting to change")

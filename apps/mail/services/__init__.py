@@ -7,6 +7,6 @@ nothing. A refusal is a `ServiceError` (a ToolError, so a tool call reports it a
 a JSON error with its HTTP status).
 
 Modules: `errors`, `conversations` (flags, folders, labels on conversations, snooze, block, empty, RSVP),
-`compose` (send, reply, forward, drafts, schedule), `labels`, `filters`, `account` (settings, contacts),
+`compose` (send, reply, forward, drafts, schedule, Undo Send), `files` (My Files, attachments), `labels`, `filters`, `account` (settings, contacts),
 `reading` (search, lists, a conversation: what the tools read).
 """

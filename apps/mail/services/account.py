@@ -12,9 +12,11 @@ from apps.mail import formatting as fmt
 from apps.mail.models import Account, Contact
 from apps.mail.services.errors import ServiceError
 
-SETTING_CHOICES = {"display_density": ("default", "comfortable", "compact"), "page_size": (10, 15, 20, 25, 50, 100)}
+SETTING_CHOICES = {"display_density": ("default", "comfortable", "compact"), "page_size": (10, 15, 20, 25, 50, 100),
+                   "undo_send_seconds": (5, 10, 20, 30),  # Gmail's "Send cancellation period"
+                   "default_reply": ("reply", "reply_all")}  # Gmail's "Default reply behavior"
 SETTING_BOOLS = ("show_snippets", "signature_on_replies", "vacation_enabled", "vacation_contacts_only",
-                 "tab_promotions", "tab_social", "tab_updates")
+                 "tab_promotions", "tab_social", "tab_updates", "keyboard_shortcuts")
 SETTING_TEXTS = ("signature", "vacation_body", "vacation_subject")
 SETTING_DAYS = ("vacation_start", "vacation_end")
 SETTINGS = (*SETTING_CHOICES, *SETTING_BOOLS, *SETTING_TEXTS, *SETTING_DAYS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from apps._shared import now
 from apps.mail import formatting as fmt
@@ -15,6 +15,7 @@ from apps.mail import queries as Q
 from apps.mail.models import Account, Message, Thread
 from apps.mail.services.conversations import delete_messages, future_time
 from apps.mail.services.errors import ServiceError
+from apps.mail.services.files import attach, files_by_id
 
 MODES = ("new", "reply", "reply_all", "forward")
 
@@ -91,9 +92,9 @@ def forward_block(session, src: Message) -> str:
             f"To: {', '.join(f'{d.name(e)} <{e}>' for e in src.to)}\n\n{src.body}")
 
 
-def reply_source(session, msgs: list[Message]) -> tuple[Message, list[str], list[str]]:
+def reply_source(session, msgs: list[Message]) -> tuple[Message, list[str], list[str], list[str]]:
     """What Reply answers in a conversation shown as `msgs`: the last message from someone who is not me (in my
-    own conversation, my last one), its Reply recipients and its Reply-all recipients (everyone but me)."""
+    own conversation, my last one), its Reply recipients, and its Reply-all To and Cc (`reply_all_recipients`)."""
     d = Q.Directory(session)
     last = msgs[-1]
     last_other = next((m for m in reversed(msgs) if not d.is_me(m.from_email)), None)
@@ -101,18 +102,31 @@ def reply_source(session, msgs: list[Message]) -> tuple[Message, list[str], list
         reply_to, src = [last_other.from_email], last_other
     else:
         reply_to, src = list(last.to), last
-    everyone = [src.from_email, *src.to, *src.cc]
-    all_to = [e for e in dict.fromkeys(x.lower() for x in everyone) if not (d.me and e == d.me.email.lower())]
-    return src, reply_to, all_to
+    all_to, all_cc = reply_all_recipients(session, src)
+    return src, reply_to, all_to, all_cc
+
+
+def reply_all_recipients(session, src: Message) -> tuple[list[str], list[str]]:
+    """Reply all, as Gmail fills it: To is the sender and the original To, Cc the original Cc (it stays on Cc),
+    without me and without repeats. Replying all to my own message goes to its To and Cc again."""
+    d = Q.Directory(session)
+    mine = d.is_me(src.from_email)
+    to_src = list(src.to) if mine else [src.from_email, *src.to]
+    to = [e for e in dict.fromkeys(x.lower() for x in to_src) if not d.is_me(e)]
+    cc = [e for e in dict.fromkeys(x.lower() for x in src.cc) if not d.is_me(e) and e not in to]
+    return to, cc
 
 
 def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
-         thread_id: Any = None, in_reply_to_id: Any = None, draft_id: Any = None) -> tuple[Message, Thread]:
-    """Send now. `new` writes a new conversation (converting the draft `draft_id` when given); `reply`,
-    `reply_all` and `forward` add a message to `thread_id` (Re:/Fwd: subject; a forward quotes
-    `in_reply_to_id`, else the latest message, below the text)."""
+         thread_id: Any = None, in_reply_to_id: Any = None, draft_id: Any = None,
+         file_ids: Any = None) -> tuple[Message, Thread]:
+    """Send now. `new` writes a new conversation (converting the draft `draft_id` when given, with the files
+    attached to it); `reply`, `reply_all` and `forward` add a message to `thread_id` (Re:/Fwd: subject; a
+    forward quotes `in_reply_to_id`, else the latest message, below the text). `file_ids` (my files) are
+    attached to the message sent."""
     if mode not in MODES:
         raise ServiceError(f"unknown mode {mode!r}")
+    files = files_by_id(session, file_ids)
     to, cc, bcc = addresses(to, cc, bcc, strict=True)
     if not (to or cc or bcc):
         raise ServiceError("Please specify at least one recipient.")
@@ -122,6 +136,7 @@ def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any
         msg.in_reply_to_id = None
         _finish_sent(session, msg, text, to, cc, bcc)
         session.flush()
+        attach(session, msg, files)
         return msg, thread
     thread = session.get(Thread, thread_id) if isinstance(thread_id, int) and not isinstance(thread_id, bool) else None
     if thread is None:
@@ -148,18 +163,22 @@ def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any
     session.add(msg)
     _finish_sent(session, msg, text, to, cc, bcc)
     session.flush()
+    attach(session, msg, files)
     return msg, thread
 
 
 def save_draft(session, *, to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
-               draft_id: Any = None) -> tuple[Message, Thread]:
-    """Create a draft (no `draft_id`) or update one; a draft keeps only the valid addresses typed."""
+               draft_id: Any = None, file_ids: Any = None) -> tuple[Message, Thread]:
+    """Create a draft (no `draft_id`) or update one; a draft keeps only the valid addresses typed. `file_ids`
+    (my files) are attached to it (compose's "Insert from Files")."""
     to, cc, bcc = addresses(to, cc, bcc, strict=False)
+    files = files_by_id(session, file_ids)
     if draft_id is not None and draft(session, draft_id) is None:
         raise ServiceError("this draft was sent or discarded", 409)
     m, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id)
     m.sent_at = now()
     session.flush()
+    attach(session, m, files)
     return m, thread
 
 
@@ -191,3 +210,40 @@ def cancel_scheduled(session, mid: Any) -> Message:
         raise ServiceError("that message is not scheduled", 404)
     m.scheduled_at, m.is_draft, m.sent_at = None, True, now()
     return m
+
+
+def undo_send(session, mid: Any) -> dict:
+    """Undo Send: take back the message I just sent (Gmail holds it for the send cancellation period; the page
+    offers Undo only that long). Only my latest message sent now can be taken back. A new message becomes its
+    draft again (with its attachments) and `draft_id` is returned; a reply or forward is removed and its
+    recipients, text and files are returned (`reply`) for the reply form to reopen with."""
+    from apps.mail.models import Attachment, File
+
+    m = session.get(Message, mid) if isinstance(mid, int) and not isinstance(mid, bool) else None
+    acct = me(session)
+    if m is None or m.from_email.lower() != acct.email.lower():
+        raise ServiceError("that message does not exist", 404)
+    latest = session.scalar(select(func.max(Message.id)).where(
+        Message.is_sent.is_(True), Message.is_draft.is_(False), func.lower(Message.from_email) == acct.email.lower(),
+        Message.sent_at == now()))
+    if not m.is_sent or m.is_draft or m.sent_at != now() or m.id != latest:
+        raise ServiceError("This message has already been sent.", 409)
+    others = session.scalar(select(func.count()).select_from(Message).where(Message.thread_id == m.thread_id,
+                                                                            Message.id != m.id))
+    if not others and m.in_reply_to_id is None:
+        m.is_sent, m.is_draft, m.in_inbox, m.is_read = False, True, False, True
+        session.flush()
+        return {"draft_id": m.id}
+    names = [a.filename for a in session.scalars(select(Attachment).where(Attachment.message_id == m.id)
+                                                 .order_by(Attachment.id))]
+    files = [session.scalar(select(File.id).where(File.name == n).order_by(File.id).limit(1)) for n in names]
+    mode = "forward" if (m.subject or "").lower().startswith("fwd:") else ("reply_all" if len(m.to) + len(m.cc) > 1 else "reply")
+    body = m.body
+    if mode == "forward" and "\n\n---------- Forwarded message" in body:
+        body = body.split("\n\n---------- Forwarded message", 1)[0]
+    elif mode == "forward" and body.startswith("---------- Forwarded message"):
+        body = ""
+    reply = {"thread_id": m.thread_id, "mode": mode, "in_reply_to_id": m.in_reply_to_id, "to": list(m.to),
+             "cc": list(m.cc), "body": body, "file_ids": [f for f in files if f is not None]}
+    delete_messages(session, [m.id])
+    return {"reply": reply}

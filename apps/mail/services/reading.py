@@ -185,7 +185,8 @@ def list_blocked(session) -> list[dict[str, Any]]:
 
 SETTINGS_SHOWN = ("name", "email", "display_density", "page_size", "show_snippets", "signature", "signature_on_replies",
                   "tab_promotions", "tab_social", "tab_updates", "vacation_enabled", "vacation_start", "vacation_end",
-                  "vacation_subject", "vacation_body", "vacation_contacts_only")
+                  "vacation_subject", "vacation_body", "vacation_contacts_only", "undo_send_seconds", "keyboard_shortcuts",
+                  "default_reply")
 
 
 def get_settings(session) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 from typing import Any
 
 from flask import g, jsonify, request
@@ -19,6 +20,7 @@ from apps.mail import queries as Q
 from apps.mail.models import Label, Message, MessageLabel, Thread
 from apps.mail.services import compose as C
 from apps.mail.services import conversations as S
+from apps.mail.services import files as FS
 
 from apps.mail.services.conversations import DATE_FIELDS, UNDO_FIELDS, apply_action  # noqa: F401
 from apps.mail.services.errors import ServiceError, plural as _plural
@@ -99,14 +101,40 @@ def send():
     if mode == "new":
         ck = _compose_key(body)
         with _COMPOSE_LOCK:
-            msg, thread = C.send(session, mode="new", **_letter(body), draft_id=_draft_for(ck, body))
+            msg, thread = C.send(session, mode="new", **_letter(body), draft_id=_draft_for(ck, body),
+                                 file_ids=body.get("file_ids"))
             session.commit()
             _remember(ck, "done")
     else:
         msg, thread = C.send(session, mode=mode, **_letter(body), thread_id=body.get("thread_id"),
-                             in_reply_to_id=body.get("in_reply_to_id"))
+                             in_reply_to_id=body.get("in_reply_to_id"), file_ids=body.get("file_ids"))
         session.commit()
-    return jsonify(ok=True, thread_id=thread.id, message_id=msg.id, toast="Message sent")
+    _SENT_AT[(getattr(g, "uigym_world", ""), msg.id)] = time.monotonic()
+    if len(_SENT_AT) > 5000:
+        for k in list(_SENT_AT)[:1000]:
+            _SENT_AT.pop(k, None)
+    acct = C.me(session)
+    return jsonify(ok=True, thread_id=thread.id, message_id=msg.id, toast="Message sent",
+                   undo_seconds=acct.undo_send_seconds)
+
+
+# Undo Send: the page shows Undo for the account's send cancellation period; the server holds it that long too
+# (plus a little for the click's round trip). Wall-clock time of one browser window, so it lives here, not in
+# the service (which only lets my latest message sent now be taken back).
+_SENT_AT: dict[tuple[str, int], float] = {}
+UNDO_GRACE_S = 3.0
+
+
+@bp.post("/api/messages/<int:mid>/undo_send")
+def undo_send(mid: int):
+    session = db()
+    sent = _SENT_AT.get((getattr(g, "uigym_world", ""), mid))
+    if sent is None or time.monotonic() - sent > C.me(session).undo_send_seconds + UNDO_GRACE_S:
+        raise ApiError("This message has already been sent.", 409)
+    out = C.undo_send(session, mid)
+    session.commit()
+    _SENT_AT.pop((getattr(g, "uigym_world", ""), mid), None)
+    return jsonify(ok=True, toast="Sending undone.", **out)
 
 
 # ----------------------------------------------------------------------------------------- drafts
@@ -119,10 +147,15 @@ def save_draft():
     with _COMPOSE_LOCK:
         if ck is not None and _COMPOSE.get(ck) == "done":
             raise ApiError("this draft was sent or discarded", 409)
-        m, thread = C.save_draft(session, **_letter(body), draft_id=_draft_for(ck, body))
+        m, thread = C.save_draft(session, **_letter(body), draft_id=_draft_for(ck, body),
+                                 file_ids=body.get("file_ids"))
         session.commit()
         _remember(ck, m.id)
-    return jsonify(ok=True, id=m.id, thread_id=thread.id)
+    return jsonify(ok=True, id=m.id, thread_id=thread.id, attachments=_chips(FS.attachments_of(session, m.id)))
+
+
+def _chips(atts) -> list[dict]:
+    return [{**FS.attachment_dict(a), "size_label": FS.size_label(a.size)} for a in atts]
 
 
 @bp.get("/api/drafts/<int:mid>")
@@ -131,7 +164,37 @@ def get_draft(mid: int):
     if m is None:
         raise ApiError("that draft does not exist", 404)
     return jsonify(ok=True, id=m.id, to=m.to, cc=m.cc, bcc=m.bcc, subject=m.subject, body=m.body,
-                   names={e: Q.Directory(db()).name(e) for e in [*m.to, *m.cc, *m.bcc]})
+                   names={e: Q.Directory(db()).name(e) for e in [*m.to, *m.cc, *m.bcc]},
+                   attachments=_chips(FS.attachments_of(db(), m.id)))
+
+
+@bp.post("/api/drafts/<int:mid>/attachments/<int:aid>/remove")
+def remove_draft_attachment(mid: int, aid: int):
+    """The x on an attachment chip in compose."""
+    session = db()
+    FS.remove_attachment(session, mid, aid)
+    session.commit()
+    return jsonify(ok=True, attachments=_chips(FS.attachments_of(session, mid)))
+
+
+# ------------------------------------------------------------------------------------------ files
+@bp.get("/api/files")
+def list_files():
+    """My files for the "Insert from Files" picker (`q` filters by name)."""
+    q = request.args.get("q", "")[:200]
+    return jsonify(ok=True, files=[{**FS.file_dict(f), "size_label": FS.size_label(f.size)}
+                                   for f in FS.list_files(db(), q)])
+
+
+@bp.post("/api/files")
+def upload_file():
+    """A file picked on the computer (the paperclip): its name, size and type join my files (the bytes stay
+    on the computer; downloads are generated, as for every attachment here)."""
+    body = _json()
+    session = db()
+    f = FS.upload(session, body.get("name"), body.get("size"), body.get("mime"))
+    session.commit()
+    return jsonify(ok=True, file={**FS.file_dict(f), "size_label": FS.size_label(f.size)})
 
 
 @bp.post("/api/drafts/<int:mid>/discard")

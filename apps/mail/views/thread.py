@@ -10,7 +10,7 @@ from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Attachment, BlockedSender, Invite, Label, Message, MessageLabel, Thread
 from apps.mail.views import bp
-from apps.mail.services.compose import forward_block, reply_source
+from apps.mail.services.compose import forward_block, reply_all_recipients, reply_source
 from apps.mail.views.common import render_page, safe_back
 
 BACK_TITLES = {"/inbox": "Inbox", "/starred": "Starred", "/snoozed": "Snoozed", "/sent": "Sent", "/drafts": "Drafts",
@@ -89,7 +89,7 @@ def thread(thread_id: int):
         recipients = [*m.to, *m.cc]
         to_short = ", ".join(d.short(e) for e in recipients) or "undisclosed-recipients"
         mine = d.is_me(m.from_email)
-        others = [e for e in dict.fromkeys(x.lower() for x in [m.from_email, *m.to, *m.cc]) if not d.is_me(e)]
+        all_to, all_cc = reply_all_recipients(session, m)
         views.append({
             "m": m,
             "name": d.me.name if mine and d.me else (m.from_name or m.from_email),
@@ -106,8 +106,9 @@ def thread(thread_id: int):
             "attachments": atts.get(m.id, []),
             "invite": invites.get(m.id),
             "reply_to": ", ".join(m.to) if mine else m.from_email,
-            "reply_all_to": ", ".join(others) if not mine else ", ".join(x for x in others),
-            "can_reply_all": len(others) > 1,
+            "reply_all_to": ", ".join(all_to),
+            "reply_all_cc": ", ".join(all_cc),
+            "can_reply_all": len(all_to) + len(all_cc) > 1,
             "fwd_block": forward_block(session, m),
             "blocked": m.from_email.lower() in blocked and not mine,
             # Gmail expands the latest message and unread ones; the rest are collapsed one-liners.
@@ -121,8 +122,8 @@ def thread(thread_id: int):
             folded = [v["m"].id for v in collapsed_middle]
 
     me = d.me
-    reply_src, reply_to, reply_all_to = reply_source(session, msgs)
-    reply_all = len(reply_all_to) > 1
+    reply_src, reply_to, reply_all_to, reply_all_cc = reply_source(session, msgs)
+    reply_all = len(reply_all_to) + len(reply_all_cc) > 1
     in_inbox = any(m.in_inbox for m in msgs)
     is_spam = all(m.is_spam for m in msgs)
     is_trashed = all(m.is_trashed for m in msgs)
@@ -155,6 +156,7 @@ def thread(thread_id: int):
             "in_reply_to_id": reply_src.id,
             "to": ", ".join(reply_to),
             "all_to": ", ".join(reply_all_to),
+            "all_cc": ", ".join(reply_all_cc),
             "reply_all": reply_all,
             "fwd_block": forward_block(session, reply_src),
         },

@@ -13,7 +13,8 @@ from jsonschema import Draft202012Validator
 from sqlalchemy import select
 
 from apps._shared.tools import MAX_STRING, ToolError
-from apps.mail.models import (Account, BlockedSender, Contact, Filter, Invite, Label, Message, MessageLabel, Thread)
+from apps.mail.models import (Account, Attachment, BlockedSender, Contact, File, Filter, Invite, Label, Message,
+                              MessageLabel, Thread)
 from apps.mail.tools import TOOLS
 from tests.apps.mail.conftest import NOW, inbox_thread_with
 
@@ -168,6 +169,107 @@ def forward(app, dbs):
     r = call(app, "forward", thread_id=tid, to=["x@example.com"], body="FYI")
     m = dbs.get(Message, r["message_id"])
     assert m.subject.startswith("Fwd:") and m.body.startswith("FYI\n\n---------- Forwarded message")
+
+
+def attached(dbs, mid) -> list[str]:
+    dbs.expire_all()
+    return [a.filename for a in dbs.scalars(select(Attachment).where(Attachment.message_id == mid).order_by(Attachment.id))]
+
+
+def a_file(dbs, name: str) -> File:
+    return first(dbs, File, File.name == name)
+
+
+def cc_thread(dbs) -> tuple[int, Message]:
+    """A conversation whose latest message from someone else has people on To and Cc besides me."""
+    for m in dbs.scalars(select(Message).where(Message.is_sent.is_(False), Message.cc != "[]", Message.in_inbox.is_(True),
+                                               Message.is_draft.is_(False)).order_by(Message.sent_at.desc())):
+        later = [x for x in msgs(dbs, m.thread_id) if not x.is_sent and not x.is_draft]
+        if later and later[-1].id == m.id:
+            return m.thread_id, m
+    raise AssertionError("the seed has no conversation with Cc")
+
+
+@happy
+def list_files(app, dbs):
+    r = call(app, "list_files")
+    assert r["total"] == len(r["files"]) >= 10
+    assert [f["modified_at"] for f in r["files"]] == sorted((f["modified_at"] for f in r["files"]), reverse=True)
+    hit = call(app, "list_files", query="budget")
+    assert [f["name"] for f in hit["files"]] == ["Q2 Budget Forecast.xlsx"]
+
+
+@happy
+def remove_attachment(app, dbs):
+    f = a_file(dbs, "Signed NDA.pdf")
+    r = call(app, "save_draft", to=["a@example.com"], subject="NDA", body="Attached", file_ids=[f.id])
+    (att,) = r["attachments"]
+    assert att["filename"] == "Signed NDA.pdf"
+    call(app, "remove_attachment", draft_id=r["draft_id"], attachment_id=att["attachment_id"])
+    assert attached(dbs, r["draft_id"]) == []
+    # A sent message keeps its files: its attachments cannot be removed.
+    sent = call(app, "send_email", to=["a@example.com"], subject="s", body="b", file_ids=[f.id])
+    att_id = first(dbs, Attachment, Attachment.message_id == sent["message_id"]).id
+    assert "does not exist" in refused(app, "remove_attachment", {"draft_id": sent["message_id"], "attachment_id": att_id})
+
+
+@happy
+def undo_send(app, dbs):
+    f = a_file(dbs, "Project Timeline.pdf")
+    r = call(app, "send_email", to=["ana@example.com"], subject="Timeline", body="Here", file_ids=[f.id])
+    assert call(app, "undo_send", message_id=r["message_id"]) == {"ok": True, "draft_id": r["message_id"]}
+    dbs.expire_all()
+    m = dbs.get(Message, r["message_id"])
+    assert (m.is_draft, m.is_sent, m.subject) == (True, False, "Timeline")
+    assert attached(dbs, m.id) == ["Project Timeline.pdf"]  # the draft keeps its files
+    # A reply is taken back whole; what it held comes back for the form.
+    tid = inbox_thread_with(dbs)
+    n = len(msgs(dbs, tid))
+    rep = call(app, "reply", thread_id=tid, body="Oops", file_ids=[f.id])
+    back = call(app, "undo_send", message_id=rep["message_id"])["reply"]
+    assert (back["body"], back["file_ids"], back["thread_id"]) == ("Oops", [f.id], tid)
+    assert len(msgs(dbs, tid)) == n
+    # Only the latest message sent now: an older send, or mail sent before today, is already sent.
+    one = call(app, "send_email", to=["a@example.com"], subject="1", body="b")
+    call(app, "send_email", to=["a@example.com"], subject="2", body="b")
+    assert "already been sent" in refused(app, "undo_send", {"message_id": one["message_id"]})
+    old = first(dbs, Message, Message.is_sent.is_(True), Message.sent_at < NOW)
+    assert "already been sent" in refused(app, "undo_send", {"message_id": old.id})
+
+
+def test_send_with_attachments_and_limits(app, dbs):
+    a, b = a_file(dbs, "Q2 Budget Forecast.xlsx"), a_file(dbs, "Team Photo.jpg")
+    r = call(app, "send_email", to=["ana@example.com"], subject="Files", body="Two files", file_ids=[a.id, b.id, a.id])
+    assert r["attachments"] == ["Q2 Budget Forecast.xlsx", "Team Photo.jpg"]
+    assert attached(dbs, r["message_id"]) == r["attachments"]
+    att = first(dbs, Attachment, Attachment.message_id == r["message_id"])
+    assert (att.mime, att.size) == (a.mime, a.size)
+    # Sent mail with files is found by has:attachment, as Gmail's search does.
+    found = call(app, "search_mail", query="in:sent has:attachment subject:Files")
+    assert r["thread_id"] in [c["thread_id"] for c in found["conversations"]]
+    # Gmail's 25 MB limit, refused with nothing written.
+    big = File(name="Huge.pptx", mime="application/pdf", size=26 * 1024 * 1024, modified_at=NOW, uploaded=True)
+    dbs.add(big)
+    dbs.commit()
+    before = state(app)
+    assert "25 MB" in refused(app, "send_email", {"to": ["a@example.com"], "subject": "s", "body": "b", "file_ids": [big.id]})
+    assert "does not exist" in refused(app, "forward", {"thread_id": inbox_thread_with(dbs), "to": ["a@example.com"],
+                                                        "file_ids": [BAD_ID]})
+    assert state(app) == before
+
+
+def test_reply_all_keeps_cc_on_cc(app, dbs):
+    tid, src = cc_thread(dbs)
+    mine = dbs.get(Account, 1).email.lower()
+    f = a_file(dbs, "Offsite Agenda.pdf")
+    r = call(app, "reply", thread_id=tid, body="Agenda attached", reply_all=True, file_ids=[f.id])
+    m = dbs.get(Message, r["message_id"])
+    want_to = [e for e in dict.fromkeys([src.from_email.lower(), *src.to]) if e != mine]
+    want_cc = [e for e in dict.fromkeys(src.cc) if e != mine and e not in want_to]
+    assert (m.to, m.cc) == (want_to, want_cc) and want_cc
+    assert attached(dbs, m.id) == ["Offsite Agenda.pdf"]
+    plain = call(app, "reply", thread_id=tid, body="Just you")
+    assert (plain["to"], plain["cc"]) == ([src.from_email.lower()], [])
 
 
 @happy
@@ -513,7 +615,7 @@ def test_happy_path(name, app, dbs):
 
 # --------------------------------------------------------------------------------- bad input
 ID_PARAMS = {"thread_id", "thread_ids", "message_id", "label_id", "draft_id", "invite_id", "contact_id", "filter_id",
-             "parent_id", "apply_label_id"}
+             "parent_id", "apply_label_id", "file_ids", "attachment_id"}
 
 
 def valid_args(name: str, dbs) -> dict:
@@ -548,7 +650,33 @@ def valid_args(name: str, dbs) -> dict:
         "move_to_label": {"thread_ids": [tid], "label_id": lab}, "move_to_category": {"thread_ids": [tid], "category": "social"},
         "change_labels": {"thread_ids": [tid], "add": [lab]}, "snooze": {"thread_ids": [tid], "preset": "tomorrow"},
         "delete_forever": {"thread_ids": [folder_thread(dbs, is_trashed=True)]},
+        "list_files": {"query": "budget"},
+        "undo_send": just_sent(dbs) if name == "undo_send" else {},
+        "remove_attachment": draft_attachment(dbs) if name == "remove_attachment" else {},
     }.get(name) or {"thread_ids": [tid]}
+
+
+def just_sent(dbs) -> dict:
+    """A message I sent now (made before the test's snapshot of the world)."""
+    acct = dbs.get(Account, 1)
+    th = Thread(subject="Just now", category="primary", is_muted=False)
+    dbs.add(th)
+    dbs.flush()
+    m = Message(thread_id=th.id, from_name=acct.name, from_email=acct.email, to=["a@example.com"], cc=[], bcc=[],
+                subject="Just now", body="b", sent_at=NOW, is_read=True, is_starred=False, is_important=False,
+                in_inbox=False, is_sent=True, is_draft=False, is_spam=False, is_trashed=False)
+    dbs.add(m)
+    dbs.commit()
+    return {"message_id": m.id}
+
+
+def draft_attachment(dbs) -> dict:
+    """A draft with a file attached (made before the test's snapshot of the world)."""
+    d = a_draft(dbs)
+    a = Attachment(message_id=d.id, filename="Signed NDA.pdf", mime="application/pdf", size=1000)
+    dbs.add(a)
+    dbs.commit()
+    return {"draft_id": d.id, "attachment_id": a.id}
 
 
 def refused(app, name, args) -> str:
@@ -578,7 +706,7 @@ def test_bad_input_is_refused_and_changes_nothing(name, app, dbs):
         if p == "parent_id" and name == "nest_label":
             refused(app, name, {**args, p: BAD_ID})
         else:
-            refused(app, name, {**args, p: [BAD_ID] if p == "thread_ids" else BAD_ID})
+            refused(app, name, {**args, p: [BAD_ID] if p in ("thread_ids", "file_ids") else BAD_ID})
     assert state(app) == before
 
 

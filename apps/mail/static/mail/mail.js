@@ -54,14 +54,23 @@
           try {
             const r = a.undo ? await api("/api/undo", a.undo) : await api(a.post, a.body || {});
             storeToast({ text: r.toast || "Action undone." });
-            if (a.then) go(a.then); else reload();
+            // Undo Send of a reply: the reply form reopens with what was sent (see the thread page).
+            if (r.reply) { try { sessionStorage.setItem(REPLY_KEY, JSON.stringify(r.reply)); } catch (e) { /* ignore */ } }
+            if (r.draft_id && a.thenDraft) go(location.pathname + "?draft=" + r.draft_id);
+            else if (a.then) go(a.then); else reload();
           } catch (err) { alertModal("Error", err.message); }
         });
+        // Undo Send is offered for the send cancellation period only (Settings > General > Undo Send).
+        if (a.seconds) setTimeout(() => el.remove(), a.seconds * 1000);
       }
       el.textContent = a.label;
       actions.appendChild(el);
     });
     box.hidden = false;
+  }
+  const REPLY_KEY = "inkbox.reply";
+  function undoSendAction(r) {
+    return { label: "Undo", post: "/api/messages/" + r.message_id + "/undo_send", seconds: r.undo_seconds || 5, thenDraft: true };
   }
   function storeToast(t) {
     try { sessionStorage.setItem(TOAST_KEY, JSON.stringify(t)); } catch (e) { /* ignore */ }
@@ -785,6 +794,112 @@
     ["#dt-date", "#dt-time"].forEach((s) => $(s).addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("#dt-save").click(); } }));
   }
 
+  /* ------------------------------------------------------- attachments */
+  // "Insert files using My Files" (Gmail's Drive picker): an in-page list, so an agent never meets an OS dialog.
+  const filesWrap = $("#files-wrap");
+  const FP = { onInsert: null, seq: 0 };
+  function fileIcon(mime) {
+    if (mime === "application/pdf") return ["picture_as_pdf", "pdf"];
+    if ((mime || "").startsWith("image/")) return ["image", "img"];
+    return ["description", "doc"];
+  }
+  function pickedIds() { return $$("#files-list input:checked").map((c) => Number(c.value)); }
+  async function loadFiles(q) {
+    const mine = ++FP.seq;
+    const data = await getJSON("/api/files?q=" + encodeURIComponent(q || ""));
+    if (mine !== FP.seq) return;
+    const keep = new Set(pickedIds());
+    const list = $("#files-list");
+    list.textContent = "";
+    data.files.forEach((f) => {
+      const li = document.createElement("li");
+      const lab = document.createElement("label");
+      lab.className = "file-row";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.value = f.file_id;
+      box.checked = keep.has(f.file_id);
+      box.setAttribute("aria-label", f.name);
+      const [ico, cls] = fileIcon(f.mime);
+      const icon = document.createElement("span");
+      icon.className = "material-symbols-outlined ms att-ico " + cls;
+      icon.setAttribute("aria-hidden", "true");
+      icon.textContent = ico;
+      const name = document.createElement("span");
+      name.className = "file-name";
+      name.textContent = f.name;
+      const when = document.createElement("span");
+      when.className = "file-date";
+      const d = new Date(f.modified_at + "Z");
+      when.textContent = MONTHS[d.getUTCMonth()].slice(0, 3) + " " + d.getUTCDate() + ", " + d.getUTCFullYear();
+      const size = document.createElement("span");
+      size.className = "file-size";
+      size.textContent = f.size_label;
+      lab.append(box, icon, name, when, size);
+      li.appendChild(lab);
+      list.appendChild(li);
+    });
+    $("#files-empty").hidden = data.files.length > 0;
+    $("#files-insert").disabled = !pickedIds().length;
+  }
+  function openFilesPicker(onInsert) {
+    if (!filesWrap) return;
+    FP.onInsert = onInsert;
+    $("#files-search").value = "";
+    $("#files-list").textContent = "";
+    filesWrap.hidden = false;
+    loadFiles("").catch((err) => alertModal("Error", err.message));
+    $("#files-search").focus();
+  }
+  function closeFilesPicker() { if (filesWrap) filesWrap.hidden = true; FP.onInsert = null; }
+  if (filesWrap) {
+    $("#files-search").addEventListener("input", (e) => { loadFiles(e.target.value).catch(() => {}); });
+    $("#files-list").addEventListener("change", () => { $("#files-insert").disabled = !pickedIds().length; });
+    $("#files-cancel").addEventListener("click", closeFilesPicker);
+    $("#files-close").addEventListener("click", closeFilesPicker);
+    filesWrap.addEventListener("click", (e) => { if (e.target === filesWrap) closeFilesPicker(); });
+    filesWrap.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); closeFilesPicker(); } });
+    $("#files-insert").addEventListener("click", () => {
+      const ids = pickedIds();
+      const cb = FP.onInsert;
+      closeFilesPicker();
+      if (ids.length && cb) cb(ids);
+    });
+  }
+  // The paperclip: files from the computer join My Files (name, size, type), then attach like them.
+  async function uploadChosen(input) {
+    const ids = [];
+    for (const f of Array.from(input.files || [])) {
+      const r = await api("/api/files", { name: f.name, size: f.size, mime: f.type || "" });
+      ids.push(r.file.file_id);
+    }
+    input.value = "";
+    return ids;
+  }
+  // Attachment chips (compose and the inline reply): name, size, and an x that calls `onRemove`.
+  function renderAttChips(box, atts, onRemove) {
+    box.textContent = "";
+    box.hidden = !atts.length;
+    atts.forEach((a) => {
+      const chip = document.createElement("div");
+      chip.className = "c-att";
+      chip.setAttribute("role", "listitem");
+      chip.setAttribute("aria-label", "Attachment " + a.filename);
+      const [ico, cls] = fileIcon(a.mime);
+      chip.innerHTML = '<span class="material-symbols-outlined ms att-ico" aria-hidden="true"></span><span class="c-att-name"></span><span class="c-att-size"></span>' +
+        '<button type="button" class="icon-btn xs c-att-x"><span class="material-symbols-outlined ms" aria-hidden="true">close</span></button>';
+      $(".att-ico", chip).textContent = ico;
+      $(".att-ico", chip).classList.add(cls);
+      $(".c-att-name", chip).textContent = a.filename;
+      $(".c-att-size", chip).textContent = "(" + a.size_label + ")";
+      const x = $(".c-att-x", chip);
+      x.setAttribute("aria-label", "Remove attachment " + a.filename);
+      x.title = "Remove attachment";
+      x.addEventListener("click", () => onRemove(a));
+      box.appendChild(chip);
+    });
+  }
+
   /* ---------------------------------------------------------------- compose */
   const compose = $("#compose");
   let backdrop = null;
@@ -814,6 +929,38 @@
     clearTimeout(C.timer);
     C.timer = null; C.draftId = null; C.dirty = false; C.busy = false; C.key = "";
     setStatus("");
+    renderComposeAtts([]);
+  }
+  function renderComposeAtts(atts) {
+    const box = $("#compose-atts");
+    if (!box) return;
+    renderAttChips(box, atts, async (a) => {
+      try {
+        const r = await api("/api/drafts/" + C.draftId + "/attachments/" + a.attachment_id + "/remove", {});
+        renderComposeAtts(r.attachments);
+      } catch (err) { alertModal("Error", err.message); }
+    });
+  }
+  // Attaching saves the draft with the files on it, so the draft (and, once sent, the message) carries them.
+  async function composeAttach(ids) {
+    if (!ids.length || C.busy) return;
+    clearTimeout(C.timer);
+    C.timer = null;
+    C.dirty = false;
+    let failure = null;
+    C.saving = C.saving.then(async () => {
+      if (C.busy) return;
+      const payload = Object.assign({}, composeFields(), { id: C.draftId, key: C.key, file_ids: ids });
+      try {
+        setStatus("Saving\u2026");
+        const r = await api("/api/drafts", payload);
+        C.draftId = r.id;
+        renderComposeAtts(r.attachments || []);
+        setStatus("Draft saved");
+      } catch (err) { setStatus(""); failure = err; }
+    });
+    await C.saving;
+    if (failure) alertModal("Error", failure.message);
   }
   function setFull(on) {
     compose.classList.toggle("full", on);
@@ -846,6 +993,7 @@
       $("#compose-subject").value = opts.draft.subject || "";
       $("#compose-title").textContent = opts.draft.subject || "New Message";
       $("#compose-body").value = opts.draft.body || "";
+      renderComposeAtts(opts.draft.attachments || []);
       setStatus("Draft");
     } else {
       if (opts.to) setAddrs($("#compose-to"), [opts.to], opts.names);
@@ -895,6 +1043,9 @@
         if (!(await confirmModal("Send this message without a subject?"))) return;
       }
     }
+    // Files being attached save the draft first: Send waits for that save, so the message goes with them.
+    await C.saving;
+    payload.draft_id = C.draftId;
     C.busy = true;
     clearTimeout(C.timer);
     let r;
@@ -912,6 +1063,7 @@
     }
     const actions = [{ label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(scheduleAt ? "/scheduled" : "/sent") }];
     if (scheduleAt) actions.unshift({ label: "Undo", post: "/api/scheduled/" + r.message_id + "/cancel", then: "/drafts?draft=" + r.message_id });
+    else actions.unshift(undoSendAction(r));
     storeToast({ text: r.toast || "Message sent", actions: actions });
     compose.hidden = true;
     reload();
@@ -980,6 +1132,11 @@
       body.value = body.value.replace(/\s+$/, "") + sig;
       scheduleSave();
     });
+    $("#compose-insert-files").addEventListener("click", () => openFilesPicker(composeAttach));
+    $("#compose-attach").addEventListener("click", () => $("#compose-file").click());
+    $("#compose-file").addEventListener("change", async (e) => {
+      try { await composeAttach(await uploadChosen(e.target)); } catch (err) { alertModal("Error", err.message); }
+    });
     $("#compose-form").addEventListener("submit", (e) => { e.preventDefault(); sendCompose(null); });
     popover($("#send-options-btn"), $("#send-options-menu"));
     $("#schedule-send-item").addEventListener("click", () => {
@@ -1007,7 +1164,12 @@
     } catch (err) { alertModal("Error", err.message); }
   }
   const params = new URLSearchParams(location.search);
-  if (params.get("draft")) openDraft(Number(params.get("draft")));
+  if (params.get("draft")) {
+    openDraft(Number(params.get("draft")));
+    // Once open, the draft is the window's: a later reload (after Send or Discard) must not reopen it.
+    params.delete("draft");
+    history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params.toString() : ""));
+  }
   if (params.get("compose_to")) openCompose({ to: params.get("compose_to") });
   $$("[data-compose-to]").forEach((b) => b.addEventListener("click", () => {
     const names = {}; names[b.dataset.composeTo] = b.dataset.composeName || "";
@@ -1438,12 +1600,36 @@
       let mode = "reply";
       const defaultIrt = form.dataset.irt;
       const sig = form.dataset.signature ? "\n\n--\n" + form.dataset.signature : "";
-      openReply = (m, to, irt, fwdText) => {
+      // Files picked for this reply / forward; they go with Send (file_ids).
+      let replyFiles = [];
+      const renderReplyAtts = () => renderAttChips($("#reply-atts"), replyFiles.map((f) => ({ filename: f.name, mime: f.mime, size_label: f.size_label, file_id: f.file_id })),
+        (a) => { replyFiles = replyFiles.filter((f) => f.file_id !== a.file_id); renderReplyAtts(); });
+      let replyPending = Promise.resolve();
+      const replyAttach = (ids) => (replyPending = replyPending.then(() => replyAttachNow(ids)));
+      const replyAttachNow = async (ids) => {
+        const data = await getJSON("/api/files");
+        ids.forEach((id) => {
+          const f = data.files.find((x) => x.file_id === id);
+          if (f && !replyFiles.some((x) => x.file_id === id)) replyFiles.push(f);
+        });
+        renderReplyAtts();
+      };
+      $("#reply-insert-files").addEventListener("click", () => openFilesPicker((ids) => replyAttach(ids).catch((err) => alertModal("Error", err.message))));
+      $("#reply-attach").addEventListener("click", () => $("#reply-file").click());
+      $("#reply-file").addEventListener("change", async (e) => {
+        try { await replyAttach(await uploadChosen(e.target)); } catch (err) { alertModal("Error", err.message); }
+      });
+      const splitAddrs = (v) => (v || "").split(",").map((x) => x.trim()).filter(Boolean);
+      openReply = (m, to, irt, fwdText, cc) => {
         mode = m;
         form.hidden = false;
         bar.hidden = true;
         form.dataset.irtNow = irt || defaultIrt;
-        setAddrs($("#reply-to"), (to || "").split(",").map((x) => x.trim()));
+        setAddrs($("#reply-to"), splitAddrs(to));
+        // Reply all keeps the original Cc on Cc (Gmail); the row shows when it has someone or Cc is clicked.
+        setAddrs($("#reply-cc"), splitAddrs(cc));
+        $("#reply-cc-row").hidden = !splitAddrs(cc).length;
+        $("#reply-add-cc").hidden = !!splitAddrs(cc).length;
         $(".ir-mode-icon", form).textContent = m;
         $("#ir-fwd").hidden = m !== "forward";
         if (fwdText) $("#ir-fwd-text").textContent = fwdText;
@@ -1454,15 +1640,21 @@
         else { body.focus(); body.setSelectionRange(0, 0); }
         form.scrollIntoView({ block: "nearest" });
       };
-      $$("#reply-bar .pill-btn").forEach((b) => b.addEventListener("click", () => openReply(b.dataset.mode, b.dataset.to)));
+      $$("#reply-bar .pill-btn").forEach((b) => b.addEventListener("click", () => openReply(b.dataset.mode, b.dataset.to, null, null, b.dataset.cc)));
+      $("#reply-add-cc").addEventListener("click", () => { $("#reply-cc-row").hidden = false; $("#reply-add-cc").hidden = true; $("#reply-cc").focus(); });
       $$(".msg-reply").forEach((b) => b.addEventListener("click", (e) => {
         e.stopPropagation();
         const msg = b.closest(".msg");
-        openReply("reply", msg.dataset.replyTo, b.dataset.replyMsg);
+        // Settings > General > Default reply behavior: Reply all makes the message's arrow reply to everyone.
+        if (b.dataset.replyAll === "1") openReply("reply_all", msg.dataset.replyAllTo, b.dataset.replyMsg, null, msg.dataset.replyAllCc);
+        else openReply("reply", msg.dataset.replyTo, b.dataset.replyMsg);
       }));
       $("#reply-discard").addEventListener("click", () => {
         form.reset();
         setAddrs($("#reply-to"), []);
+        setAddrs($("#reply-cc"), []);
+        replyFiles = [];
+        renderReplyAtts();
         form.hidden = true;
         bar.hidden = false;
       });
@@ -1471,17 +1663,28 @@
       });
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
+        await replyPending.catch(() => {});  // files still being added go with this Send
         commitText($("#reply-to"));
+        commitText($("#reply-cc"));
         const to = addrValue($("#reply-to"));
-        if (!to.trim()) { await alertModal("Error", "Please specify at least one recipient."); return; }
+        const cc = addrValue($("#reply-cc"));
+        if (!to.trim() && !cc.trim()) { await alertModal("Error", "Please specify at least one recipient."); return; }
         let r;
         try {
           r = await api("/api/send", { mode: mode, thread_id: Number(form.dataset.thread), in_reply_to_id: Number(form.dataset.irtNow || defaultIrt),
-                                       to: to, body: $("#reply-body").value });
+                                       to: to, cc: cc, body: $("#reply-body").value, file_ids: replyFiles.map((f) => f.file_id) });
         } catch (err) { await alertModal("Error", err.message); return; }
-        storeToast({ text: r.toast || "Message sent", actions: [{ label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(back) }] });
+        storeToast({ text: r.toast || "Message sent", actions: [undoSendAction(r), { label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(back) }] });
         reload();
       });
+      // After Undo Send of a reply or forward: reopen the form with what was sent.
+      let restored = null;
+      try { restored = JSON.parse(sessionStorage.getItem(REPLY_KEY) || "null"); sessionStorage.removeItem(REPLY_KEY); } catch (e) { restored = null; }
+      if (restored && restored.thread_id === Number(form.dataset.thread)) {
+        openReply(restored.mode, (restored.to || []).join(", "), restored.in_reply_to_id ? String(restored.in_reply_to_id) : null, null, (restored.cc || []).join(", "));
+        $("#reply-body").value = restored.body || "";
+        if ((restored.file_ids || []).length) replyAttach(restored.file_ids).catch(() => {});
+      }
     }
 
     /* Per-message menu. */
@@ -1504,7 +1707,7 @@
       const msg = ctx.msg;
       const cmd = it.dataset.msgCmd;
       if (cmd === "reply" && openReply) openReply("reply", msg.dataset.replyTo, ctx.mid);
-      else if (cmd === "reply_all" && openReply) openReply("reply_all", msg.dataset.replyAllTo, ctx.mid);
+      else if (cmd === "reply_all" && openReply) openReply("reply_all", msg.dataset.replyAllTo, ctx.mid, null, msg.dataset.replyAllCc);
       else if (cmd === "forward" && openReply) openReply("forward", "", ctx.mid, $(".fwd-src", msg).innerHTML.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/&#34;/g, '"'));
       else if (cmd === "filter") startFilter({ from_contains: msg.dataset.from });
       else if (cmd === "delete") {
@@ -1534,6 +1737,10 @@
     const ps = $("#s-page-size");
     if (ps.dataset.value !== ps.dataset.initial) body.page_size = Number(ps.dataset.value);
     if ($$('input[name="snippets"]').some(changed)) body.show_snippets = $('input[name="snippets"]:checked').value === "1";
+    const us = $("#s-undo-send");
+    if (us.dataset.value !== us.dataset.initial) body.undo_send_seconds = Number(us.dataset.value);
+    if ($$('input[name="default_reply"]').some(changed)) body.default_reply = $('input[name="default_reply"]:checked').value;
+    if ($$('input[name="shortcuts"]').some(changed)) body.keyboard_shortcuts = $('input[name="shortcuts"]:checked').value === "1";
     if (changed($("#s-signature"))) body.signature = $("#s-signature").value;
     if (changed($("#s-sig-replies"))) body.signature_on_replies = $("#s-sig-replies").checked;
     const vFields = [...$$('input[name="vacation"]'), $("#s-v-start"), $("#s-v-end"), $("#s-v-has-end"), $("#s-v-subject"), $("#s-v-body"), $("#s-v-contacts")];
@@ -1553,6 +1760,7 @@
     catch (err) { alertModal("Error", err.message); }
   });
   if ($("#s-page-size")) $("#s-page-size").dataset.initial = $("#s-page-size").dataset.value;
+  if ($("#s-undo-send")) $("#s-undo-send").dataset.initial = $("#s-undo-send").dataset.value;
   const vEnd = $("#s-v-end");
   if (vEnd) vEnd.addEventListener("input", () => { $("#s-v-has-end").checked = !!vEnd.value.trim(); });
   $$("#s-v-start, #s-v-end, #s-v-subject, #s-v-body").forEach((el) => el.addEventListener("input", () => {
@@ -1623,6 +1831,91 @@
       storeToast({ text: r.toast });
       go("/contacts/" + r.id);
     } catch (err) { alertModal("Error", err.message); }
+  });
+
+  /* ------------------------------------------------------ keyboard shortcuts */
+  // Gmail's set, on only when Settings > General > Keyboard shortcuts is on. Each key clicks the control that
+  // does the same on screen, so a shortcut never does anything the page could not.
+  const scWrap = $("#shortcuts-wrap");
+  const shortcutsOn = appEl && appEl.dataset.shortcuts === "1";
+  function openShortcuts() { if (scWrap) { scWrap.hidden = false; $("#shortcuts-close").focus(); } }
+  function closeShortcuts() { if (scWrap) scWrap.hidden = true; }
+  if (scWrap) {
+    $("#shortcuts-close").addEventListener("click", closeShortcuts);
+    scWrap.addEventListener("click", (e) => { if (e.target === scWrap) closeShortcuts(); });
+  }
+  const KB = { cursor: -1, g: false, gTimer: null };
+  const kbRows = () => $$("tr.row");
+  function kbMove(d) {
+    const rows = kbRows();
+    if (!rows.length) return;
+    KB.cursor = Math.max(0, Math.min(rows.length - 1, (KB.cursor < 0 ? (d > 0 ? -1 : 0) : KB.cursor) + d));
+    rows.forEach((r, i) => r.classList.toggle("kb-cursor", i === KB.cursor));
+    rows[KB.cursor].scrollIntoView({ block: "nearest" });
+  }
+  function kbRow() { const rows = kbRows(); return KB.cursor >= 0 ? rows[KB.cursor] : null; }
+  function clickFirst(sels, inMenus) {
+    for (const sel of sels) {
+      const el = $(sel);
+      // A menu's items count although the menu is closed (the key does what the item does).
+      if (el && !el.hidden && (inMenus || !el.closest("[hidden]"))) { el.click(); return true; }
+    }
+    return false;
+  }
+  // A list action: on the selection, else on the row under the cursor (Gmail).
+  function listAction(action) {
+    if (!$$(".row-cb").some((cb) => cb.checked)) {
+      const row = kbRow();
+      if (!row) return;
+      const cb = $(".row-cb", row);
+      if (cb && !cb.checked) cb.click();
+    }
+    clickFirst(['#tb-selection [data-action="' + action + '"]']);
+  }
+  function threadAction(action) { return clickFirst(['#thread-toolbar [data-action="' + action + '"]', '#thread-more-menu [data-action="' + action + '"]'], true); }
+  const GO = { i: "/inbox", s: "/starred", t: "/sent", d: "/drafts", a: "/all", b: "/snoozed" };
+  document.addEventListener("keydown", (e) => {
+    if (!shortcutsOn || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+    if (e.key === "Escape") { closeShortcuts(); return; }
+    const open = $$(".modal-backdrop").some((m) => !m.hidden) || (compose && !compose.hidden && compose.contains(t));
+    if (open && e.key !== "?") return;
+    const k = e.key;
+    if (KB.g) {
+      KB.g = false;
+      clearTimeout(KB.gTimer);
+      if (GO[k]) { e.preventDefault(); go(GO[k]); }
+      return;
+    }
+    const inThread = !!$("#thread-toolbar");
+    const inList = !inThread && kbRows().length > 0;
+    let done = true;
+    if (k === "?") { if (scWrap && !scWrap.hidden) closeShortcuts(); else openShortcuts(); }
+    else if (k === "g") { KB.g = true; KB.gTimer = setTimeout(() => { KB.g = false; }, 2000); }
+    else if (k === "c") { if (compose) openCompose(); }
+    else if (k === "/") { const si = $("#search-input"); if (si) si.focus(); }
+    else if (inList && k === "j") kbMove(1);
+    else if (inList && k === "k") kbMove(-1);
+    else if (inList && (k === "o" || k === "Enter") && kbRow()) { const c = $(".c-subj", kbRow()); if (c) c.click(); }
+    else if (inList && k === "x" && kbRow()) { const cb = $(".row-cb", kbRow()); if (cb) cb.click(); }
+    else if (inList && k === "s" && kbRow()) { const b = $(".star-btn", kbRow()); if (b) b.click(); }
+    else if (inList && k === "e") listAction("archive");
+    else if (inList && k === "#") listAction("trash");
+    else if (inList && k === "!") listAction("spam");
+    else if (inList && k === "I") listAction("mark_read");
+    else if (inList && k === "U") listAction("mark_unread");
+    else if (inThread && k === "r") clickFirst(["#reply-btn"]);
+    else if (inThread && k === "a") clickFirst(["#reply-all-btn", "#reply-btn"]);
+    else if (inThread && k === "f") clickFirst(["#forward-btn"]);
+    else if (inThread && k === "e") threadAction("archive");
+    else if (inThread && k === "#") threadAction("trash");
+    else if (inThread && k === "!") threadAction("spam");
+    else if (inThread && k === "s") { if (!threadAction("star")) threadAction("unstar"); }
+    else if (inThread && k === "U") threadAction("mark_unread");
+    else if (inThread && k === "u") clickFirst(["#thread-toolbar > a.icon-btn"]);
+    else done = false;
+    if (done) e.preventDefault();
   });
 
   /* --------------------------------------------------------- stored toast */
