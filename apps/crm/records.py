@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from flask import abort, g
 from sqlalchemy import func, or_, select
@@ -313,6 +313,20 @@ def parse_field(f: Field, form, errors: dict[str, str], out: dict[str, Any]) -> 
         errors[f.name] = str(e)
 
 
+# ------------------------------------------------------------------ products: the Amount rule every edit runs (the
+# Add Products flow and its writes are in services/products.py)
+def has_products(opp_id: int) -> bool:
+    return db().scalar(select(m.OpportunityLineItem.id).where(m.OpportunityLineItem.opportunity_id == opp_id).limit(1)) is not None
+
+
+def amount_error(opp: m.Opportunity, values: Mapping[str, Any]) -> str | None:
+    """An opportunity with products has a calculated Amount: an edit (dialog, inline, tool) may not change it.
+    Called by apply_rules, which every edit path runs."""
+    if "amount" in values and values["amount"] != opp.amount and has_products(opp.id):
+        return "This opportunity has products: its amount is their total. Edit the products instead."
+    return None
+
+
 def apply_rules(obj: str, rec, values: dict[str, Any], errors: dict[str, str], creating: bool) -> None:
     """Salesforce's side effects and cross-field validation, before values are written."""
     old = {k: getattr(rec, k, None) for k in values} if rec is not None else {}
@@ -327,9 +341,7 @@ def apply_rules(obj: str, rec, values: dict[str, Any], errors: dict[str, str], c
         if stage != "Closed Lost" and "loss_reason" in values and values.get("loss_reason"):
             values["loss_reason"] = values["loss_reason"]
         if rec is not None and not creating and "amount" not in errors:
-            from apps.crm.services.products import amount_error  # the Amount of an opportunity with products
-
-            err = amount_error(rec, values)
+            err = amount_error(rec, values)  # the Amount of an opportunity with products
             if err:
                 errors["amount"] = err
     if obj == "Case" and "status" in values:

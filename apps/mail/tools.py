@@ -223,7 +223,7 @@ def list_files(query: Annotated[str, Field(max_length=200, description="part of 
 def remove_attachment(draft_id: Annotated[int, Field(description="the draft's id")],
                       attachment_id: Annotated[int, Field(description="an attachment_id of that draft")]) -> dict:
     """Remove an attachment from a draft (the x on its chip in compose)."""
-    FS.remove_attachment(_s(), draft_id, attachment_id)
+    C.remove_attachment(_s(), draft_id, attachment_id)
     return {"ok": True}
 
 

@@ -83,24 +83,12 @@ def sync_amount(opp: m.Opportunity) -> None:
         R.touch(opp)
 
 
-def has_products(opp_id: int) -> bool:
-    return db().scalar(select(m.OpportunityLineItem.id).where(m.OpportunityLineItem.opportunity_id == opp_id).limit(1)) is not None
-
-
-def amount_error(opp: m.Opportunity, values: Mapping[str, Any]) -> str | None:
-    """An opportunity with products has a calculated Amount: an edit (dialog, inline, tool) may not change it.
-    Called by records.apply_rules, which every edit path runs."""
-    if "amount" in values and values["amount"] != opp.amount and has_products(opp.id):
-        return "This opportunity has products: its amount is their total. Edit the products instead."
-    return None
-
-
 # ------------------------------------------------------------------------------ writing
 def choose_price_book(opp_id: int, pbid) -> m.PriceBook:
     """Choose Price Book. Refused while the opportunity has products from another book."""
     opp = record("Opportunity", opp_id)
     pb = price_book(pbid)
-    if opp.price_book_id != pb.id and has_products(opp.id):
+    if opp.price_book_id != pb.id and R.has_products(opp.id):
         raise ServiceError("Choose Price Book: this opportunity already has products from another price book; "
                            "delete them first.", {"price_book_id": "Delete the opportunity's products first."})
     if opp.price_book_id != pb.id:

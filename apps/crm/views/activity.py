@@ -9,7 +9,7 @@ from apps._shared import db
 from apps.crm import records as R
 from apps.crm.services import ServiceError
 from apps.crm.services import activities as svc
-from apps.crm.views import bp, done, fail
+from apps.crm.views.base import bp, done, fail
 from apps.crm.views.records import Prefill, modal_response, render_form
 
 COMPOSER_OBJECTS = svc.COMPOSER_OBJECTS

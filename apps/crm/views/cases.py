@@ -10,7 +10,7 @@ from apps.crm import records as R
 from apps.crm.meta import CASE_REASONS
 from apps.crm.services import ServiceError
 from apps.crm.services import cases as svc
-from apps.crm.views import bp, done, fail
+from apps.crm.views.base import bp, done, fail
 from apps.crm.views.records import modal_response
 
 

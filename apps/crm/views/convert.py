@@ -11,7 +11,7 @@ from apps.crm import records as R
 from apps.crm.services import ServiceError
 from apps.crm.services import convert as svc
 from apps.crm.services.convert import matching_accounts, matching_contacts
-from apps.crm.views import bp, done, fail
+from apps.crm.views.base import bp, done, fail
 from apps.crm.views.records import modal_response
 
 

@@ -13,7 +13,7 @@ from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.services import ServiceError
 from apps.crm.services import files as svc
-from apps.crm.views import bp, done, fail
+from apps.crm.views.base import bp, done, fail
 from apps.crm.views.records import modal_response
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import render_template, request
 from sqlalchemy import select
 
 from apps._shared import db, now
@@ -12,9 +11,7 @@ from apps.crm import charts
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import OBJECTS
-from apps.crm.services import ServiceError
-from apps.crm.services import records as svc
-from apps.crm.views import bp, done, fail, json_ok, page, rurl
+from apps.crm.views.base import bp, page, rurl
 
 OPEN = ["Prospecting", "Qualification", "Needs Analysis", "Proposal", "Negotiation"]
 
@@ -92,18 +89,3 @@ def home_page(modal_html: str = ""):
 @bp.get("/lightning/page/home")
 def home():
     return home_page()
-
-
-@bp.route("/lightning/page/home/goal", methods=["GET", "POST"])
-def edit_goal():
-    from apps.crm.views.records import modal_response
-
-    if request.method == "GET":
-        return modal_response(render_template("crm/modal_goal.html", goal=R.me().quarterly_goal, errors={}))
-    raw = request.form.get("goal", "")
-    try:
-        svc.set_goal(raw)
-    except ServiceError as e:
-        return fail(render_template("crm/modal_goal.html", goal=raw, errors=e.errors))
-    db().commit()
-    return done(None, toast="Goal updated.")

@@ -10,8 +10,8 @@ from apps.crm import models as m
 from apps.crm.meta import LIST_OBJECTS, OBJECTS
 from apps.crm.services import ServiceError
 from apps.crm.services import listviews as lv_svc
-from apps.crm.views import done, fail, lurl
-from apps.crm.views import bp
+from apps.crm.views.base import done, fail, lurl
+from apps.crm.views.base import bp
 
 
 def _form(lv: m.ListView, visible: list[str], error: str = "") -> str:

@@ -15,7 +15,7 @@ from apps.crm.services import ServiceError
 from apps.crm.services import listviews as lv_svc
 from apps.crm.services import records as rec_svc
 from apps.crm.services.read import DEFAULT_SORT, base_query
-from apps.crm.views import bp, done, fail, json_error, json_ok, lurl, page, rurl
+from apps.crm.views.base import bp, done, fail, json_error, json_ok, lurl, page, rurl
 
 PAGE_SIZE = 50
 MASS_ACTIONS = {"Lead": ["Change Owner", "Change Status"], "Case": ["Change Owner", "Change Status"],

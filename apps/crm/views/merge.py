@@ -10,7 +10,7 @@ from apps.crm.meta import OBJECTS
 from apps.crm.services import ServiceError
 from apps.crm.services import merge as svc
 from apps.crm.services.merge import MERGE_FIELDS, candidates  # noqa: F401 - tasks' templates read MERGE_FIELDS here
-from apps.crm.views import bp, done, fail, rurl
+from apps.crm.views.base import bp, done, fail, rurl
 from apps.crm.views.records import modal_response
 
 def _display(obj: str, rec, fname: str, names: R.Names) -> str:

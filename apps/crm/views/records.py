@@ -16,7 +16,7 @@ from apps.crm.services import ServiceError
 from apps.crm.services import records as svc
 from apps.crm.services.read import activity_scope
 from apps.crm.services.activities import composer_defaults  # noqa: F401 - the record page and composers read it
-from apps.crm.views import bp, done, fail, json_ok, lurl, page, rurl
+from apps.crm.views.base import bp, done, fail, json_ok, lurl, page, rurl
 
 VIEWABLE = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
 TRACKED = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")

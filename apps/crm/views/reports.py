@@ -13,7 +13,7 @@ from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.filters import OPS, describe, filter_param, ops_for
 from apps.crm.meta import OBJECTS, REPORT_TYPES
-from apps.crm.views import bp, done, fail, json_ok, page
+from apps.crm.views.base import bp, done, fail, json_ok, page
 from apps.crm.services.reports import (  # noqa: F401 - re-exported: templates and tests read them from here
     DASH_FOLDERS, DEFAULT_COLUMNS, FOLDERS, MEASURE, ORDERS, cell_value, col_label, report_state, run_report)
 from apps.crm.services import ServiceError

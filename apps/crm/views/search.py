@@ -6,7 +6,7 @@ from flask import request
 
 from apps.crm.meta import OBJECTS, SEARCH_OBJECTS
 from apps.crm.services.read import run_search
-from apps.crm.views import bp, page
+from apps.crm.views.base import bp, page
 from apps.crm.views.lists import cells
 
 COLUMNS = {

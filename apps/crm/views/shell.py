@@ -13,7 +13,7 @@ from apps._shared.caching import world_image
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import APPS, OBJECTS, SEARCH_OBJECTS, TAB_ICONS, TAB_LABELS
-from apps.crm.views import bp, done, fail, json_ok, rurl
+from apps.crm.views.base import bp, done, fail, json_ok, rurl
 from seed_data.crm import logo_png
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-bp = Blueprint("food", __name__)
+from apps.food.views.blueprint import bp
 
 from apps.food.views import common  # noqa: E402,F401
 from apps.food.views import browse, store, cart, checkout, orders, account, media  # noqa: E402,F401

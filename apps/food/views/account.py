@@ -11,7 +11,7 @@ from apps.food.models import GiftCard, PaymentMethod, SupportRequest
 from apps.food.services import FormInvalid, Invalid, NotFound
 from apps.food.services import account as account_service  # `account` is the page's view
 from apps.food.services.account import NOTIFY  # noqa: F401 (the notifications page and templates read it)
-from apps.food.views import bp
+from apps.food.views.blueprint import bp
 from apps.food.views.common import addresses, all_cards, user
 from domain import food as logic
 

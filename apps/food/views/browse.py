@@ -10,7 +10,7 @@ from sqlalchemy import func, literal_column, or_, select
 from apps._shared import db, inputs, now
 from apps.food.models import Address, Cuisine, MenuCategory, MenuItem, Order, Promo, Store
 from apps.food.services import FormInvalid, Invalid, NotFound, account
-from apps.food.views import bp
+from apps.food.views.blueprint import bp
 from apps.food.views.common import (
     all_cards, any_filter, apply_filters, cuisine_map, cuisines, read_filters, sort_cards, store_deals, user,
 )

@@ -10,7 +10,7 @@ from apps.food.models import CartItem, MenuItem, Store
 from apps.food.services import Conflict, Invalid, NotFound
 from apps.food.services import cart as cart_service
 from apps.food.services.cart import group_link
-from apps.food.views import bp
+from apps.food.views.blueprint import bp
 from apps.food.views.common import cart, cart_count, cart_items, cart_subtotal, item_groups
 from domain import food as logic
 

@@ -15,7 +15,7 @@ from apps.food.services import FormInvalid, Invalid
 from apps.food.services import account as account_service
 from apps.food.services import checkout as checkout_service
 from apps.food.services.checkout import breakdown, cart_promo  # noqa: F401 (the summary's one computation)
-from apps.food.views import bp
+from apps.food.views.blueprint import bp
 from apps.food.views.common import cart, cart_items, cart_subtotal, current_address, parse_when, user
 from domain import food as logic
 

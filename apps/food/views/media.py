@@ -13,7 +13,7 @@ from apps._shared import db
 from apps._shared.caching import start_image
 from apps.food import images
 from apps.food.models import Cuisine, MenuItem, Store
-from apps.food.views import bp
+from apps.food.views.blueprint import bp
 
 SIZES = {"sq": (320, 320), "wide": (640, 320), "thumb": (160, 160)}
 

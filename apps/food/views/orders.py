@@ -12,7 +12,7 @@ from apps.food.models import Order, OrderItem, PaymentMethod, Promo, Store, Supp
 from apps.food.services import Conflict, Invalid
 from apps.food.services import orders as order_service
 from apps.food.services.orders import ACTIVE, CANCEL_REASONS, CANCELLABLE, DONE, ISSUES, lines as order_lines  # noqa: F401
-from apps.food.views import bp
+from apps.food.views.blueprint import bp
 from apps.food.views.common import cart
 
 STATUS_TEXT = {

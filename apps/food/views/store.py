@@ -11,7 +11,7 @@ from apps.food.services import Conflict
 from apps.food.services import cart as cart_service
 from apps.food.services.account import toggle_saved
 from apps.food.services.cart import group_link
-from apps.food.views import bp
+from apps.food.views.blueprint import bp
 from apps.food.views.common import cart, cuisine_map, current_address, item_groups, store_card, user
 from domain import food as logic
 

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from apps._shared import now
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
-from apps.mail.models import Account, Message, Thread
+from apps.mail.models import Account, Attachment, Message, Thread
 from apps.mail.services.conversations import delete_messages, future_time
 from apps.mail.services.errors import ServiceError
 from apps.mail.services.files import attach, files_by_id
@@ -247,3 +247,15 @@ def undo_send(session, mid: Any) -> dict:
              "cc": list(m.cc), "body": body, "file_ids": [f for f in files if f is not None]}
     delete_messages(session, [m.id])
     return {"reply": reply}
+
+
+def remove_attachment(session, draft_id: Any, attachment_id: Any) -> None:
+    """The chip's x in compose: only a draft's attachments can be removed (sent mail keeps its files)."""
+    m = draft(session, draft_id)
+    if m is None:
+        raise ServiceError("that draft does not exist", 404)
+    a = session.get(Attachment, attachment_id) if isinstance(attachment_id, int) and not isinstance(attachment_id, bool) else None
+    if a is None or a.message_id != m.id:
+        raise ServiceError("that attachment is not on this draft", 404)
+    session.delete(a)
+    session.flush()

@@ -105,19 +105,6 @@ def upload(session, filename: Any, size: Any, mime: Any = None) -> File:
     return f
 
 
-def remove_attachment(session, draft_id: Any, attachment_id: Any) -> None:
-    """The chip's x in compose: only a draft's attachments can be removed (sent mail keeps its files)."""
-    from apps.mail.services.compose import draft
-
-    m = draft(session, draft_id)
-    if m is None:
-        raise ServiceError("that draft does not exist", 404)
-    a = session.get(Attachment, attachment_id) if isinstance(attachment_id, int) and not isinstance(attachment_id, bool) else None
-    if a is None or a.message_id != m.id:
-        raise ServiceError("that attachment is not on this draft", 404)
-    session.delete(a)
-    session.flush()
-
 
 def size_label(size: int) -> str:
     """Gmail's chip size: "245 KB", "1.2 MB"."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask
 
-bp = Blueprint("mail", __name__)
+from apps.mail.views.blueprint import bp
 
 # The modules register their routes on `bp` when imported.
 from apps.mail.views import actions, assets, contacts, lists, manage, settings, thread  # noqa: E402,F401

@@ -24,7 +24,7 @@ from apps.mail.services import files as FS
 
 from apps.mail.services.conversations import DATE_FIELDS, UNDO_FIELDS, apply_action  # noqa: F401
 from apps.mail.services.errors import ServiceError, plural as _plural
-from apps.mail.views import bp
+from apps.mail.views.blueprint import bp
 
 ApiError = ServiceError  # a refused operation: the JSON error with its status
 
@@ -172,7 +172,7 @@ def get_draft(mid: int):
 def remove_draft_attachment(mid: int, aid: int):
     """The x on an attachment chip in compose."""
     session = db()
-    FS.remove_attachment(session, mid, aid)
+    C.remove_attachment(session, mid, aid)
     session.commit()
     return jsonify(ok=True, attachments=_chips(FS.attachments_of(session, mid)))
 

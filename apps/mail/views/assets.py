@@ -13,7 +13,7 @@ from sqlalchemy import select
 from apps._shared import db
 from apps._shared.caching import world_image
 from apps.mail.models import Attachment, Contact, Message
-from apps.mail.views import bp
+from apps.mail.views.blueprint import bp
 from apps.mail.views.common import render_page, safe_back
 from seed_data.images import attachment_bytes, attachment_preview, avatar_png, photo_avatar_png
 

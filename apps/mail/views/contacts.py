@@ -10,7 +10,7 @@ from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Contact, Message
 from apps.mail.services.account import contacts_matching
-from apps.mail.views import bp
+from apps.mail.views.blueprint import bp
 from apps.mail.views.common import render_page
 
 VIEWS = {"all": "Contacts", "favorites": "Favorites", "other": "Other contacts"}

@@ -11,7 +11,7 @@ from apps._shared import db, now
 from apps.mail import queries as Q
 from apps.mail.models import Account, Message, Thread
 from apps.mail.services.reading import search_conds
-from apps.mail.views import bp
+from apps.mail.views.blueprint import bp
 from apps.mail.views.common import render_page
 
 EMPTY = {

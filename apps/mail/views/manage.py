@@ -14,7 +14,7 @@ from apps.mail.services import labels as L
 from apps.mail.services.conversations import apply_action
 from apps.mail.services.errors import ServiceError
 from apps.mail.services.filters import CRITERIA, filter_actions_text, filter_query  # noqa: F401 (settings page)
-from apps.mail.views import bp
+from apps.mail.views.blueprint import bp
 from apps.mail.views.actions import _json
 
 

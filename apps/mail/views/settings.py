@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from apps._shared import db
 from apps.mail import queries as Q
 from apps.mail.models import BlockedSender, Filter, Message, MessageLabel
-from apps.mail.views import bp
+from apps.mail.views.blueprint import bp
 from apps.mail.views.common import render_page
 from apps.mail.views.manage import filter_actions_text, filter_query
 

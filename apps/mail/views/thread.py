@@ -9,7 +9,7 @@ from apps._shared import db, now
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Attachment, BlockedSender, Invite, Label, Message, MessageLabel, Thread
-from apps.mail.views import bp
+from apps.mail.views.blueprint import bp
 from apps.mail.services.compose import forward_block, reply_all_recipients, reply_source
 from apps.mail.views.common import render_page, safe_back
 
