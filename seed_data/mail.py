@@ -337,14 +337,6 @@ class WorldBuilder:
                         "size": self.rng.randint(lo, hi)})
         return out
 
-    def _attachments(self, specs: list[dict], ctx: dict) -> list[dict]:
-        out = []
-        for spec in specs:
-            lo, hi = MIME_SIZES.get(spec["mime"], (10_000, 200_000))
-            out.append({"filename": spec["filename"].format_map(ctx), "mime": spec["mime"],
-                        "size": self.rng.randint(lo, hi)})
-        return out
-
     # ----------------------------------------------------------- conversations
     def conversation(self, kind: str, kv: dict, a: Person | None = None) -> Conv:
         rng = self.rng
