@@ -13,7 +13,7 @@ from apps._shared.caching import world_image
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import APPS, OBJECTS, SEARCH_OBJECTS, TAB_ICONS, TAB_LABELS
-from apps.crm.views.base import bp, done, fail, json_ok, rurl
+from apps.crm.views.base import bp, done, fail, json_ok, rurl, tab_url
 from seed_data.crm import logo_png
 
 
@@ -264,7 +264,7 @@ def api_density():
 def app_launcher():
     from apps.crm.views.records import modal_response
 
-    items = [{"key": k, "label": TAB_LABELS[k], "icon": TAB_ICONS[k], "url": __import__("apps.crm.views", fromlist=["tab_url"]).tab_url(k)}
+    items = [{"key": k, "label": TAB_LABELS[k], "icon": TAB_ICONS[k], "url": tab_url(k)}
              for k in ("Account", "Contact", "Lead", "Opportunity", "Case", "Task", "Report", "Dashboard")]
     html = render_template("crm/modal_launcher.html", apps=APPS, items=items)
     return modal_response(html)
