@@ -54,8 +54,8 @@ class LearnConfig:
     heldout_seeds: str = "1000-1003"
     app_module: str | None = APP_MODULE  # None: the app's full tool list (a GPU run)
     # the model (agent_harness.models.tiny parameters): ~1.5 M parameters besides the embeddings
-    model: dict = field(default_factory=lambda: dict(hidden_size=96, num_layers=3, num_heads=4, num_kv_heads=2,
-                                                     intermediate_size=256, vocab_target=2000, seed=0))
+    model: dict = field(default_factory=lambda: {"hidden_size": 96, "num_layers": 3, "num_heads": 4, "num_kv_heads": 2,
+                                                     "intermediate_size": 256, "vocab_target": 2000, "seed": 0})
     base_model: str | None = None  # a real checkpoint instead of the built one (GPU runs)
     # episodes
     max_turns: int = 3
@@ -85,11 +85,11 @@ class LearnConfig:
 
 SIZES = {
     # the test's: two templates, 2 training worlds and 1 held-out, two GRPO steps, one eval sample
-    "tiny": dict(templates=("food/update-phone", "food/redeem-gift-card"), train_seeds="1-2", heldout_seeds="1000",
-                 model=dict(hidden_size=32, num_layers=1, num_heads=2, num_kv_heads=1, intermediate_size=64,
-                            vocab_target=1200, seed=0),
-                 sft_epochs=1.0, sft_batch=4, grpo_steps=2, num_generations=2, grpo_batch=2, eval_every=1,
-                 eval_samples=1, eval_repeats=2, reply_tokens=48, result_text_tokens=128),
+    "tiny": {"templates": ("food/update-phone", "food/redeem-gift-card"), "train_seeds": "1-2", "heldout_seeds": "1000",
+                 "model": {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "num_kv_heads": 1, "intermediate_size": 64,
+                            "vocab_target": 1200, "seed": 0},
+                 "sft_epochs": 1.0, "sft_batch": 4, "grpo_steps": 2, "num_generations": 2, "grpo_batch": 2, "eval_every": 1,
+                 "eval_samples": 1, "eval_repeats": 2, "reply_tokens": 48, "result_text_tokens": 128},
     "cpu": {},
 }
 
@@ -125,7 +125,7 @@ class Clock:
 def uigym(*args: str, timeout: float = 7200) -> None:
     """Run a `uigym` command in this interpreter (the worktree's modules), failing loudly."""
     cmd = [sys.executable, "-m", "agent_harness.cli", *args]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(args[:2])} failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}")
 
@@ -350,7 +350,7 @@ def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict]) -> tuple[str
             partial.parent.mkdir(parents=True, exist_ok=True)
             partial.write_text(json.dumps(curve, indent=1, default=str))
 
-    trainer, budget = build_grpo(gc, callbacks=[EvalCheckpoints()])
+    trainer, _budget = build_grpo(gc, callbacks=[EvalCheckpoints()])
     try:
         trainer.train()
         final = out / "final"
@@ -456,8 +456,8 @@ def write_report(cfg: LearnConfig, report: dict) -> None:
     (rdir / "report.json").write_text(json.dumps(report, indent=1, default=str))
     plot(report["curve"], report["grpo_log"], rdir / "curve.png")
     lines = ["# Does it learn? (bench/learning.py)", "", f"templates: {', '.join(cfg.templates)}",
-             f"train seeds {cfg.train_seeds}, held-out seeds {cfg.heldout_seeds}; "
-             f"model {report['model_params']:,} parameters (text model)", "",
+             (f"train seeds {cfg.train_seeds}, held-out seeds {cfg.heldout_seeds}; "
+             f"model {report['model_params']:,} parameters (text model)"), "",
              "| stage | held-out pass rate (mean) | spread (max-min of repeats) | per repeat | "
              + " | ".join(t.split('/')[1] for t in cfg.templates) + " | valid calls / replies |",
              "|---|---|---|---|" + "---|" * len(cfg.templates) + "---|"]
@@ -466,8 +466,8 @@ def write_report(cfg: LearnConfig, report: dict) -> None:
                      + ", ".join(f"{x:.3f}" for x in c["repeat_success"]) + " | "
                      + " | ".join(f"{c['by_template'].get(t, float('nan')):.3f}" for t in cfg.templates)
                      + f" | {c['calls']['valid_rate']:.3f} |")
-    lines += ["", "GRPO steps (training worlds): step, reward mean, reward std (within groups), "
-              "tool-call rate, parse errors", ""]
+    lines += ["", ("GRPO steps (training worlds): step, reward mean, reward std (within groups), "
+              "tool-call rate, parse errors"), ""]
     for h in report["grpo_log"]:
         lines.append(f"- {h['step']}: reward {h.get('reward', 0):.3f}, std {h.get('reward_std', 0):.3f}, "
                      f"tool calls {h.get('uigym/tool_call_rate', 0):.3f}, parse errors "
