@@ -80,6 +80,8 @@ class LearnConfig:
     threads: int = 2
     validate_workers: int = 2
     generation: str = "hf"  # hf on CPU; vllm-colocate / vllm-server on a GPU
+    device: str = "cpu"  # where `uigym serve` runs the evaluated model (cuda on a GPU)
+    bf16: bool = False  # a GPU run's SFT and GRPO in bfloat16
     extra_grpo: dict = field(default_factory=dict)
 
 
@@ -201,7 +203,7 @@ def served(model: str, cfg: LearnConfig):
     port = _free_port()
     url = f"http://127.0.0.1:{port}/v1"
     proc = subprocess.Popen([sys.executable, "-m", "agent_harness.cli", "serve", "--model", model, "--port", str(port),
-                             "--quiet", "--served-model-name", "policy", "--device", "cpu"],
+                             "--quiet", "--served-model-name", "policy", "--device", cfg.device],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, OMP_NUM_THREADS=str(cfg.threads)))
     try:
@@ -304,7 +306,7 @@ def run_sft_stage(cfg: LearnConfig, model: str) -> tuple[str, list[dict]]:
 
     out = cfg.out / "sft"
     sc = SFTRunConfig(dataset=cfg.out / "sft-data", model=model, out=out, epochs=cfg.sft_epochs,
-                      learning_rate=cfg.sft_lr, per_device_batch_size=cfg.sft_batch, logging_steps=1,
+                      learning_rate=cfg.sft_lr, per_device_batch_size=cfg.sft_batch, logging_steps=1, bf16=cfg.bf16,
                       eval_split=None, extra={"lr_scheduler_type": "constant", "warmup_steps": 0})
     history: list[dict] = []
     from transformers import TrainerCallback
@@ -332,7 +334,7 @@ def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict]) -> tuple[str
                        result_text_tokens=cfg.result_text_tokens, max_steps=cfg.grpo_steps,
                        num_generations=cfg.num_generations, per_device_batch_size=cfg.grpo_batch,
                        learning_rate=cfg.grpo_lr, temperature=cfg.temperature, save_steps=cfg.eval_every,
-                       generation=cfg.generation, curriculum=CurriculumConfig(enabled=True),
+                       generation=cfg.generation, bf16=cfg.bf16, curriculum=CurriculumConfig(enabled=True),
                        app_modules={cfg.app: cfg.app_module} if cfg.app_module else {},
                        extra={"lr_scheduler_type": "constant", "save_only_model": True, **cfg.extra_grpo})
 
