@@ -419,7 +419,7 @@ def plot(curve: list[dict], grpo_log: list[dict], path: Path) -> None:
         x1, y0, y1 = x0 + 380, 40, H - pad
         d.text((x0, 12), title, fill="black")
         d.rectangle([x0, y0, x1, y1], outline="#888")
-        for frac in (0.25, 0.5, 0.75):
+        for frac in (0.0, 0.25, 0.5, 0.75, 1.0):
             y = y1 - frac * (y1 - y0)
             d.line([x0, y, x1, y], fill="#eee")
             d.text((x0 - 34, y - 6), f"{frac * ymax:.2f}", fill="#555")
@@ -477,6 +477,21 @@ def write_report(cfg: LearnConfig, report: dict) -> None:
     lines += ["", f"time: {json.dumps(report['time'])}", "", f"integrity: {json.dumps(report['integrity'])}",
               "", f"verdict: {json.dumps(report['verdict'])}", "", "![curve](curve.png)"]
     (rdir / "report.md").write_text("\n".join(lines) + "\n")
+
+
+def partial_report(out: Path) -> list[dict]:
+    """The curve a run has written so far (stages done, GRPO checkpoints evaluated), plotted to
+    OUT/report/partial.png. Returns the curve's points."""
+    rdir = Path(out) / "report"
+    curve = json.loads((rdir / "partial.json").read_text())["curve"] if (rdir / "partial.json").exists() else []
+    if (rdir / "partial-grpo.json").exists():
+        grpo = json.loads((rdir / "partial-grpo.json").read_text())
+        done = {c["label"] for c in curve}
+        curve += [{**c, "label": f"g{c['step']}"} for c in grpo if f"g{c['step']}" not in done]
+    for c in curve:
+        c["repeat_success"] = c.get("repeat_success") or [c["success_mean"]]
+    plot(curve, [], rdir / "partial.png")
+    return [{k: c.get(k) for k in ("label", "success_mean", "repeat_success", "by_template")} for c in curve]
 
 
 def verdict(cfg: LearnConfig, sft: dict, grpo: dict) -> dict:
@@ -561,7 +576,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--size", choices=sorted(SIZES), default="cpu")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                     help="override a LearnConfig field, e.g. --set grpo_steps=60")
+    ap.add_argument("--partial", action="store_true",
+                    help="plot OUT's curve so far (OUT/report/partial*.json) from a run that is cut short or still on")
     args = ap.parse_args(argv)
+    if args.partial:
+        print(json.dumps(partial_report(args.out), indent=1))
+        return
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per tool call otherwise
     over = {k: json.loads(v) for k, v in (s.split("=", 1) for s in args.set)}
