@@ -94,12 +94,16 @@ def merged_checkpoint(ckpt: Path) -> Path:
 
 
 def eval_command(cfg, settings, base_url: str, out: Path) -> list[str]:
-    w, h = settings.image_size
-    cmd = [sys.executable, "-m", "agent_harness.cli", "eval", "--agent", "openai", "--base-url", base_url,
-           "--format", "gym", "--agent-arg", "tool_screenshots=true", "--image-size", f"{w}x{h}",
-           "--history-images", str(cfg.max_turns + 1), "--max-tokens", str(cfg.reply_tokens),
-           "--max-steps", str(cfg.max_turns), "--tasks", cfg.eval_tasks or cfg.tasks, "--workers", str(cfg.eval_workers),
-           "--out", str(out), "--no-report", "--label", "checkpoint"]
+    cmd = [sys.executable, "-m", "agent_harness.cli", "eval", "--agent", "openai", "--base-url", base_url]
+    if getattr(cfg, "mode", "ui") == "tools":  # what tool-mode rollouts saw: the app's tools, text only
+        cmd += ["--mode", "tools"]
+    else:
+        w, h = settings.image_size
+        cmd += ["--format", "gym", "--agent-arg", "tool_screenshots=true", "--image-size", f"{w}x{h}",
+                "--history-images", str(cfg.max_turns + 1)]
+    cmd += ["--max-tokens", str(cfg.reply_tokens), "--max-steps", str(cfg.max_turns),
+            "--tasks", cfg.eval_tasks or cfg.tasks, "--workers", str(cfg.eval_workers),
+            "--out", str(out), "--no-report", "--label", "checkpoint"]
     if cfg.eval_seeds:  # every proven instance on those worlds; results carry their generalisation split
         cmd += ["--seeds", cfg.eval_seeds]
     elif cfg.eval_split:

@@ -35,3 +35,14 @@ def test_eval_command_matches_the_rollouts():
                  "--image-size 84x56", "--max-tokens 99", "--max-steps 7", "--split test",
                  "--app-module mail=tests.fixture_apps.toy"):
         assert part in s, (part, s)
+
+
+def test_eval_command_in_tool_mode_evaluates_through_the_tools():
+    cfg = GRPORunConfig(model="m", out=Path("o"), tasks="food/*", mode="tools", max_turns=3, reply_tokens=64,
+                        eval_seeds="1000-1003").resolved()
+    s = " ".join(eval_command(cfg, EnvSettings(max_pixels=6272), "http://h:1/v1", Path("out")))
+    for part in ("eval --agent openai --base-url http://h:1/v1 --mode tools", "--max-tokens 64", "--max-steps 3",
+                 "--seeds 1000-1003"):
+        assert part in s, (part, s)
+    for screen_only in ("--format", "tool_screenshots", "--image-size", "--history-images"):
+        assert screen_only not in s, (screen_only, s)

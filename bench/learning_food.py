@@ -1,0 +1,29 @@
+"""Forkful with a short tool list, for the CPU learning recipe (bench/learning.py).
+
+The whole food tool list is about 11,000 prompt tokens for the tiny model's tokenizer: on two CPU cores
+each GRPO step would spend minutes on the prompt alone. This module serves the same app, the same worlds
+and the same tool functions (apps/food/tools.py's Tool objects, so every rule stays in apps/food/services),
+only fewer of them: the ones the recipe's tasks need and a few look-alikes, so choosing the tool still
+matters. Served under the app's name: `--app-module food=bench.learning_food`. A GPU run drops it and
+gets the full list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from apps._shared import create_app as _create_app
+from apps._shared.tools import ToolSet
+from apps.food import SPEC as FOOD_SPEC
+from apps.food.tools import TOOLS as FOOD_TOOLS
+
+KEEP = ("list_stores", "update_profile", "apply_promo", "redeem_gift_card")
+
+TOOLS = ToolSet("food")
+TOOLS.tools = {name: FOOD_TOOLS.tools[name] for name in KEEP}
+
+SPEC = replace(FOOD_SPEC, tools=__name__)
+
+
+def create_app(config=None):
+    return _create_app(SPEC, config)

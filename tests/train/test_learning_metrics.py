@@ -1,0 +1,48 @@
+"""The learning recipe's bookkeeping (bench/learning.py), on made-up numbers: no model, no app, seconds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench.learning import LearnConfig, per_repeat, plot, template_of, verdict
+
+
+def test_template_of_a_fresh_instance_id():
+    assert template_of("food/redeem-gift-card-00.s1003") == "food/redeem-gift-card"
+    assert template_of("food/update-phone-02.s7") == "food/update-phone"
+
+
+def test_per_repeat_rates_split_rows_in_repeat_order():
+    rows = [{"task_id": "food/a-00.s1000", "passed": p} for p in (True, True, False, True)] + \
+           [{"task_id": "food/b-00.s1000", "passed": False}] * 4
+    assert per_repeat(rows, "food/a", 2) == [1.0, 0.5]
+    assert per_repeat(rows, "food/b", 2) == [0.0, 0.0]
+    assert per_repeat(rows, "food/c", 2) == []
+
+
+def test_verdict_counts_a_template_only_when_its_gain_beats_the_larger_spread():
+    cfg = LearnConfig(templates=("food/a", "food/b", "food/c"))
+    sft = {"by_template": {"food/a": {"success": 0.25, "per_repeat": [0.2, 0.3]},
+                           "food/b": {"success": 0.5, "per_repeat": [0.5, 0.5]},
+                           "food/c": {"success": 0.1, "per_repeat": [0.0, 0.2]}}}
+    grpo = {"by_template": {"food/a": {"success": 0.6, "per_repeat": [0.5, 0.7]},   # gain .35 > spread .2
+                            "food/b": {"success": 0.55, "per_repeat": [0.4, 0.7]},  # gain .05 < spread .3
+                            "food/c": {"success": 0.1, "per_repeat": [0.1, 0.1]}}}  # no gain
+    v = verdict(cfg, sft, grpo)
+    assert v["food/a"]["beats_spread"] and v["food/a"]["gain"] == 0.35 and v["food/a"]["spread"] == 0.2
+    assert not v["food/b"]["beats_spread"] and v["food/b"]["spread"] == 0.3
+    assert not v["food/c"]["beats_spread"]
+    assert v["templates_beating_spread"] == 1
+
+
+def test_plot_writes_a_png(tmp_path: Path):
+    curve = [{"label": "base", "success_mean": 0.0, "repeat_success": [0.0, 0.0]},
+             {"label": "sft", "success_mean": 0.3, "repeat_success": [0.25, 0.35]},
+             {"label": "grpo", "success_mean": 0.6, "repeat_success": [0.5, 0.7]}]
+    log = [{"step": 1, "reward": 0.2}, {"step": 2, "reward": 0.4}]
+    plot(curve, log, tmp_path / "curve.png")
+    from PIL import Image
+
+    img = Image.open(tmp_path / "curve.png")
+    assert img.format == "PNG" and img.size == (900, 380)
+    assert len(img.convert("RGB").getcolors(maxcolors=100000)) > 3  # lines and points were drawn, not a blank canvas
