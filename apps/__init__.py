@@ -40,3 +40,11 @@ def load_app_module(name: str):
             raise KeyError(f"module {name!r} has no create_app(config)")
         return mod
     raise KeyError(f"unknown app {name!r}; known apps: {', '.join(sorted(APP_MODULES))}")
+
+
+def build_app(spec, config=None):
+    """A clone's Flask app from its AppSpec (apps/_shared/factory.py): for a variant of a clone served under
+    its name, e.g. the same app with fewer tools (bench/learning_food.py)."""
+    from apps._shared.factory import create_app
+
+    return create_app(spec, config)

@@ -198,16 +198,16 @@ def n_params(path: str) -> int:
 @contextmanager
 def served(model: str, cfg: LearnConfig):
     """`uigym serve` on the model (transformers on CPU); yields its base URL."""
-    from agent_harness.train.evaluate import _free_port, _wait_for
+    from agent_harness.train.evaluate import free_port, wait_for_server
 
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/v1"
     proc = subprocess.Popen([sys.executable, "-m", "agent_harness.cli", "serve", "--model", model, "--port", str(port),
                              "--quiet", "--served-model-name", "policy", "--device", cfg.device],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, OMP_NUM_THREADS=str(cfg.threads)))
     try:
-        _wait_for(url, proc, 600.0)
+        wait_for_server(url, proc, 600.0)
         yield url
     finally:
         proc.terminate()

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from apps._shared import create_app as _create_app
-from apps._shared.tools import ToolSet
+from apps import build_app
 from apps.food import SPEC as FOOD_SPEC
 from apps.food.tools import TOOLS as FOOD_TOOLS
 
 KEEP = ("list_stores", "update_profile", "apply_promo", "redeem_gift_card")
 
-TOOLS = ToolSet("food")
-TOOLS.tools = {name: FOOD_TOOLS.tools[name] for name in KEEP}
+TOOLS = FOOD_TOOLS.only(KEEP)
 
 SPEC = replace(FOOD_SPEC, tools=__name__)
 
 
 def create_app(config=None):
-    return _create_app(SPEC, config)
+    return build_app(SPEC, config)

@@ -56,13 +56,13 @@ def results_metrics(rows: list[dict], prefix: str = "eval/") -> dict[str, float]
     return {prefix + k: v for k, v in out.items()}
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _wait_for(url: str, proc: subprocess.Popen, timeout: float) -> None:
+def wait_for_server(url: str, proc: subprocess.Popen, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -124,7 +124,7 @@ def evaluate_checkpoint(ckpt: Path, cfg, settings, out: Path, timeout: float = 3
     if cfg.eval_server.startswith("http"):
         base_url = cfg.eval_server.rstrip("/")
     else:
-        port = _free_port()
+        port = free_port()
         base_url = f"http://127.0.0.1:{port}/v1"
         if cfg.eval_server == "vllm":
             args = ["vllm", "serve", str(ckpt), "--port", str(port), "--served-model-name", "checkpoint",
@@ -137,7 +137,7 @@ def evaluate_checkpoint(ckpt: Path, cfg, settings, out: Path, timeout: float = 3
                                   env=dict(os.environ, PYTHONUNBUFFERED="1"))
     try:
         if server is not None:
-            _wait_for(base_url, server, 900.0)
+            wait_for_server(base_url, server, 900.0)
         if out.exists():
             shutil.rmtree(out)
         cmd = eval_command(cfg, settings, base_url, out)

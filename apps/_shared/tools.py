@@ -129,6 +129,15 @@ class ToolSet:
 
         return register(fn) if fn is not None else register
 
+    def only(self, names: tuple[str, ...] | list[str]) -> "ToolSet":
+        """The same tools, fewer of them (the same Tool objects, so the same services run)."""
+        missing = [n for n in names if n not in self.tools]
+        if missing:
+            raise KeyError(f"no tool(s) {missing} in {self.app}'s tools")
+        out = ToolSet(self.app)
+        out.tools = {n: self.tools[n] for n in names}
+        return out
+
     def get(self, name: Any) -> Tool:
         tool = self.tools.get(name) if isinstance(name, str) else None
         if tool is None:
