@@ -313,7 +313,7 @@ def loss_note(w: World, rng: random.Random):
     title = "Why we lost"
     for k, o in enumerate(rng.sample(cands, len(cands))):
         reason, why, nxt = LOSSES[k % len(LOSSES)]
-        d = mdy(crm.today + dt.timedelta(days=60 + 30 * k))
+        d = mdy(crm.today + dt.timedelta(days=14 + 7 * k))
         nxt = nxt.format(d=d)
         acc = crm.acc[o["account_id"]]["name"]
         gold = [f"Lost: {why}. Next step: {nxt}.",
