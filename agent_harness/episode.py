@@ -156,7 +156,8 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
     ).row()
 
 
-async def run_episode_safe(env: AsyncUIEnv, agent, task: Task, out: Path, sample: int, cfg: EvalConfig) -> dict:
+async def run_episode_safe(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, out: Path, sample: int,
+                           cfg: EvalConfig) -> dict:
     """run_episode under the episode timeout; a timeout is a recorded error."""
     try:
         return await asyncio.wait_for(

@@ -16,6 +16,9 @@ def register_agent(name: str, cls: type[Agent]) -> None:
     AGENTS[name] = cls
 
 
+LAZY_AGENTS = ("openai", "vllm", "openai-tools")  # the model agents, imported only when named (_model_agent)
+
+
 def _model_agent(name: str) -> type[Agent] | None:
     """The model agents, imported only when named: they pull in HTTP clients and image codecs."""
     if name in ("openai", "vllm"):
@@ -32,7 +35,7 @@ def _model_agent(name: str) -> type[Agent] | None:
 def make_agent(name: str, **kwargs) -> Agent:
     cls = AGENTS.get(name) or _model_agent(name)
     if cls is None:
-        known = sorted({*AGENTS, "openai", "vllm", "openai-tools"})
+        known = sorted({*AGENTS, *LAZY_AGENTS})
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
     return cls(**kwargs)
 

@@ -28,6 +28,8 @@ class Agent:
         self.last_usage: dict[str, Any] = {}
         self.last_parse_error: str = ""
         self.episode_sample: int = 0
+        self.env: AsyncUIEnv | None = None  # set by reset
+        self.task: Task | None = None
 
     async def reset(self, env: AsyncUIEnv, task: Task | None) -> None:
         self.env = env

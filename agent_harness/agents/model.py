@@ -266,7 +266,7 @@ class ModelAgent(Agent):
     # ------------------------------------------------------------ messages
     def _image_url(self, obs: dict) -> str:
         size = self.ctx.image
-        png = self.env.last_png if getattr(self, "env", None) is not None else None
+        png = self.env.last_png if self.env is not None else None
         if self.image_format == "png" and size == self.ctx.screen and png is not None and obs.get("screenshot") is not None \
                 and tuple(obs["screenshot"].shape[1::-1]) == self.ctx.screen:
             data, mime = png, "image/png"  # the same pixels as obs["screenshot"], already encoded

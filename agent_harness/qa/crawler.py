@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from agent_harness.qa.jobqueue import JobQueue
 from agent_harness.qa.report import Defect, QAReport
 from agent_harness.qa.spec import AppQA
-from agent_harness.qa.states import Act, QAConfig, State, Templates, _path_of
+from agent_harness.qa.states import Act, QAConfig, State, Templates, path_of
 from agent_harness.qa.worker import Worker
 from gym_core.runtime import Runtime
 
@@ -88,7 +88,7 @@ class Crawler:
         parts = urlsplit(url)
         if parts.scheme and (f"{parts.scheme}://{parts.netloc}" != self.origin):
             return None
-        path = _path_of(url)
+        path = path_of(url)
         if path.startswith(("/_gym", "/_shared/static", "/static/")):
             return None
         if self.qa.excluded(path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from agent_harness.qa.states import _quiet
+from agent_harness.qa.states import quiet
 from gym_core.env import AsyncUIEnv
 
 
@@ -92,7 +92,7 @@ class Events:
 
     def _on_dialog(self, dialog) -> None:
         self.dialogs.append(f"{dialog.type}: {dialog.message[:120]}")
-        asyncio.ensure_future(_quiet(dialog.accept()))
+        asyncio.ensure_future(quiet(dialog.accept()))
 
     def _on_chooser(self, _chooser) -> None:
         self.choosers += 1

@@ -183,14 +183,14 @@ def pixels_changed(a: bytes, b: bytes, box: list | None, pad: int = 6) -> int:
         diff[max(0, by - pad): max(0, by + bh + pad), max(0, bx - pad): max(0, bx + bw + pad)] = False
     return int(diff.sum())
 
-async def _quiet(coro) -> None:
+async def quiet(coro) -> None:
     try:
         await coro
     except Exception:  # noqa: BLE001
         pass
 
 
-def _path_of(url: str) -> str:
+def path_of(url: str) -> str:
     p = urlsplit(url)
     return (p.path or "/") + ("?" + p.query if p.query else "")
 

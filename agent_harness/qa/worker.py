@@ -19,7 +19,7 @@ from agent_harness.qa import js
 from agent_harness.qa.events import Events
 from agent_harness.qa.report import Defect
 from agent_harness.qa.states import (
-    ACTION_ROLES, CLOSE_NAME, NO_CONTENT_NAME, TYPE_TEXT, Act, ReplayError, State, _path_of, group_key, pixels_changed,
+    ACTION_ROLES, CLOSE_NAME, NO_CONTENT_NAME, TYPE_TEXT, Act, ReplayError, State, path_of, group_key, pixels_changed,
     world_hash,
 )
 from gym_core.env import AsyncUIEnv, EnvConfig
@@ -308,7 +308,7 @@ class Worker:
         page = self.env.page
         if st.prefix:
             await self.env.fonts_ready()  # a dialog may use a font the page had not used yet
-        if _path_of(page.url) != st.url and not st.prefix:
+        if path_of(page.url) != st.url and not st.prefix:
             # A redirect: crawl the target instead (once).
             if status is not None and status < 400:
                 c.propose(page.url, (), st.parent)
@@ -383,7 +383,7 @@ class Worker:
 
         # Page checks: images and text overflow.
         for im in checks["images"]:
-            src = _path_of(im["src"]) if im["src"] else "(no src)"
+            src = path_of(im["src"]) if im["src"] else "(no src)"
             d = Defect("broken_image", f"image {src} {im['problem']}", page=st.url, state=st.label(),
                        element={"role": "img", "name": im.get("alt") or "", "path": im["path"], "box": im["box"],
                                 "group": "img:" + src})
@@ -451,7 +451,7 @@ class Worker:
         here_url = st.url if st is not None else default_page
 
         def add(kind, detail, page_url, group=None):
-            page = _path_of(page_url) if page_url else here_url
+            page = path_of(page_url) if page_url else here_url
             here = page == here_url
             el = element if here else None
             if group:  # the finding is about a resource, not about the control that showed it
@@ -470,14 +470,14 @@ class Worker:
                 add("failed_request", f"{rtype} request to {url} blocked: the app must not reach other origins "
                                       f"or the control API", page_url)
             elif rtype == "image":
-                add("broken_image", f"image {_path_of(url)} did not load", page_url, group="img:" + _path_of(url))
+                add("broken_image", f"image {path_of(url)} did not load", page_url, group="img:" + path_of(url))
             else:
                 add("failed_request", f"{rtype} request {url} failed ({reason})", page_url)
         for page_url, url, rtype, status in ev.bad:
             if rtype == "image":
-                add("broken_image", f"image {_path_of(url)} did not load", page_url, group="img:" + _path_of(url))
+                add("broken_image", f"image {path_of(url)} did not load", page_url, group="img:" + path_of(url))
             else:
-                add("failed_request", f"{rtype} request {_path_of(url)} answered {status}", page_url)
+                add("failed_request", f"{rtype} request {path_of(url)} answered {status}", page_url)
         return found
 
     # ------------------------------------------------------------ probe
@@ -498,12 +498,7 @@ class Worker:
         box, by_wheel, problem = await self.bring_into_view(path, box)
         el_info = {"role": act.role, "name": act.name, "path": path, "box": box, "group": repr(gkey)}
         if problem:
-            shot = await self.shot()
-            c.add_defect(Defect("unreachable", f"{act.role} {act.name!r} is {problem}", page=st.url,
-                                state=st.label(), element=el_info, action=act.describe(), screenshot=shot,
-                                shot_box=box), st)
-            st.exercised += 1
-            c.report.probes.append(self._probe_row(st, act, "unreachable", []))
+            await self._unreachable(st, act, f"{act.role} {act.name!r} is {problem}", el_info, box)
             return
         # Hover first (as the mouse gets there), then the baseline, then the action. Before the hover the
         # page is as the crawl saw it (st.known); what the hover or the action shows is a state to crawl.
@@ -520,12 +515,7 @@ class Worker:
             c.report.probes.append(self._probe_row(st, act, "hidden", []))
             return
         if hit:
-            shot = await self.shot()
-            c.add_defect(Defect("unreachable", f"a click at its centre lands elsewhere: {hit}", page=st.url,
-                                state=st.label(), element=el_info, action=act.describe(), screenshot=shot,
-                                shot_box=box), st)
-            st.exercised += 1
-            c.report.probes.append(self._probe_row(st, act, "unreachable", []))
+            await self._unreachable(st, act, f"a click at its centre lands elsewhere: {hit}", el_info, box)
             return
         hover_new = set(pre["paths"]) - st.known
         if hover_new and len(st.prefix) < c.cfg.depth:
@@ -546,7 +536,7 @@ class Worker:
                 pass
         bad_nav += [(u, s) for u, s in self.ev.navs if s >= 400 and (u, s) not in bad_nav]
         for u, s in bad_nav:
-            c.add_defect(Defect("http_error", f"leads to {_path_of(u)}, which answers {s}", page=st.url,
+            c.add_defect(Defect("http_error", f"leads to {path_of(u)}, which answers {s}", page=st.url,
                                 state=st.label(), element=el_info, action=act.describe(), screenshot=shot0,
                                 shot_box=box), st)
         if navigated:
@@ -638,6 +628,14 @@ class Worker:
                                     shot_box=box), st)
         st.exercised += 1
         c.report.probes.append(self._probe_row(st, act, outcome, effects, by_wheel))
+
+    async def _unreachable(self, st: State, act: Act, detail: str, el_info: dict, box: list) -> None:
+        """A control a person cannot reach (off screen, covered): a defect, with the screen as it is."""
+        shot = await self.shot()
+        self.c.add_defect(Defect("unreachable", detail, page=st.url, state=st.label(), element=el_info,
+                                 action=act.describe(), screenshot=shot, shot_box=box), st)
+        st.exercised += 1
+        self.c.report.probes.append(self._probe_row(st, act, "unreachable", []))
 
     def _probe_row(self, st: State, act: Act, outcome: str, effects: list[str], by_wheel: bool = True) -> dict:
         row = {"page": st.url, "state": st.label(), "role": act.role, "name": act.name, "op": act.op,
