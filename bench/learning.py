@@ -195,26 +195,13 @@ def n_params(path: str) -> int:
     return sum(p.numel() for p in load_model(path).model.language_model.parameters())
 
 
-@contextmanager
 def served(model: str, cfg: LearnConfig):
-    """`uigym serve` on the model (transformers on CPU); yields its base URL."""
-    from agent_harness.train.evaluate import free_port, wait_for_server
+    """`uigym serve` on the model (transformers on CPU); a context that yields its base URL."""
+    from agent_harness.train.evaluate import served_model
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/v1"
-    proc = subprocess.Popen([sys.executable, "-m", "agent_harness.cli", "serve", "--model", model, "--port", str(port),
-                             "--quiet", "--served-model-name", "policy", "--device", cfg.device],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=dict(os.environ, OMP_NUM_THREADS=str(cfg.threads)))
-    try:
-        wait_for_server(url, proc, 600.0)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    return served_model(lambda port: [sys.executable, "-m", "agent_harness.cli", "serve", "--model", model, "--port",
+                                      str(port), "--quiet", "--served-model-name", "policy", "--device", cfg.device],
+                        dict(os.environ, OMP_NUM_THREADS=str(cfg.threads)), timeout=600.0)
 
 
 def evaluate(model: str, cfg: LearnConfig, name: str) -> dict:

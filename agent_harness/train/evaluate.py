@@ -22,7 +22,9 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import Callable, Iterator
 
 import httpx
 
@@ -76,6 +78,25 @@ def wait_for_server(url: str, proc: subprocess.Popen, timeout: float) -> None:
     raise TimeoutError(f"the eval server at {url} did not come up in {timeout:.0f}s")
 
 
+@contextmanager
+def served_model(command: Callable[[int], list[str]], env: dict | None = None,
+                 timeout: float = 900.0) -> Iterator[str]:
+    """A model server (`command(port)`, on a free port) for the duration: its base URL once /models answers;
+    stopped (terminated, then killed after 30 s) on the way out."""
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}/v1"
+    proc = subprocess.Popen(command(port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        wait_for_server(base_url, proc, timeout)
+        yield base_url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def merged_checkpoint(ckpt: Path) -> Path:
     """A LoRA checkpoint merged into its base model (OUT/checkpoint-N/merged), or the checkpoint itself."""
     if not (ckpt / "adapter_config.json").exists():
@@ -120,37 +141,24 @@ def eval_command(cfg, settings, base_url: str, out: Path) -> list[str]:
 def evaluate_checkpoint(ckpt: Path, cfg, settings, out: Path, timeout: float = 3600.0) -> dict[str, float]:
     """Serve `ckpt`, run `uigym eval` on it, return the metrics (see the module doc)."""
     ckpt = merged_checkpoint(Path(ckpt))
-    server = None
     if cfg.eval_server.startswith("http"):
-        base_url = cfg.eval_server.rstrip("/")
+        server = nullcontext(cfg.eval_server.rstrip("/"))
+    elif cfg.eval_server == "vllm":
+        server = served_model(lambda port: [
+            "vllm", "serve", str(ckpt), "--port", str(port), "--served-model-name", "checkpoint",
+            "--enable-auto-tool-choice", "--tool-call-parser", "hermes",
+            "--limit-mm-per-prompt", json.dumps({"image": cfg.max_turns + 1})], dict(os.environ, PYTHONUNBUFFERED="1"))
     else:
-        port = free_port()
-        base_url = f"http://127.0.0.1:{port}/v1"
-        if cfg.eval_server == "vllm":
-            args = ["vllm", "serve", str(ckpt), "--port", str(port), "--served-model-name", "checkpoint",
-                    "--enable-auto-tool-choice", "--tool-call-parser", "hermes",
-                    "--limit-mm-per-prompt", json.dumps({"image": cfg.max_turns + 1})]
-        else:
-            args = [sys.executable, "-m", "agent_harness.cli", "serve", "--model", str(ckpt), "--port", str(port),
-                    "--quiet", "--served-model-name", "checkpoint", "--device", cfg.eval_device]
-        server = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    try:
-        if server is not None:
-            wait_for_server(base_url, server, 900.0)
+        server = served_model(lambda port: [
+            sys.executable, "-m", "agent_harness.cli", "serve", "--model", str(ckpt), "--port", str(port), "--quiet",
+            "--served-model-name", "checkpoint", "--device", cfg.eval_device], dict(os.environ, PYTHONUNBUFFERED="1"))
+    with server as base_url:
         if out.exists():
             shutil.rmtree(out)
         cmd = eval_command(cfg, settings, base_url, out)
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         if done.returncode != 0:
             raise RuntimeError(f"uigym eval failed ({done.returncode}): {done.stderr[-2000:]}")
-    finally:
-        if server is not None:
-            server.terminate()
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                server.kill()
     from agent_harness.results import latest_results, read_results
 
     return results_metrics(latest_results(read_results(out)))

@@ -46,3 +46,39 @@ def test_eval_command_in_tool_mode_evaluates_through_the_tools():
         assert part in s, (part, s)
     for screen_only in ("--format", "tool_screenshots", "--image-size", "--history-images"):
         assert screen_only not in s, (screen_only, s)
+
+
+# A stand-in model server: answers 200 on every GET (the readiness probe reads /v1/models).
+STUB_SERVER = """
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b'{"data": []}')
+    def log_message(self, *a): pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+"""
+
+
+def test_served_model_waits_for_the_server_and_stops_it():
+    import sys
+
+    import httpx
+    import pytest
+
+    from agent_harness.train.evaluate import served_model
+
+    started: list[int] = []
+
+    def command(port: int) -> list[str]:
+        started.append(port)
+        return [sys.executable, "-c", STUB_SERVER, str(port)]
+
+    with served_model(command, timeout=60) as url:
+        assert url == f"http://127.0.0.1:{started[0]}/v1"
+        assert httpx.get(url + "/models", timeout=5).status_code == 200
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(url + "/models", timeout=2)
+    # A server that exits before it answers is an error, not a hang.
+    with pytest.raises(RuntimeError, match="exited"):
+        with served_model(lambda port: [sys.executable, "-c", "raise SystemExit(3)"], timeout=60):
+            pass
