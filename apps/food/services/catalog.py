@@ -2,7 +2,7 @@
 a store's page (hours, fees, menu, deals, reviews), an item's options, offers, the cart, checkout, orders,
 the account. Every list is capped and says its total. Read-only: nothing here writes.
 
-The store cards, filters and search ranking are the pages' own (apps/food/views/common.py and browse.py),
+The store cards, filters and search ranking are the pages' own (apps/food/services/stores.py and search.py),
 so a tool lists what the page lists, in the same order."""
 
 from __future__ import annotations
@@ -20,16 +20,11 @@ from apps.food.services import NotFound
 from apps.food.services import checkout as checkout_service
 from apps.food.services import orders as order_service
 from apps.food.services.account import NOTIFY
+from apps.food.services import stores
 from apps.food.services.cart import group_link
+from apps.food.services.search import normalize_query, search_stores
 from apps.food.services.state import addresses, cart, cart_items, cart_subtotal, current_address, user
 from domain import food as logic
-
-
-def _views():
-    """The pages' card builders and search (imported late: the views import the service layer)."""
-    from apps.food.views import browse, common
-
-    return browse, common
 
 
 def _t(v: dt.datetime | None) -> str | None:
@@ -59,13 +54,12 @@ def _filters(min_rating_45: bool, under_30_min: bool, price_levels: list[int], p
 def search(query: str, limit: int, **filters: Any) -> dict:
     """The search page: stores (name, cuisine, tags, dishes) and dish rows, with the page's chips. A query
     with "near me" sorts by distance, as the page does."""
-    browse, common = _views()
-    q, near = browse._norm(query)
+    q, near = normalize_query(query)
     f = _filters(**filters)
     if near and f["sort"] == "recommended":
         f["sort"] = "distance"
-    cards, dishes = browse.search_stores(q) if q else ([], [])
-    res = common.apply_filters(cards, f)
+    cards, dishes = search_stores(q) if q else ([], [])
+    res = stores.apply_filters(cards, f)
     by_id = {c.s.id: c for c in res}
     dish_rows = [(it, by_id[it.store_id]) for it in dishes if it.store_id in by_id]
     return {"total_stores": len(res), "stores": [card_json(c) for c in res[:limit]],
@@ -76,18 +70,17 @@ def search(query: str, limit: int, **filters: Any) -> dict:
 
 def list_stores(cuisine: str | None, limit: int, offset: int, **filters: Any) -> dict:
     """Home's store list (or a cuisine page's), filtered and sorted like the page."""
-    _, common = _views()
-    cards = common.all_cards()
+    cards = stores.all_cards()
     if cuisine:
         cz = db().scalars(select(Cuisine).where(Cuisine.slug == cuisine.strip().lower())).first()
         if cz is None:
-            cz = next((c for c in common.cuisines() if c.name.lower() == cuisine.strip().lower()), None)
+            cz = next((c for c in stores.cuisines() if c.name.lower() == cuisine.strip().lower()), None)
         if cz is None:
             raise NotFound(f"No cuisine {cuisine!r}; list_cuisines gives the slugs.")
         cards = [c for c in cards if c.s.cuisine_id == cz.id]
     elif user().mode == "pickup":
         cards = [c for c in cards if c.s.offers_pickup]
-    res = common.apply_filters(cards, _filters(**filters))
+    res = stores.apply_filters(cards, _filters(**filters))
     return {"total": len(res), "offset": offset, "stores": [card_json(c) for c in res[offset:offset + limit]]}
 
 
@@ -99,8 +92,7 @@ def get_store(store_id: int) -> dict:
     s = db().get(Store, store_id)
     if s is None:
         raise NotFound(f"No store {store_id}; search or list_stores gives store ids.")
-    _, common = _views()
-    card = common.store_card(s)
+    card = stores.store_card(s)
     t = now()
     a = current_address()
     st = logic.store_status(s, t)
@@ -136,13 +128,12 @@ def get_item(item_id: int) -> dict:
     it = db().get(MenuItem, item_id)
     if it is None:
         raise NotFound(f"No menu item {item_id}; get_store lists a store's items.")
-    _, common = _views()
     return {**_item_row(it), "store_id": it.store_id,
             "option_groups": [{"group": g.name, "min_select": g.min_select, "max_select": g.max_select,
                                "required": g.min_select > 0,
                                "options": [{"option_id": o.id, "name": o.name, "price_delta": logic.money(o.price_cents)
                                             if o.price_cents else "$0.00"} for o in opts]}
-                              for g, opts in common.item_groups(it)]}
+                              for g, opts in stores.item_groups(it)]}
 
 
 def list_offers() -> dict:
@@ -272,7 +263,6 @@ def _card_json(pm: PaymentMethod, u) -> dict:
 def get_account() -> dict:
     u, t = user(), now()
     cur = current_address()
-    _, common = _views()
     gifts = db().scalars(select(GiftCard).where(GiftCard.redeemed_at.is_not(None)).order_by(GiftCard.redeemed_at.desc()))
     return {
         "profile": {"first_name": u.first_name, "last_name": u.last_name, "email": u.email, "phone": u.phone},
@@ -288,6 +278,6 @@ def get_account() -> dict:
                        "plans": {k: logic.money(v) for k, v in logic.PLUS_PRICES.items()}},
         "notifications": [{"setting": k, "group": head, "channel": label, "on": bool(getattr(u, k))}
                           for k, head, label in NOTIFY],
-        "saved_stores": [{"store_id": c.s.id, "name": c.s.name} for c in common.all_cards() if c.saved],
+        "saved_stores": [{"store_id": c.s.id, "name": c.s.name} for c in stores.all_cards() if c.saved],
     }
 
