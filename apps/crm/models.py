@@ -36,6 +36,19 @@ def _str(n: int = 255, **kw):
     return mapped_column(String(n), **kw)
 
 
+# After a record's own columns: who made it and when, who changed it last and when, when the user last
+# opened it. Every CRM record has them; `updated_at`, `last_modified_by_id` and `last_viewed_at` are volatile.
+AUDIT_ORDER = 100
+
+
+class Audited:
+    created_by_id: Mapped[int] = _int(sort_order=AUDIT_ORDER)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, sort_order=AUDIT_ORDER + 1)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, sort_order=AUDIT_ORDER + 3)
+    last_modified_by_id: Mapped[int] = _int(sort_order=AUDIT_ORDER + 3)
+    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True, sort_order=AUDIT_ORDER + 3)
+
+
 class Role(Base):
     __tablename__ = "roles"
     id: Mapped[int] = _int(primary_key=True)
@@ -66,7 +79,7 @@ class User(Base):
         return f"{self.first_name} {self.last_name}"
 
 
-class Account(Base):
+class Account(Audited, Base):
     __tablename__ = "accounts"
     id: Mapped[int] = _int(primary_key=True)
     name: Mapped[str] = _str(255, index=True)
@@ -87,14 +100,9 @@ class Account(Base):
     description: Mapped[str] = mapped_column(Text, default="")
     parent_id: Mapped[int | None] = _int(nullable=True)
     owner_id: Mapped[int] = _int(index=True)
-    created_by_id: Mapped[int] = _int()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    last_modified_by_id: Mapped[int] = _int()
-    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
 
-class Contact(Base):
+class Contact(Audited, Base):
     __tablename__ = "contacts"
     id: Mapped[int] = _int(primary_key=True)
     account_id: Mapped[int | None] = _int(nullable=True, index=True)
@@ -116,18 +124,13 @@ class Contact(Base):
     reports_to_id: Mapped[int | None] = _int(nullable=True)
     description: Mapped[str] = mapped_column(Text, default="")
     owner_id: Mapped[int] = _int(index=True)
-    created_by_id: Mapped[int] = _int()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    last_modified_by_id: Mapped[int] = _int()
-    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
     @property
     def name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
 
 
-class Lead(Base):
+class Lead(Audited, Base):
     __tablename__ = "leads"
     id: Mapped[int] = _int(primary_key=True)
     salutation: Mapped[str] = _str(10, default="")
@@ -157,18 +160,13 @@ class Lead(Base):
     converted_opportunity_id: Mapped[int | None] = _int(nullable=True)
     converted_date: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
     owner_id: Mapped[int] = _int(index=True)
-    created_by_id: Mapped[int] = _int()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    last_modified_by_id: Mapped[int] = _int()
-    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
     @property
     def name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
 
 
-class Opportunity(Base):
+class Opportunity(Audited, Base):
     __tablename__ = "opportunities"
     id: Mapped[int] = _int(primary_key=True)
     name: Mapped[str] = _str(120, index=True)
@@ -186,11 +184,6 @@ class Opportunity(Base):
     # Pricebook2Id: chosen before the first product is added (Add Products), null until then.
     price_book_id: Mapped[int | None] = _int(nullable=True)
     owner_id: Mapped[int] = _int(index=True)
-    created_by_id: Mapped[int] = _int()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    last_modified_by_id: Mapped[int] = _int()
-    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class OpportunityContactRole(Base):
@@ -202,7 +195,7 @@ class OpportunityContactRole(Base):
     is_primary: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
-class Case(Base):
+class Case(Audited, Base):
     __tablename__ = "cases"
     id: Mapped[int] = _int(primary_key=True)
     case_number: Mapped[str] = _str(12, index=True)
@@ -216,12 +209,8 @@ class Case(Base):
     type: Mapped[str] = _str(40, default="")
     reason: Mapped[str] = _str(40, default="")
     owner_id: Mapped[int] = _int(index=True)
-    created_by_id: Mapped[int] = _int()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    last_modified_by_id: Mapped[int] = _int()
-    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    # Between the audit columns, as it always was (the state dumps keep their column order).
+    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True, sort_order=AUDIT_ORDER + 2)
 
 
 class CaseComment(Base):
@@ -237,7 +226,7 @@ class CaseComment(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
-class Task(Base):
+class Task(Audited, Base):
     __tablename__ = "tasks"
     id: Mapped[int] = _int(primary_key=True)
     subject: Mapped[str] = _str(255)
@@ -252,16 +241,11 @@ class Task(Base):
     what_type: Mapped[str | None] = _str(20, nullable=True)
     what_id: Mapped[int | None] = _int(nullable=True)
     completed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
-    created_by_id: Mapped[int] = _int()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    last_modified_by_id: Mapped[int] = _int()
-    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
     __table_args__ = (Index("ix_tasks_what", "what_type", "what_id"), Index("ix_tasks_who", "who_type", "who_id"))
 
 
-class Event(Base):
+class Event(Audited, Base):
     __tablename__ = "events"
     id: Mapped[int] = _int(primary_key=True)
     subject: Mapped[str] = _str(255)
@@ -275,11 +259,6 @@ class Event(Base):
     who_id: Mapped[int | None] = _int(nullable=True)
     what_type: Mapped[str | None] = _str(20, nullable=True)
     what_id: Mapped[int | None] = _int(nullable=True)
-    created_by_id: Mapped[int] = _int()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    last_modified_by_id: Mapped[int] = _int()
-    last_viewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
     __table_args__ = (Index("ix_events_what", "what_type", "what_id"), Index("ix_events_who", "who_type", "who_id"))
 
@@ -481,8 +460,8 @@ class FileLink(Base):
 
 
 VOLATILE: dict[str, list[str]] = {
-    t: ["last_viewed_at", "updated_at", "last_modified_by_id"]
-    for t in ("accounts", "contacts", "leads", "opportunities", "cases", "tasks", "events")
+    model.__tablename__: ["last_viewed_at", "updated_at", "last_modified_by_id"]
+    for model in Audited.__subclasses__()  # in the order they are defined
 }
 VOLATILE.update({
     "notes": ["updated_at"],
