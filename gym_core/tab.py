@@ -1,0 +1,269 @@
+"""The env's one browser tab: its context, the request guard, the world cookie, and its lifecycle
+between episodes (parked on an empty page, wiped clean, or replaced by a new context).
+
+A mixin of AsyncUIEnv (gym_core/env.py), which supplies the world (`server`, `runtime`, `config`,
+`world_now`, the cookie binding); this file is the tab and nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from typing import TYPE_CHECKING
+
+from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
+
+from gym_core.browser import origin
+from gym_core.page_scripts import INIT_SCRIPT
+from gym_core.server import ServerError
+
+if TYPE_CHECKING:
+    from gym_core.config import EnvConfig
+    from gym_core.runtime import Runtime
+    from gym_core.server import AppServer
+
+PARKED_PATH = "/_shared/static/parked.html"  # an empty page of every app's origin (park_tab)
+
+
+class BrowserTab:
+    # From the env this is mixed into.
+    config: EnvConfig
+    runtime: Runtime
+    server: AppServer
+    world_now: dt.datetime | None
+    _binding: dict
+
+    def _init_tab(self) -> None:
+        self.context: BrowserContext | None = None
+        self.page: Page | None = None
+        self._inflight = 0  # the tab's requests in flight
+        self._navs = 0  # main-frame navigations committed
+        self._nav_requests = 0  # navigations the renderer announced
+        self._cdp = None
+        self._ctx_origin = ""
+        self._ctx_id = ""  # the browser context's CDP id
+        self._parked = False
+
+    # ------------------------------------------------------- public seams for tools that drive the page
+    # The QA crawler resets worlds and navigates itself, takes its own screenshots, and needs the CDP
+    # session and the navigation count to judge what an action did; these are its (and only its) handles.
+    @property
+    def cdp(self):
+        """The page's CDP session (None before reset and after close_context)."""
+        return self._cdp
+
+    @property
+    def navigations(self) -> int:
+        """Main-frame navigations of the current context so far (a change means an action navigated)."""
+        return self._navs
+
+    async def fonts_ready(self) -> None:
+        try:
+            await asyncio.wait_for(self.page.evaluate("document.fonts.ready.then(() => true)"), 5)
+        except (PlaywrightError, asyncio.TimeoutError):
+            pass
+
+    # --------------------------------------------------------------- lifecycle
+    async def park_tab(self) -> bool:
+        """Before the world is reset under it, the last episode's tab lets go of it: its requests in
+        flight finish (against the old world), then it is wiped and parked on an empty page, so nothing
+        it does later (a lazy image, a timer's fetch, a late POST) reaches the new world, or reads it
+        half-restored (seen: a QA crawl's late image got a 500). Parked on an empty static page of the
+        app's origin, not about:blank: leaving the origin would cost a new renderer process each episode.
+        A tab that cannot be wiped is closed with its context. True: the tab is parked, clean, and can
+        be reused."""
+        if self.page is None or self.page.is_closed():
+            return False
+        await self._drain(time.monotonic() + 2.0)
+        if self.config.reuse_context and await self._try_wipe_tab():
+            try:
+                await asyncio.wait_for(self.page.goto(self.server.url + PARKED_PATH), 5)
+                self._inflight = 0
+                return True
+            except (PlaywrightError, asyncio.TimeoutError):
+                pass
+        await self.close_context()
+        return False
+
+    async def _open_page(self, url: str, fresh: bool = False, parked: bool = False) -> None:
+        """Show `url` in a clean tab: the env's tab wiped clean (or parked clean by `park_tab`), or a
+        brand-new context."""
+        wiped = parked or (not fresh and self.config.reuse_context and await self._try_wipe_tab())
+        if not wiped:
+            await self._new_context()
+        elif parked and self.world_now is not None:  # the new world's clock (the wipe set the old one's)
+            await self.context.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
+        await self._goto(url)
+        if wiped:
+            try:
+                await self._cdp.send("Page.resetNavigationHistory")  # Back leads nowhere, as in a new tab
+            except PlaywrightError:
+                pass
+
+    async def _new_context(self) -> None:
+        await self.close_context()
+        browser = await self.runtime.browser()
+        ctx = await browser.new_context(
+            viewport={"width": self.width, "height": self.height},
+            device_scale_factor=1,
+            locale=self.config.locale,
+            timezone_id=self.config.timezone,
+            reduced_motion="reduce",
+            service_workers="block",
+            # A download lands nowhere (no clone's task needs one, and the page cannot see one either way):
+            # nothing of an episode is left on disk, and nothing outlives a reset.
+            accept_downloads=False,
+        )
+        self._ctx_origin = self.server.url
+        # The env shows one tab: a window the app opens is closed at once (no clone opens one).
+        ctx.on("page", self._close_popup)
+        await ctx.add_cookies([self._world_cookie()])
+        await ctx.add_init_script(INIT_SCRIPT)
+        if self.world_now is not None:
+            await ctx.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
+        self.context = ctx
+        page = await ctx.new_page()
+        self._inflight = 0
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_request_done)
+        page.on("requestfailed", self._on_request_done)
+        page.on("framenavigated", self._on_nav)
+        self.page = page
+        # Screenshots straight from the DevTools protocol: the same pixels as page.screenshot(),
+        # without its per-call bookkeeping (a step should cost about one bare screenshot).
+        self._cdp = await ctx.new_cdp_session(page)
+        # A link click or form submit starts its navigation a task later than the click itself;
+        # the renderer announces it at once with frameRequestedNavigation, so settle can wait for it.
+        self._cdp.on("Page.frameRequestedNavigation", self._on_nav_requested)
+        await self._cdp.send("Page.enable")
+        await self._guard_requests()
+        info = await self._cdp.send("Target.getTargetInfo")
+        self._ctx_id = info["targetInfo"].get("browserContextId", "")
+        self.runtime.guarded_contexts.add(self._ctx_id)  # the browser-wide document guard (gym_core/browser.py)
+
+    async def _guard_requests(self) -> None:
+        """Only this app's pages' origin (scheme, host and port) is reachable. The control API listens
+        on another port, so it is out of reach like any other origin; the pages' own CSP is the other
+        lock (apps/_shared/sandbox.py), and it keeps the page from opening tabs this guard does not see; the
+        runtime's browser-wide document guard is the browser's own lock on those (gym_core/browser.py).
+
+        Every request of the tab pauses in the browser until we allow it (Fetch domain). Playwright's
+        own `context.route` would do the same but turns the HTTP cache off, which makes every page
+        load re-fetch and re-parse the app's CSS and fonts (~40% of a reset)."""
+        origin_ = origin(self.server.url)
+        cdp = self._cdp
+
+        async def decide(ev: dict) -> None:
+            ok = origin(ev["request"]["url"]) == origin_
+            try:
+                if ok:
+                    await cdp.send("Fetch.continueRequest", {"requestId": ev["requestId"]})
+                else:
+                    await cdp.send("Fetch.failRequest", {"requestId": ev["requestId"], "errorReason": "BlockedByClient"})
+            except PlaywrightError:
+                pass  # the tab went away meanwhile
+
+        cdp.on("Fetch.requestPaused", lambda ev: asyncio.ensure_future(decide(ev)))
+        await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]})
+
+    def _close_popup(self, page: Page) -> None:
+        if page is not self.page and self.page is not None:
+            asyncio.ensure_future(self._quiet_close(page))
+
+    @staticmethod
+    async def _quiet_close(page: Page) -> None:
+        try:
+            await page.close()
+        except PlaywrightError:
+            pass
+
+    def _world_cookie(self) -> dict:
+        """The world binding: HttpOnly, so page JS can neither read nor replace it; SameSite=Strict."""
+        return {"name": self._binding["name"], "value": self._binding["value"], "url": self.server.url,
+                "httpOnly": True, "sameSite": "Strict"}
+
+    async def _try_wipe_tab(self) -> bool:
+        try:  # a page that hangs (a script in a loop) cannot be wiped: it gets a new context
+            return await asyncio.wait_for(self._wipe_tab(), 5)
+        except asyncio.TimeoutError:
+            return False
+
+    async def _wipe_tab(self) -> bool:
+        """Make the env's open tab as clean as a new context's, if it can be. False: it can't be
+        (none open, another app's, or not on the app's origin, whose session storage we must clear).
+        Hover does not outlive the document, so the next page load starts with nothing hovered
+        (tests/gym_core/test_env_toy.py checks all of this against a new context's pixels)."""
+        page, ctx = self.page, self.context
+        if page is None or ctx is None or page.is_closed() or self._ctx_origin != self.server.url:
+            return False
+        if not page.url.startswith(self.server.url + "/"):
+            return False
+        try:
+            for other in ctx.pages:
+                if other is not page:
+                    await other.close()
+            # Session storage belongs to the tab and survives navigation: clear it from the page.
+            await page.evaluate("() => sessionStorage.clear()")
+            await self._cdp.send("Storage.clearDataForOrigin", {
+                "origin": self.server.url, "storageTypes": "local_storage,indexeddb,cache_storage,file_systems"})
+            await ctx.clear_cookies()
+            await ctx.add_cookies([self._world_cookie()])
+            if self.world_now is not None:
+                await ctx.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
+        except PlaywrightError:
+            return False
+        self._inflight = 0
+        return True
+
+    async def _goto(self, url: str) -> None:
+        try:
+            await self.page.goto(url, wait_until="load")
+        except PlaywrightError as e:
+            raise ServerError(f"could not open {url}: {e.message.splitlines()[0]}") from None
+        # Lazy images do not hold up `load`: the first observation waits for them as a step would
+        # (seen: a fresh server's first food home page had 44 card pictures still coming, so episode 1
+        # showed grey cards and every later episode, served from the cache, showed the pictures).
+        await self._after_load(time.monotonic() + self.config.settle_timeout_ms / 1000)
+
+    async def _after_load(self, deadline: float) -> None:
+        """A loaded page is on screen once its fonts are ready and the requests it made after `load`
+        (lazy images, fetches) are in and handled."""
+        await self.fonts_ready()
+        await self._drain(deadline)
+        try:
+            await self.page.evaluate("0")
+        except PlaywrightError:
+            pass
+
+    def _on_request(self, _req) -> None:
+        self._inflight += 1
+
+    def _on_request_done(self, _req) -> None:
+        self._inflight = max(0, self._inflight - 1)
+
+    def _on_nav(self, frame) -> None:
+        if frame.parent_frame is None:
+            self._navs += 1
+
+    def _on_nav_requested(self, _params) -> None:
+        self._nav_requests += 1
+
+    async def _drain(self, deadline: float) -> bool:
+        """Wait (until `deadline`) for the page's requests in flight to finish. True if there were any."""
+        waited = False
+        while self._inflight > 0 and time.monotonic() < deadline:
+            waited = True
+            await asyncio.sleep(0.002)
+        return waited
+
+    async def close_context(self) -> None:
+        ctx, self.context, self.page, self._cdp, self._ctx_origin = self.context, None, None, None, ""
+        self.runtime.guarded_contexts.discard(self._ctx_id)
+        self._ctx_id = ""
+        if ctx is not None:
+            try:
+                await asyncio.wait_for(ctx.close(), 15)
+            except (PlaywrightError, asyncio.TimeoutError):
+                pass
