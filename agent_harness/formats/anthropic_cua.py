@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 from agent_harness.formats.base import (
     SCROLL_CLICK_PX, ActionFormat, FormatContext, Parsed, ParseError, Rendered, Reply, ToolCall, as_action,
-    fold_pointer_ops, json_objects, key_list, model_point, num, point, read_reply,
+    computer_use_pointer, fold_pointer_ops, json_objects, key_list, model_point, num, point, read_reply,
 )
 
 # uigym key -> xdotool keysym (what Claude writes)
@@ -77,14 +77,10 @@ class AnthropicComputerUse(ActionFormat):
 
     # ------------------------------------------------------------------ render
     def _inputs(self, a: dict, ctx: FormatContext) -> list[dict]:
+        pointer = computer_use_pointer(a, ctx)
+        if pointer is not None:
+            return [pointer]
         t = a["type"]
-        if t == "click":
-            name = {"left": "left_click", "right": "right_click", "middle": "middle_click"}[a.get("button", "left")]
-            return [{"action": name, "coordinate": model_point(a["x"], a["y"], ctx)}]
-        if t == "double_click":
-            return [{"action": "double_click", "coordinate": model_point(a["x"], a["y"], ctx)}]
-        if t == "move":
-            return [{"action": "mouse_move", "coordinate": model_point(a["x"], a["y"], ctx)}]
         if t == "drag":
             pts = [model_point(x, y, ctx) for x, y in a["path"]]
             if len(pts) == 2:

@@ -256,6 +256,22 @@ def model_point(x: int, y: int, ctx: FormatContext) -> list[int]:
     return [mx, my]
 
 
+CLICK_ACTIONS = {"left": "left_click", "right": "right_click", "middle": "middle_click"}
+
+
+def computer_use_pointer(a: dict, ctx: FormatContext) -> dict | None:
+    """A click, double click or mouse move in the computer-use vocabulary Anthropic's `computer` tool and
+    Qwen2.5-VL's `computer_use` share (`left_click`, `double_click`, `mouse_move` at `coordinate`); None for
+    any other action, which each format renders its own way."""
+    t = a["type"]
+    if t == "click":
+        return {"action": CLICK_ACTIONS[a.get("button", "left")], "coordinate": model_point(a["x"], a["y"], ctx)}
+    if t in ("double_click", "move"):
+        name = "double_click" if t == "double_click" else "mouse_move"
+        return {"action": name, "coordinate": model_point(a["x"], a["y"], ctx)}
+    return None
+
+
 def key_list(keys: Any, sep: str = "+") -> list[str]:
     """Key names from a list or one string ("ctrl+a", "ctrl a"), normalised to uigym's names."""
     if isinstance(keys, str):

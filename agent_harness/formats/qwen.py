@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from agent_harness.formats.base import (
     ActionFormat, FormatContext, Parsed, ParseError, Rendered, RenderError, Reply, ToolCall, as_action,
-    fold_pointer_ops, json_objects, key_list, model_point, num, point, read_reply,
+    computer_use_pointer, fold_pointer_ops, json_objects, key_list, model_point, num, point, read_reply,
 )
 
 ACTIONS = ["key", "type", "mouse_move", "left_click", "left_click_drag", "right_click", "middle_click",
@@ -64,14 +64,10 @@ class QwenComputerUse(ActionFormat):
 
     # ------------------------------------------------------------------ render
     def _args(self, a: dict, ctx: FormatContext) -> list[dict]:
+        pointer = computer_use_pointer(a, ctx)
+        if pointer is not None:
+            return [pointer]
         t = a["type"]
-        if t == "click":
-            name = {"left": "left_click", "right": "right_click", "middle": "middle_click"}[a.get("button", "left")]
-            return [{"action": name, "coordinate": model_point(a["x"], a["y"], ctx)}]
-        if t == "double_click":
-            return [{"action": "double_click", "coordinate": model_point(a["x"], a["y"], ctx)}]
-        if t == "move":
-            return [{"action": "mouse_move", "coordinate": model_point(a["x"], a["y"], ctx)}]
         if t == "drag":
             p = a["path"]
             if len(p) != 2:
