@@ -6,6 +6,7 @@
 
   const $ = (sel, root) => (root || document).querySelector(sel);
   const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const RTE = window.Inkbox.editor;
   const TOAST_KEY = "inkbox.toast";
   const appEl = $("#app");
   const NOW = appEl && appEl.dataset.now ? appEl.dataset.now : "2026-01-01T00:00:00";
@@ -911,7 +912,8 @@
   }
   function composeFields() {
     const f = $("#compose-form");
-    return { to: addrValue(f.to), cc: addrValue(f.cc), bcc: addrValue(f.bcc), subject: f.subject.value, body: f.body.value };
+    const ed = $("#compose-body");
+    return { to: addrValue(f.to), cc: addrValue(f.cc), bcc: addrValue(f.bcc), subject: f.subject.value, body: RTE.text(ed), body_html: RTE.html(ed) };
   }
   function hasContent(d) {
     return !!(d.to || d.cc || d.bcc || d.subject.trim() || (d.body.trim() && d.body.trim() !== signatureBlock().trim()));
@@ -919,6 +921,7 @@
   function setStatus(t) { const s = $("#draft-status"); if (s) s.textContent = t; }
   function resetCompose() {
     $("#compose-form").reset();
+    RTE.setText($("#compose-body"), "");
     $$("#compose .addr-chip").forEach((c) => c.remove());
     $("#cc-row").hidden = true;
     $("#bcc-row").hidden = true;
@@ -992,15 +995,16 @@
       if ((opts.draft.bcc || []).length) { $("#bcc-row").hidden = false; setAddrs($("#compose-bcc"), opts.draft.bcc, opts.draft.names); }
       $("#compose-subject").value = opts.draft.subject || "";
       $("#compose-title").textContent = opts.draft.subject || "New Message";
-      $("#compose-body").value = opts.draft.body || "";
+      if (opts.draft.body_html) RTE.setHtml($("#compose-body"), opts.draft.body_html);
+      else RTE.setText($("#compose-body"), opts.draft.body || "");
       renderComposeAtts(opts.draft.attachments || []);
       setStatus("Draft");
     } else {
       if (opts.to) setAddrs($("#compose-to"), [opts.to], opts.names);
-      if (!$("#compose-body").value) $("#compose-body").value = signatureBlock();
+      if (!RTE.text($("#compose-body"))) RTE.setText($("#compose-body"), signatureBlock());
     }
     const body = $("#compose-body");
-    if (opts.draft || opts.to) { body.focus(); body.setSelectionRange(0, 0); } else $("#compose-to").focus();
+    if (opts.draft || opts.to) RTE.caretToStart(body); else $("#compose-to").focus();
   }
   function scheduleSave() {
     if (!compose || compose.hidden || C.busy) return;
@@ -1128,8 +1132,9 @@
       const body = $("#compose-body");
       const sig = signatureBlock();
       if (!sig) { showToast({ text: "You have no signature. Add one in Settings." }); return; }
-      if (body.value.includes(sig.trim())) { showToast({ text: "Your signature is already in this message." }); return; }
-      body.value = body.value.replace(/\s+$/, "") + sig;
+      const cur = RTE.text(body);
+      if (cur.includes(sig.trim())) { showToast({ text: "Your signature is already in this message." }); return; }
+      RTE.setText(body, cur.replace(/\s+$/, "") + sig);
       scheduleSave();
     });
     $("#compose-insert-files").addEventListener("click", () => openFilesPicker(composeAttach));
@@ -1138,6 +1143,7 @@
       try { await composeAttach(await uploadChosen(e.target)); } catch (err) { alertModal("Error", err.message); }
     });
     $("#compose-form").addEventListener("submit", (e) => { e.preventDefault(); sendCompose(null); });
+    RTE.attach($("#compose-body"), $("#compose-fmt"), $("#compose-format"));
     popover($("#send-options-btn"), $("#send-options-menu"));
     $("#schedule-send-item").addEventListener("click", () => {
       closePopovers();
@@ -1602,8 +1608,15 @@
       const sig = form.dataset.signature ? "\n\n--\n" + form.dataset.signature : "";
       // Files picked for this reply / forward; they go with Send (file_ids).
       let replyFiles = [];
-      const renderReplyAtts = () => renderAttChips($("#reply-atts"), replyFiles.map((f) => ({ filename: f.name, mime: f.mime, size_label: f.size_label, file_id: f.file_id })),
-        (a) => { replyFiles = replyFiles.filter((f) => f.file_id !== a.file_id); renderReplyAtts(); });
+      let fwdAtts = [];
+      const renderReplyAtts = () => renderAttChips($("#reply-atts"), [
+        ...fwdAtts.map((a) => Object.assign({ fwd: true }, a)),
+        ...replyFiles.map((f) => ({ filename: f.name, mime: f.mime, size_label: f.size_label, file_id: f.file_id }))],
+        (a) => {
+          if (a.fwd) fwdAtts = fwdAtts.filter((x) => x.attachment_id !== a.attachment_id);
+          else replyFiles = replyFiles.filter((f) => f.file_id !== a.file_id);
+          renderReplyAtts();
+        });
       let replyPending = Promise.resolve();
       const replyAttach = (ids) => (replyPending = replyPending.then(() => replyAttachNow(ids)));
       const replyAttachNow = async (ids) => {
@@ -1635,9 +1648,16 @@
         if (fwdText) $("#ir-fwd-text").textContent = fwdText;
         form.setAttribute("aria-label", m === "forward" ? "Forward" : (m === "reply_all" ? "Reply all" : "Reply"));
         const body = $("#reply-body");
-        if (!body.value) body.value = sig;
+        if (!RTE.text(body)) RTE.setText(body, sig);
+        // Forward carries the message's attachments (chips that can be removed before Send).
+        fwdAtts = [];
+        if (m === "forward") {
+          const src = $('.msg[data-mid="' + form.dataset.irtNow + '"]');
+          try { fwdAtts = JSON.parse((src && src.dataset.atts) || "[]"); } catch (e) { fwdAtts = []; }
+        }
+        renderReplyAtts();
         if (m === "forward") $("#reply-to").focus();
-        else { body.focus(); body.setSelectionRange(0, 0); }
+        else RTE.caretToStart(body);
         form.scrollIntoView({ block: "nearest" });
       };
       $$("#reply-bar .pill-btn").forEach((b) => b.addEventListener("click", () => openReply(b.dataset.mode, b.dataset.to, null, null, b.dataset.cc)));
@@ -1651,6 +1671,8 @@
       }));
       $("#reply-discard").addEventListener("click", () => {
         form.reset();
+        RTE.setText($("#reply-body"), "");
+        fwdAtts = [];
         setAddrs($("#reply-to"), []);
         setAddrs($("#reply-cc"), []);
         replyFiles = [];
@@ -1661,6 +1683,7 @@
       $("#reply-body").addEventListener("keydown", (e) => {
         if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); form.requestSubmit(); }
       });
+      RTE.attach($("#reply-body"), $("#reply-fmt"), $("#reply-format"));
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
         await replyPending.catch(() => {});  // files still being added go with this Send
@@ -1672,7 +1695,9 @@
         let r;
         try {
           r = await api("/api/send", { mode: mode, thread_id: Number(form.dataset.thread), in_reply_to_id: Number(form.dataset.irtNow || defaultIrt),
-                                       to: to, cc: cc, body: $("#reply-body").value, file_ids: replyFiles.map((f) => f.file_id) });
+                                       to: to, cc: cc, body: RTE.text($("#reply-body")), body_html: RTE.html($("#reply-body")),
+                                       file_ids: replyFiles.map((f) => f.file_id),
+                                       forward_attachment_ids: mode === "forward" ? fwdAtts.map((a) => a.attachment_id) : null });
         } catch (err) { await alertModal("Error", err.message); return; }
         storeToast({ text: r.toast || "Message sent", actions: [undoSendAction(r), { label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(back) }] });
         reload();
@@ -1682,7 +1707,12 @@
       try { restored = JSON.parse(sessionStorage.getItem(REPLY_KEY) || "null"); sessionStorage.removeItem(REPLY_KEY); } catch (e) { restored = null; }
       if (restored && restored.thread_id === Number(form.dataset.thread)) {
         openReply(restored.mode, (restored.to || []).join(", "), restored.in_reply_to_id ? String(restored.in_reply_to_id) : null, null, (restored.cc || []).join(", "));
-        $("#reply-body").value = restored.body || "";
+        if (restored.body_html) RTE.setHtml($("#reply-body"), restored.body_html);
+        else RTE.setText($("#reply-body"), restored.body || "");
+        if (restored.forward_attachment_ids) {
+          fwdAtts = fwdAtts.filter((a) => restored.forward_attachment_ids.includes(a.attachment_id));
+          renderReplyAtts();
+        }
         if ((restored.file_ids || []).length) replyAttach(restored.file_ids).catch(() => {});
       }
     }
