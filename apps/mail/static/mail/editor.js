@@ -1,5 +1,5 @@
 /* The message editor (compose and the inline reply): a contenteditable body with Gmail's formatting bar.
-   Loaded before mail.js; it shares one namespace object, window.Inkbox. The server derives the plain text
+   Loaded first (layout.html); it shares one namespace object, window.Inkbox, with the other files. The server derives the plain text
    from the HTML sent (apps/mail/services/richtext.py); text() here is the same line rule, used only for the
    page's own checks (is the body empty, is it only the signature). */
 (function () {
