@@ -802,7 +802,7 @@ class WorldBuilder:
                 "in_reply_to_id": msg_ids[(tid, pos - 1)] if pos else None,
                 "from_name": m.sender.name, "from_email": m.sender.email,
                 "to": [p.email for p in m.to], "cc": [p.email for p in m.cc], "bcc": [],
-                "subject": m.subject, "body": m.body, "sent_at": m.sent_at,
+                "subject": m.subject, "body": m.body, "body_html": "", "sent_at": m.sent_at,
                 "is_read": not unread, "is_starred": pos == starred_pos,
                 "is_important": conv.important and not conv.spam,
                 "in_inbox": not mine and not archived and not conv.spam and not is_trashed and not blocked_sender,

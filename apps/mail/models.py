@@ -95,6 +95,8 @@ class Message(Base):
     bcc: Mapped[list[str]] = mapped_column(JSON, default=list)
     subject: Mapped[str] = mapped_column(String(300))
     body: Mapped[str] = mapped_column(Text, default="")  # plain text, paragraphs separated by blank lines
+    # The compose editor's formatting, sanitized (services/richtext.py); "" when the message is plain text.
+    body_html: Mapped[str] = mapped_column(Text, default="")
     sent_at: Mapped[dt.datetime] = mapped_column(DateTime)
     is_read: Mapped[bool] = mapped_column(Boolean, default=False)
     is_starred: Mapped[bool] = mapped_column(Boolean, default=False)

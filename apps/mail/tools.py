@@ -149,21 +149,25 @@ def _sent(msg, thread) -> dict:
 Body = Annotated[str, Field(description="the message text (plain text)")]
 FileIds = Annotated[list[int], Field(max_length=20, description="files to attach: file_id from list_files (My Files)")]
 Subject = Annotated[str, Field(max_length=500, description="the subject line")]
+BodyHtml = Annotated[Optional[str], Field(max_length=200_000, description=(
+    "optional formatted text (the formatting bar's HTML: <b>, <i>, <u>, <font color>, lists, quotes...); when "
+    "given it is the message: it is sanitized and the plain text is derived from it, `body` is then ignored"))]
 
 
 @TOOLS.tool
 def send_email(to: Addresses, subject: Subject, body: Body, cc: Addresses = [], bcc: Addresses = [],
-               file_ids: FileIds = []) -> dict:
+               file_ids: FileIds = [], body_html: BodyHtml = None) -> dict:
     """Compose and send a new email now (a new conversation), with `file_ids` attached (list_files). Returns its
     message_id and thread_id."""
-    return _sent(*C.send(_s(), mode="new", to=to, cc=cc, bcc=bcc, subject=subject, body=body, file_ids=file_ids))
+    return _sent(*C.send(_s(), mode="new", to=to, cc=cc, bcc=bcc, subject=subject, body=body, file_ids=file_ids,
+                         body_html=body_html))
 
 
 @TOOLS.tool
 def reply(thread_id: ThreadId, body: Body,
           reply_all: Annotated[bool, Field(description="reply to everyone on the message, not only its sender")] = False,
           to: Annotated[Optional[list[str]], Field(max_length=50, description="override the recipients (default: as Reply / Reply all fill them)")] = None,
-          cc: Addresses = [], file_ids: FileIds = []) -> dict:
+          cc: Addresses = [], file_ids: FileIds = [], body_html: BodyHtml = None) -> dict:
     """Reply in a conversation, as its Reply / Reply all buttons do: to the latest message from someone else
     (its sender; with reply_all, the sender and its To on To, its Cc on Cc, without me), subject "Re: ...".
     `file_ids` attach files from list_files. Sent now."""
@@ -175,20 +179,22 @@ def reply(thread_id: ThreadId, body: Body,
     # Reply all keeps the original Cc on Cc; a Cc given is added to it (as typing into the Cc field would).
     copy = [*(all_cc if reply_all and everyone and to is None else []), *cc]
     return _sent(*C.send(session, mode="reply_all" if reply_all else "reply", to=recipients, cc=copy, body=body,
-                         thread_id=thread_id, in_reply_to_id=src.id, file_ids=file_ids))
+                         thread_id=thread_id, in_reply_to_id=src.id, file_ids=file_ids, body_html=body_html))
 
 
 @TOOLS.tool
 def forward(thread_id: ThreadId, to: Addresses, body: Body = "", cc: Addresses = [], bcc: Addresses = [],
             message_id: Annotated[Optional[int], Field(description="the message to forward (default: the one Reply would answer)")] = None,
-            file_ids: FileIds = []) -> dict:
-    """Forward a conversation's message: "Fwd: ..." with your text above the quoted original, `file_ids` (from
-    list_files) attached. Sent now."""
+            file_ids: FileIds = [], body_html: BodyHtml = None,
+            keep_attachments: Annotated[bool, Field(description="carry the forwarded message's attachments (as Gmail does)")] = True) -> dict:
+    """Forward a conversation's message: "Fwd: ..." with your text above the quoted original, the original's
+    attachments carried (unless keep_attachments is false) and `file_ids` (from list_files) attached. Sent now."""
     session = _s()
     msgs = S.thread_msgs(session, thread_id)
     src = C.reply_source(session, msgs)[0] if message_id is None else None
     return _sent(*C.send(session, mode="forward", to=to, cc=cc, bcc=bcc, body=body, thread_id=thread_id,
-                         in_reply_to_id=message_id if message_id is not None else src.id, file_ids=file_ids))
+                         in_reply_to_id=message_id if message_id is not None else src.id, file_ids=file_ids,
+                         body_html=body_html, forward_attachment_ids=None if keep_attachments else []))
 
 
 @TOOLS.tool

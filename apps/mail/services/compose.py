@@ -15,7 +15,8 @@ from apps.mail import queries as Q
 from apps.mail.models import Account, Attachment, Message, Thread
 from apps.mail.services.conversations import delete_messages, future_time
 from apps.mail.services.errors import ServiceError
-from apps.mail.services.files import attach, files_by_id
+from apps.mail.services.files import attach, attachments_of, files_by_id
+from apps.mail.services.richtext import append_text, letter_body
 
 MODES = ("new", "reply", "reply_all", "forward")
 
@@ -53,11 +54,12 @@ def draft(session, mid: Any) -> Message | None:
     return m if m is not None and m.is_draft and not m.is_trashed else None
 
 
-def write_new(session, *, subject: Any, body: Any, to, cc, bcc, draft_id=None) -> tuple[Message, Thread]:
+def write_new(session, *, subject: Any, body: Any, to, cc, bcc, draft_id=None,
+              body_html: Any = None) -> tuple[Message, Thread]:
     """A new conversation's message, as a draft (reusing the draft it was written in, when there is one)."""
     acct = me(session)
     subject = str(subject or "").strip()
-    text = str(body or "").replace("\r\n", "\n")
+    text, html = letter_body(body, body_html)
     m = draft(session, draft_id)
     if m is not None:
         thread = session.get(Thread, m.thread_id)
@@ -70,7 +72,7 @@ def write_new(session, *, subject: Any, body: Any, to, cc, bcc, draft_id=None) -
                     is_important=False, is_spam=False, is_trashed=False, in_inbox=False, is_sent=False,
                     is_draft=True, sent_at=now())
         session.add(m)
-    m.to, m.cc, m.bcc, m.subject, m.body = to, cc, bcc, subject, text
+    m.to, m.cc, m.bcc, m.subject, m.body, m.body_html = to, cc, bcc, subject, text, html
     return m, thread
 
 
@@ -119,20 +121,23 @@ def reply_all_recipients(session, src: Message) -> tuple[list[str], list[str]]:
 
 def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
          thread_id: Any = None, in_reply_to_id: Any = None, draft_id: Any = None,
-         file_ids: Any = None) -> tuple[Message, Thread]:
+         file_ids: Any = None, body_html: Any = None, forward_attachment_ids: Any = None) -> tuple[Message, Thread]:
     """Send now. `new` writes a new conversation (converting the draft `draft_id` when given, with the files
     attached to it); `reply`, `reply_all` and `forward` add a message to `thread_id` (Re:/Fwd: subject; a
     forward quotes `in_reply_to_id`, else the latest message, below the text). `file_ids` (my files) are
-    attached to the message sent."""
+    attached to the message sent. `body_html` is the editor's formatted text (`richtext.letter_body`). A forward
+    carries the forwarded message's attachments, as Gmail does: all of them, or the ids in
+    `forward_attachment_ids` (the chips left in the forward form; [] = none)."""
     if mode not in MODES:
         raise ServiceError(f"unknown mode {mode!r}")
     files = files_by_id(session, file_ids)
     to, cc, bcc = addresses(to, cc, bcc, strict=True)
     if not (to or cc or bcc):
         raise ServiceError("Please specify at least one recipient.")
-    text = str(body or "").replace("\r\n", "\n")
+    text, html = letter_body(body, body_html)
     if mode == "new":
-        msg, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id)
+        msg, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id,
+                                body_html=body_html)
         msg.in_reply_to_id = None
         _finish_sent(session, msg, text, to, cc, bcc)
         session.flush()
@@ -152,30 +157,53 @@ def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any
         src = in_reply_to or session.scalars(select(Message).where(Message.thread_id == thread.id)
                                              .order_by(Message.sent_at.desc(), Message.id.desc())).first()
         if src is not None:
-            text = f"{text.rstrip()}\n\n{forward_block(session, src)}" if text.strip() else forward_block(session, src)
+            block = forward_block(session, src)
+            html = append_text(html, block)
+            text = f"{text.rstrip()}\n\n{block}" if text.strip() else block
+        carried = forwarded_attachments(session, src, forward_attachment_ids)
     else:
         subj = base if base.lower().startswith("re:") else f"Re: {base}"
     acct = me(session)
     msg = Message(thread_id=thread.id, in_reply_to_id=in_reply_to.id if in_reply_to else None,
-                  from_name=acct.name, from_email=acct.email, subject=subj, body=text,
+                  from_name=acct.name, from_email=acct.email, subject=subj, body=text, body_html=html,
                   is_starred=False, is_important=False, is_spam=False, is_trashed=False)
     msg.to, msg.cc, msg.bcc = to, cc, bcc
     session.add(msg)
     _finish_sent(session, msg, text, to, cc, bcc)
     session.flush()
+    if mode == "forward":
+        for a in carried:
+            session.add(Attachment(message_id=msg.id, filename=a.filename, mime=a.mime, size=a.size))
+        session.flush()
     attach(session, msg, files)
     return msg, thread
 
 
+def forwarded_attachments(session, src: Message | None, ids: Any) -> list[Attachment]:
+    """The attachments a forward of `src` carries: all of them (`ids` None), or those of `ids` (each must be one
+    of `src`'s)."""
+    have = attachments_of(session, src.id) if src is not None else []
+    if ids is None:
+        return have
+    if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+        raise ServiceError("'forward_attachment_ids' must be a list of attachment ids")
+    by_id = {a.id: a for a in have}
+    bad = [i for i in ids if i not in by_id]
+    if bad:
+        raise ServiceError(f"attachment {bad[0]} is not on the forwarded message")
+    return [by_id[i] for i in dict.fromkeys(ids)]
+
+
 def save_draft(session, *, to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
-               draft_id: Any = None, file_ids: Any = None) -> tuple[Message, Thread]:
+               draft_id: Any = None, file_ids: Any = None, body_html: Any = None) -> tuple[Message, Thread]:
     """Create a draft (no `draft_id`) or update one; a draft keeps only the valid addresses typed. `file_ids`
     (my files) are attached to it (compose's "Insert from Files")."""
     to, cc, bcc = addresses(to, cc, bcc, strict=False)
     files = files_by_id(session, file_ids)
     if draft_id is not None and draft(session, draft_id) is None:
         raise ServiceError("this draft was sent or discarded", 409)
-    m, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id)
+    m, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id,
+                          body_html=body_html)
     m.sent_at = now()
     session.flush()
     attach(session, m, files)
@@ -190,13 +218,14 @@ def discard_draft(session, mid: Any) -> None:
 
 
 def schedule(session, *, at: Any, to=None, cc=None, bcc=None, subject: Any = "", body: Any = "",
-             draft_id: Any = None) -> tuple[Message, Thread, dt.datetime]:
+             draft_id: Any = None, body_html: Any = None) -> tuple[Message, Thread, dt.datetime]:
     """Schedule send: the message waits in Scheduled (`scheduled_at`, a time after now) instead of going now."""
     to, cc, bcc = addresses(to, cc, bcc, strict=True)
     if not (to or cc or bcc):
         raise ServiceError("Please specify at least one recipient.")
     when = future_time(at, "at", "Scheduled time must be in the future.")
-    m, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id)
+    m, thread = write_new(session, subject=subject, body=body, to=to, cc=cc, bcc=bcc, draft_id=draft_id,
+                          body_html=body_html)
     m.is_draft, m.is_sent, m.scheduled_at, m.sent_at, m.in_reply_to_id = False, False, when, when, None
     m.in_inbox = False
     session.flush()
@@ -238,13 +267,21 @@ def undo_send(session, mid: Any) -> dict:
                                                  .order_by(Attachment.id))]
     files = [session.scalar(select(File.id).where(File.name == n).order_by(File.id).limit(1)) for n in names]
     mode = "forward" if (m.subject or "").lower().startswith("fwd:") else ("reply_all" if len(m.to) + len(m.cc) > 1 else "reply")
-    body = m.body
+    body, body_html = m.body, m.body_html
+    if body_html and mode == "forward":
+        body_html = body_html.split("<br><br>---------- Forwarded message", 1)[0]
     if mode == "forward" and "\n\n---------- Forwarded message" in body:
         body = body.split("\n\n---------- Forwarded message", 1)[0]
     elif mode == "forward" and body.startswith("---------- Forwarded message"):
         body = ""
     reply = {"thread_id": m.thread_id, "mode": mode, "in_reply_to_id": m.in_reply_to_id, "to": list(m.to),
-             "cc": list(m.cc), "body": body, "file_ids": [f for f in files if f is not None]}
+             "cc": list(m.cc), "body": body, "body_html": body_html, "file_ids": [f for f in files if f is not None]}
+    if mode == "forward":
+        src = session.get(Message, m.in_reply_to_id) if m.in_reply_to_id else None
+        kept = set(names)
+        reply["forward_attachment_ids"] = [a.id for a in attachments_of(session, src.id) if a.filename in kept] if src else []
+        reply["file_ids"] = [f for f, n in zip(files, names) if f is not None and not (src and n in
+                             {a.filename for a in attachments_of(session, src.id)})]
     delete_messages(session, [m.id])
     return {"reply": reply}
 

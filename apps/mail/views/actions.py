@@ -90,7 +90,7 @@ def _draft_for(ck, body: dict):
 
 
 def _letter(body: dict) -> dict:
-    return {k: body.get(k) for k in ("to", "cc", "bcc", "subject", "body")}
+    return {k: body.get(k) for k in ("to", "cc", "bcc", "subject", "body", "body_html")}
 
 
 @bp.post("/api/send")
@@ -107,7 +107,8 @@ def send():
             _remember(ck, "done")
     else:
         msg, thread = C.send(session, mode=mode, **_letter(body), thread_id=body.get("thread_id"),
-                             in_reply_to_id=body.get("in_reply_to_id"), file_ids=body.get("file_ids"))
+                             in_reply_to_id=body.get("in_reply_to_id"), file_ids=body.get("file_ids"),
+                             forward_attachment_ids=body.get("forward_attachment_ids"))
         session.commit()
     _SENT_AT[(getattr(g, "uigym_world", ""), msg.id)] = time.monotonic()
     if len(_SENT_AT) > 5000:
@@ -164,7 +165,7 @@ def get_draft(mid: int):
     if m is None:
         raise ApiError("that draft does not exist", 404)
     return jsonify(ok=True, id=m.id, to=m.to, cc=m.cc, bcc=m.bcc, subject=m.subject, body=m.body,
-                   names={e: Q.Directory(db()).name(e) for e in [*m.to, *m.cc, *m.bcc]},
+                   body_html=m.body_html, names={e: Q.Directory(db()).name(e) for e in [*m.to, *m.cc, *m.bcc]},
                    attachments=_chips(FS.attachments_of(db(), m.id)))
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from flask import abort, redirect, request
+from markupsafe import Markup
 from sqlalchemy import func, select
 
 from apps._shared import db, now
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Attachment, BlockedSender, Invite, Label, Message, MessageLabel, Thread
+from apps.mail.services import files, richtext
 from apps.mail.views.blueprint import bp
 from apps.mail.services.compose import forward_block, reply_all_recipients, reply_source
 from apps.mail.views.common import render_page, safe_back
@@ -103,7 +105,9 @@ def thread(thread_id: int):
             "short_date": fmt.list_date(m.sent_at, n),
             "snippet": fmt.snippet(m.body, 120),
             "paragraphs": [p for p in (m.body or "").split("\n\n")],
+            "rich": Markup(richtext.clean(m.body_html)) if m.body_html else "",
             "attachments": atts.get(m.id, []),
+            "att_chips": [{**files.attachment_dict(a), "size_label": files.size_label(a.size)} for a in atts.get(m.id, [])],
             "invite": invites.get(m.id),
             "reply_to": ", ".join(m.to) if mine else m.from_email,
             "reply_all_to": ", ".join(all_to),

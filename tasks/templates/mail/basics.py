@@ -370,6 +370,13 @@ def forward_steps(open_steps: list, recipient: str, text: str) -> list:
     ]
 
 
+def carried_attachments(mb: Mailbox, tid: int) -> list[dict]:
+    """A forward carries the forwarded message's attachments (Gmail; compose.forwarded_attachments): the copies
+    it may create, at most one per attachment of the conversation."""
+    names = sorted({a["filename"] for m in mb.live(tid) for a in mb.attachments.get(m["id"], [])})
+    return [{"table": "attachments", "ops": ["create"], "where": {"filename": {"$in": names}}, "max": len(names)}] if names else []
+
+
 def forwarded_with(amount: str) -> str:
     """The forward's own text (before the quoted original) mentions the amount."""
     return r"(?s)^.*?" + re.escape(amount) + r".*?-{5,} ?Forwarded message"
@@ -434,7 +441,7 @@ def forward_invoice_amount(w: World, rng: random.Random):
                  {"table": "messages", "where": {"thread_id": tid, "is_sent": False},
                   "expect": {"in_inbox": False, "is_trashed": False}, "name": "invoice archived"}],
                 [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
-                 on_messages({"thread_id": tid}, ["in_inbox"])]),
+                 on_messages({"thread_id": tid}, ["in_inbox"]), *carried_attachments(mb, tid)]),
             "solution": forward(to["email"], note),
             "tools": plan(tool_forward(to["email"], note), tool_forward(wrong_to["email"], note),
                           tool_forward(to["email"], "Please pay this one."), tool_forward(to["email"], note, archive=False)),

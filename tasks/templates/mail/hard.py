@@ -11,7 +11,7 @@ from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
                                           extra, graded, in_row, long_date, on_messages, open_row, other_dates, phrase,
                                           search, text_bound, toolbar_button)
-from tasks.templates.mail.basics import every_amount, forward_body, forward_steps, invoices
+from tasks.templates.mail.basics import carried_attachments, every_amount, forward_body, forward_steps, invoices
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
@@ -88,7 +88,8 @@ def vendor_contract_invoice(w: World, rng: random.Random):
                  # "Labels" applies to every message of the conversation, the forward just sent included.
                  {"table": "message_labels", "ops": ["create"], "max": len(mids) + 1,
                   "where": {"label_id": finance, "$or": [{"message_id": {"$in": mids}}, {"message_id": {"$ref": {
-                      "table": "messages", "in": "created", "where": {"thread_id": tid}, "field": "id"}}}]}}]),
+                      "table": "messages", "in": "created", "where": {"thread_id": tid}, "field": "id"}}}]}},
+                 *carried_attachments(mb, tid)]),
             "solution": run(latest, note),
             "tools": plan(tool_run(latest, note), tool_run(other, f"Please pay this invoice: {other['amount']} is due."),
                           tool_run(latest, "Please pay this invoice."), tool_run(latest, note, archive=False)),

@@ -251,3 +251,68 @@ def test_settings_signature_and_label_dialog(browser_page, dbs):
     dbs.expire_all()
     lab = dbs.scalars(select(Label).where(Label.name == "Conferences")).one()
     assert dbs.get(Label, lab.parent_id).name == "Work"
+
+
+def test_compose_formatting_bar_and_ctrl_b(browser_page, dbs):
+    """The body is a rich editor: typing gives the textarea's text; Ctrl+B and the bar's buttons format it."""
+    page = browser_page
+    page.goto(page.base + "/inbox")
+    page.get_by_role("button", name="Compose").click()
+    dialog = page.get_by_role("dialog", name="New Message")
+    bar = dialog.get_by_role("toolbar", name="Formatting options")
+    assert bar.is_hidden()
+    dialog.get_by_role("button", name="Formatting options").click()
+    assert bar.is_visible()
+    for name in ["Undo", "Redo", "Font", "Size", "Bold", "Italic", "Underline", "Text colour", "Align", "Numbered list",
+                 "Bulleted list", "Indent less", "Indent more", "Quote", "Strikethrough", "Remove formatting"]:
+        assert bar.get_by_role("button", name=name, exact=True).count() == 1, name
+    dialog.get_by_role("textbox", name="To").fill("pat@example.com")
+    dialog.get_by_role("textbox", name="Subject").fill("Formatted")
+    body = dialog.get_by_role("textbox", name="Message Body")
+    body.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("Hi,\n\nThe total is ")
+    page.keyboard.press("Control+b")
+    page.keyboard.type("$40")
+    page.keyboard.press("Control+b")
+    page.keyboard.type(" and ")
+    bar.get_by_role("button", name="Italic", exact=True).click()
+    page.keyboard.type("due")
+    bar.get_by_role("button", name="Italic", exact=True).click()
+    page.keyboard.type(".\nThanks")
+    dialog.get_by_role("button", name="Send", exact=True).click()
+    page.get_by_role("status").get_by_text("Message sent").wait_for()
+    dbs.expire_all()
+    m = dbs.scalars(select(Message).where(Message.subject == "Formatted")).one()
+    assert m.body == "Hi,\n\nThe total is $40 and due.\nThanks"
+    assert "<b>$40</b>" in m.body_html and "<i>due</i>" in m.body_html
+    page.get_by_role("link", name="View message").click()
+    page.locator(".msg-body.rich b", has_text="$40").wait_for()
+
+
+def test_forward_shows_the_attachments_as_removable_chips(browser_page, dbs):
+    from apps.mail.models import Attachment
+
+    page = browser_page
+    a = next(a for a in dbs.scalars(select(Attachment).order_by(Attachment.id))
+             if not dbs.get(Message, a.message_id).is_draft and not dbs.get(Message, a.message_id).is_trashed
+             and not dbs.get(Message, a.message_id).is_spam)
+    src = dbs.get(Message, a.message_id)
+    names = [x.filename for x in dbs.scalars(select(Attachment).where(Attachment.message_id == src.id).order_by(Attachment.id))]
+    page.goto(page.base + f"/thread/{src.thread_id}")
+    page.locator(f'.msg[data-mid="{src.id}"] .msg-more').click()
+    page.get_by_role("menuitem", name="Forward").click()
+    form = page.get_by_role("form", name="Forward")
+    for n in names:
+        form.get_by_role("listitem", name=f"Attachment {n}").wait_for()
+    if len(names) > 1:
+        form.get_by_role("button", name=f"Remove attachment {names[0]}").click()
+    form.get_by_role("textbox", name="To", exact=True).fill("pat@example.com")
+    page.keyboard.press("Enter")
+    form.get_by_role("textbox", name="Message Body").fill("FYI")
+    form.get_by_role("button", name="Send", exact=True).click()
+    page.get_by_role("status").get_by_text("Message sent").wait_for()
+    dbs.expire_all()
+    fwd = dbs.scalars(select(Message).where(Message.thread_id == src.thread_id).order_by(Message.id.desc())).first()
+    got = [x.filename for x in dbs.scalars(select(Attachment).where(Attachment.message_id == fwd.id).order_by(Attachment.id))]
+    assert got == (names[1:] if len(names) > 1 else names)

@@ -61,7 +61,8 @@ def test_vendored_assets_are_served(client):
                  "/_shared/static/vendor/fontsource-roboto/roboto.css",
                  "/_shared/static/vendor/material-symbols/outlined.css",
                  "/_shared/static/vendor/material-symbols/material-symbols-outlined.woff2",
-                 "/static/mail/mail.css", "/static/mail/mail.js", "/static/mail/logo.svg"]:
+                 "/static/mail/mail.css", "/static/mail/core.js", "/static/mail/editor.js", "/static/mail/shortcuts.js",
+                 "/static/mail/logo.svg"]:
         assert client.get(path).status_code == 200, path
 
 

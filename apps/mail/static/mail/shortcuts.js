@@ -1,0 +1,98 @@
+/* Inkbox, keyboard shortcuts (with the help dialog), then the toast stored by the previous page. */
+(function (NS) {
+  "use strict";
+
+  const { $, $$, appEl, compose, rows } = NS;
+  const go = (...a) => NS.go(...a);
+  const openCompose = (...a) => NS.openCompose(...a);
+  const showToast = (...a) => NS.showToast(...a);
+  const takeStoredToast = (...a) => NS.takeStoredToast(...a);
+
+  /* ------------------------------------------------------ keyboard shortcuts */
+  // Gmail's set, on only when Settings > General > Keyboard shortcuts is on. Each key clicks the control that
+  // does the same on screen, so a shortcut never does anything the page could not.
+  const scWrap = $("#shortcuts-wrap");
+  const shortcutsOn = appEl && appEl.dataset.shortcuts === "1";
+  function openShortcuts() { if (scWrap) { scWrap.hidden = false; $("#shortcuts-close").focus(); } }
+  function closeShortcuts() { if (scWrap) scWrap.hidden = true; }
+  if (scWrap) {
+    $("#shortcuts-close").addEventListener("click", closeShortcuts);
+    scWrap.addEventListener("click", (e) => { if (e.target === scWrap) closeShortcuts(); });
+  }
+  const KB = { cursor: -1, g: false, gTimer: null };
+  const kbRows = () => $$("tr.row");
+  function kbMove(d) {
+    const rows = kbRows();
+    if (!rows.length) return;
+    KB.cursor = Math.max(0, Math.min(rows.length - 1, (KB.cursor < 0 ? (d > 0 ? -1 : 0) : KB.cursor) + d));
+    rows.forEach((r, i) => r.classList.toggle("kb-cursor", i === KB.cursor));
+    rows[KB.cursor].scrollIntoView({ block: "nearest" });
+  }
+  function kbRow() { const rows = kbRows(); return KB.cursor >= 0 ? rows[KB.cursor] : null; }
+  function clickFirst(sels, inMenus) {
+    for (const sel of sels) {
+      const el = $(sel);
+      // A menu's items count although the menu is closed (the key does what the item does).
+      if (el && !el.hidden && (inMenus || !el.closest("[hidden]"))) { el.click(); return true; }
+    }
+    return false;
+  }
+  // A list action: on the selection, else on the row under the cursor (Gmail).
+  function listAction(action) {
+    if (!$$(".row-cb").some((cb) => cb.checked)) {
+      const row = kbRow();
+      if (!row) return;
+      const cb = $(".row-cb", row);
+      if (cb && !cb.checked) cb.click();
+    }
+    clickFirst(['#tb-selection [data-action="' + action + '"]']);
+  }
+  function threadAction(action) { return clickFirst(['#thread-toolbar [data-action="' + action + '"]', '#thread-more-menu [data-action="' + action + '"]'], true); }
+  const GO = { i: "/inbox", s: "/starred", t: "/sent", d: "/drafts", a: "/all", b: "/snoozed" };
+  document.addEventListener("keydown", (e) => {
+    if (!shortcutsOn || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+    if (e.key === "Escape") { closeShortcuts(); return; }
+    const open = $$(".modal-backdrop").some((m) => !m.hidden) || (compose && !compose.hidden && compose.contains(t));
+    if (open && e.key !== "?") return;
+    const k = e.key;
+    if (KB.g) {
+      KB.g = false;
+      clearTimeout(KB.gTimer);
+      if (GO[k]) { e.preventDefault(); go(GO[k]); }
+      return;
+    }
+    const inThread = !!$("#thread-toolbar");
+    const inList = !inThread && kbRows().length > 0;
+    let done = true;
+    if (k === "?") { if (scWrap && !scWrap.hidden) closeShortcuts(); else openShortcuts(); }
+    else if (k === "g") { KB.g = true; KB.gTimer = setTimeout(() => { KB.g = false; }, 2000); }
+    else if (k === "c") { if (compose) openCompose(); }
+    else if (k === "/") { const si = $("#search-input"); if (si) si.focus(); }
+    else if (inList && k === "j") kbMove(1);
+    else if (inList && k === "k") kbMove(-1);
+    else if (inList && (k === "o" || k === "Enter") && kbRow()) { const c = $(".c-subj", kbRow()); if (c) c.click(); }
+    else if (inList && k === "x" && kbRow()) { const cb = $(".row-cb", kbRow()); if (cb) cb.click(); }
+    else if (inList && k === "s" && kbRow()) { const b = $(".star-btn", kbRow()); if (b) b.click(); }
+    else if (inList && k === "e") listAction("archive");
+    else if (inList && k === "#") listAction("trash");
+    else if (inList && k === "!") listAction("spam");
+    else if (inList && k === "I") listAction("mark_read");
+    else if (inList && k === "U") listAction("mark_unread");
+    else if (inThread && k === "r") clickFirst(["#reply-btn"]);
+    else if (inThread && k === "a") clickFirst(["#reply-all-btn", "#reply-btn"]);
+    else if (inThread && k === "f") clickFirst(["#forward-btn"]);
+    else if (inThread && k === "e") threadAction("archive");
+    else if (inThread && k === "#") threadAction("trash");
+    else if (inThread && k === "!") threadAction("spam");
+    else if (inThread && k === "s") { if (!threadAction("star")) threadAction("unstar"); }
+    else if (inThread && k === "U") threadAction("mark_unread");
+    else if (inThread && k === "u") clickFirst(["#thread-toolbar > a.icon-btn"]);
+    else done = false;
+    if (done) e.preventDefault();
+  });
+
+  /* --------------------------------------------------------- stored toast */
+  showToast(takeStoredToast());
+})(window.Inkbox = window.Inkbox || {});
