@@ -163,7 +163,7 @@
   function placeDropdown(combo) {
     const dd = combo.querySelector(".slds-dropdown, .crm-datepicker");
     if (!dd) return;
-    if (!combo.closest(".slds-modal__content, .crm-filter-panel__body, .crm-filter-editor")) return;
+    if (!combo.closest(".slds-modal__content, .crm-filter-panel__body, .crm-filter-editor, .crm-builder__panel")) return;  // the builder panel too: near the screen's bottom its pickers open upward
     const r = combo.querySelector(".slds-combobox__form-element, .slds-form-element__control, input") ?
       combo.querySelector(".slds-combobox__form-element, .slds-form-element__control, input").getBoundingClientRect() : combo.getBoundingClientRect();
     const below = window.innerHeight - r.bottom - 8;
