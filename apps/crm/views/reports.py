@@ -261,7 +261,7 @@ def _save_modal(rtype: str, st: dict, name: str, description: str, folder: str, 
 def report_new_save():
     """Save (or Save & Run) a new report from the builder: name it and choose its folder, then it is created with the
     builder's filters, Show Me, grouping, sort and columns. Save goes back to the builder, Save & Run to the run page."""
-    rtype, rep, st = _new_state()
+    rtype, _rep, st = _new_state()
     nxt = "run" if (request.args if request.method == "GET" else request.form).get("next") == "run" else "edit"
     if request.method == "GET":
         return modal_response(_save_modal(rtype, st, "", "", "Private Reports", nxt, {}))

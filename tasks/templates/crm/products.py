@@ -123,7 +123,7 @@ def _with_products(crm: Crm, w: World, cat: dict, rng: random.Random) -> list[tu
     out = []
     for o, product in order:
         second = rng.choice([n for n in sorted(cat[1]) if n != product and n not in o["name"] and product not in n])
-        other, _ = neighbour(order, (o, product), lambda x: x[0]["account_id"] != o["account_id"])
+        other, _ = neighbour(order, (o, product), lambda x, acc=o["account_id"]: x[0]["account_id"] != acc)
         out.append((o, [product, second], other, [product, second]))
     return out
 

@@ -6,7 +6,7 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, allow_create, button, call, done, extra, fill, finish, link, menuitem, pick, save_modal, tools)
+    DIALOG, ME, allow_create, button, call, done, extra, fill, finish, link, pick, save_modal, tools)
 
 PLURAL = {"Opportunity": "opportunities", "Lead": "leads", "Case": "cases", "Account": "accounts", "Contact": "contacts",
           "Task": "tasks"}
@@ -60,7 +60,7 @@ def report_new_grouped(w: World, rng: random.Random):
         group = [*pick("Add group", "Lead Status", within=None), button("Group")]
         head = start + filt + group
 
-        def save(folder: str = "Marketing Reports") -> list[dict]:
+        def save(folder: str = "Marketing Reports", name: str = name) -> list[dict]:
             return [button("Save & Run"), fill("Report Name", name), *pick("Folder", folder), button("Save", within=DIALOG)]
         yield {
             "goal": f"Create a new Leads report named \u201c{name}\u201d in the Marketing Reports folder that shows only leads whose "
