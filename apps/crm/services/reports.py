@@ -23,6 +23,9 @@ DEFAULT_COLUMNS = {
     "Case": ["case_number", "subject", "account_id", "status", "priority", "origin", "created_at"],
     "Task": ["subject", "who", "what", "activity_date", "status", "priority", "owner_id"],
 }
+# How Create Report lists the report types (Lightning names them by the plural).
+REPORT_TYPE_LABELS = {"Opportunity": "Opportunities", "Lead": "Leads", "Account": "Accounts", "Contact": "Contacts",
+                      "Case": "Cases", "Task": "Tasks and Events"}
 MEASURE = {"Opportunity": "amount", "Account": "annual_revenue"}
 ORDERS = {"stage": STAGES, "priority": CASE_PRIORITIES + ["Normal"],
           "status": ["Open - Not Contacted", "Working - Contacted", "Closed - Converted", "Closed - Not Converted",
@@ -267,8 +270,17 @@ def save_as(rep: m.Report, st: dict, name: str, folder: str, description: str = 
     return new
 
 
-def create(name: str, rtype: str, folder: str, description: str = "") -> m.Report:
-    """New Report: the type's default columns, no filters, all records, sorted by the first column."""
+def blank(rtype: str) -> m.Report:
+    """A new report of this type before it is saved (the builder's New Report): the type's default columns, no
+    filters, all records, sorted by the first column. Not added to the world."""
+    return m.Report(id=None, name=f"New {REPORT_TYPE_LABELS.get(rtype, rtype)} Report", description="", folder="Private Reports",
+                    report_type=rtype, columns=list(DEFAULT_COLUMNS[rtype]), filters=[], scope="all", group_by=None,
+                    sort_by=DEFAULT_COLUMNS[rtype][0], sort_dir="asc", chart="none", owner_id=R.ME)
+
+
+def create(name: str, rtype: str, folder: str, description: str = "", st: dict | None = None) -> m.Report:
+    """New Report: a blank report of the type named and filed; with `st` (the builder's unsaved state: filters,
+    Show Me, grouping, sort, columns) saved as the report's."""
     name, folder, errors = _name_folder(name, folder)
     if rtype not in REPORT_TYPES:
         errors["report_type"] = "Complete this field."
@@ -277,11 +289,12 @@ def create(name: str, rtype: str, folder: str, description: str = "") -> m.Repor
         if "report_type" in errors:
             err.args = (str(err) + f" (report types: {', '.join(REPORT_TYPES)})",)
         raise err
-    new = m.Report(id=R.next_id(m.Report), name=name, description=(description or "").strip(), folder=folder,
-                   report_type=rtype, columns=list(DEFAULT_COLUMNS[rtype]), filters=[], scope="all", group_by=None,
-                   sort_by=DEFAULT_COLUMNS[rtype][0], sort_dir="asc", chart="none", owner_id=R.ME, created_at=now(),
-                   updated_at=now(), last_run_at=None)
+    new = blank(rtype)
+    new.id, new.name, new.description, new.folder = R.next_id(m.Report), name, (description or "").strip(), folder
+    new.created_at, new.updated_at, new.last_run_at = now(), now(), None
     db().add(new)
+    if st is not None:
+        save(new, st)
     return new
 
 

@@ -28,8 +28,11 @@ def _add_modal(obj: str, rid: int, error: str = "") -> str:
     q = request.args.get("q", "")[:100]
     attached = {lk.file_id for lk, _ in svc.files_of(obj, rid)}
     base = f"/lightning/r/{obj}/{rid}/files/add"
+    # Every file is listed and the scope and search narrow the list in place (hidden rows), so ticks survive both.
+    shown = {f.id for f in svc.library(q, scope == "mine")}
     return render_template("crm/modal_files_add.html", base=base, action=base, scope=scope, q=q, error=error, attached=attached,
-                           files=svc.library(q, scope == "mine"), file_icon=svc.icon, file_size=svc.size_text)
+                           files=svc.library(), shown=shown, me=R.ME, search_key=svc.search_key, file_icon=svc.icon,
+                           file_size=svc.size_text)
 
 
 @bp.route("/lightning/r/<obj>/<int:rid>/files/add", methods=["GET", "POST"])

@@ -133,9 +133,22 @@ def report_builder(rid: int):
     rep = db().get(m.Report, rid)
     if rep is None:
         abort(404)
+    return _builder(rep, f"/lightning/r/Report/{rid}/edit", {})
+
+
+@bp.get("/lightning/o/Report/new/edit")
+def report_new_builder():
+    """New Report's builder: the report type chosen in Create Report, not saved until Save names it."""
+    rtype = request.args.get("type", "")
+    if rtype not in REPORT_TYPES:
+        abort(400, description="Choose a report type.")
+    return _builder(svc.blank(rtype), "/lightning/o/Report/new/edit", {"type": rtype})
+
+
+def _builder(rep: m.Report, base: str, extra: dict):
     edited = apply_edits(rep, request.args)
     if edited is not None:
-        return redirect(f"/lightning/r/Report/{rid}/edit?" + urlencode(state_params(edited)))
+        return redirect(base + "?" + urlencode({**extra, **state_params(edited)}))
     st = report_state(rep, request.args)
     res = run_report(rep, st)
     o = OBJECTS[rep.report_type]
@@ -146,14 +159,16 @@ def report_builder(rid: int):
         rows = [(g["label"], r) for g in res["groups"] for r in g["rows"]][:25]
     else:
         rows = [("", r) for r in res["rows"][:25]]
-    params = state_params(st)
-    return page("crm/report_builder.html", active="Report", title=f"Edit {rep.name} | Report", rep=rep, st=st, res=res, o=o,
-                rows=rows, params=params, labels=labels, label=lambda c: labels.get(c, c),
+    params = {**extra, **state_params(st)}
+    new = rep.id is None
+    return page("crm/report_builder.html", active="Report", title=f"{'New' if new else 'Edit'} {rep.name} | Report", rep=rep,
+                st=st, res=res, o=o, rows=rows, params=params, labels=labels, label=lambda c: labels.get(c, c), new=new, base=base,
                 addable=[c for c in svc.column_choices(rtype) if c not in st["columns"]], groupable=groupable(rep, st["columns"]),
                 fields=report_fields(rtype), ops=OPS, field_labels={f["name"]: f["label"] for f in report_fields(rtype)},
                 filters_text=[(describe(o, f) if f["field"] in o.by_name else "") for f in st["filters"]],
-                edit_url=lambda **kw: f"/lightning/r/Report/{rid}/edit?" + urlencode({**params, **kw}),
-                run_url=state_url(rid, st), page_icon="standard:report")
+                edit_url=lambda **kw: f"{base}?" + urlencode({**params, **kw}),
+                save_url="/lightning/o/Report/new/save?" + urlencode(params),
+                run_url=None if new else state_url(rep.id, st), page_icon="standard:report")
 
 
 @bp.get("/lightning/r/Report/<int:rid>/view")
@@ -214,23 +229,50 @@ def report_save_as(rid: int):
     return done(f"/lightning/r/Report/{new.id}/view", toast=f'Report "{name}" was saved.')
 
 
-@bp.route("/lightning/o/Report/new", methods=["GET", "POST"])
+@bp.get("/lightning/o/Report/new")
 def report_new():
+    """Create Report: choose a report type (searchable), then Start Report opens the builder."""
+    return modal_response(render_template("crm/modal_report_type.html", types=REPORT_TYPES, labels=svc.REPORT_TYPE_LABELS,
+                                          descriptions=REPORT_TYPE_HELP))
+
+
+REPORT_TYPE_HELP = {"Opportunity": "Opportunities with their accounts, stages, amounts and close dates",
+                    "Lead": "Leads with their status, source and owner", "Account": "Accounts with industry, location and revenue",
+                    "Contact": "Contacts with their accounts, titles and phone numbers",
+                    "Case": "Cases with status, priority and origin", "Task": "Tasks and events with their status and due dates"}
+
+
+def _new_state() -> tuple[str, m.Report, dict]:
+    """The builder's unsaved New Report (its type and run state from the URL or the Save form)."""
+    src = request.args if request.method == "GET" else request.form
+    rtype = src.get("type", "")
+    if rtype not in REPORT_TYPES:
+        abort(400, description="Choose a report type.")
+    rep = svc.blank(rtype)
+    return rtype, rep, report_state(rep, src)
+
+
+def _save_modal(rtype: str, st: dict, name: str, description: str, folder: str, nxt: str, errors: dict) -> str:
+    return render_template("crm/modal_report.html", mode="new", rep=None, params={"type": rtype, **state_params(st), "next": nxt},
+                           name=name, description=description, folder=folder, folders=FOLDERS, types=REPORT_TYPES, errors=errors)
+
+
+@bp.route("/lightning/o/Report/new/save", methods=["GET", "POST"])
+def report_new_save():
+    """Save (or Save & Run) a new report from the builder: name it and choose its folder, then it is created with the
+    builder's filters, Show Me, grouping, sort and columns. Save goes back to the builder, Save & Run to the run page."""
+    rtype, _rep, st = _new_state()
+    nxt = "run" if (request.args if request.method == "GET" else request.form).get("next") == "run" else "edit"
     if request.method == "GET":
-        return modal_response(render_template("crm/modal_report.html", mode="new", rep=None, params={}, name="", description="",
-                                              folder="Private Reports", folders=FOLDERS, types=REPORT_TYPES, errors={},
-                                              rtype=""))
-    name = request.form.get("name", "").strip()
-    rtype = request.form.get("report_type", "")
+        return modal_response(_save_modal(rtype, st, "", "", "Private Reports", nxt, {}))
+    name, desc = request.form.get("name", "").strip(), request.form.get("description", "")
     folder = request.form.get("folder") or "Private Reports"
     try:
-        new = svc.create(name, rtype, folder, request.form.get("description", ""))
+        new = svc.create(name, rtype, folder, desc, st)
     except ServiceError as e:
-        return fail(render_template("crm/modal_report.html", mode="new", rep=None, params={}, name=name,
-                                    description=request.form.get("description", ""), folder=folder, folders=FOLDERS,
-                                    types=REPORT_TYPES, errors=e.errors, rtype=rtype))
+        return fail(_save_modal(rtype, st, name, desc, folder, nxt, e.errors))
     db().commit()
-    return done(f"/lightning/r/Report/{new.id}/view", toast=f'Report "{name}" was created.')
+    return done(f"/lightning/r/Report/{new.id}/{'view' if nxt == 'run' else 'edit'}", toast=f'Report "{name}" was saved.')
 
 
 @bp.route("/lightning/r/Report/<int:rid>/delete", methods=["GET", "POST"])

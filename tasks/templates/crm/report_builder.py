@@ -6,7 +6,8 @@ import random
 
 from apps.crm.services.reports import DEFAULT_COLUMNS, col_label, column_choices
 from tasks.templates import World, template
-from tasks.templates.crm._common import allow_update, call, done, finish, link, pick, tools, wrong_record, extra, button
+from tasks.templates.crm._common import (
+    DIALOG, allow_create, allow_update, button, call, done, extra, fill, finish, link, pick, save_modal, tools, wrong_record)
 
 PLURAL = {"Lead": "Leads", "Opportunity": "Opportunities", "Case": "Cases", "Account": "Accounts"}
 # Columns worth adding and grouping by (picklists a manager slices a report by).
@@ -76,4 +77,70 @@ def report_edit_columns(w: World, rng: random.Random):
         if others:
             o = others[0]
             item["adversarial"].append(wrong_record(_edit(o, add, remove, add) + [done()], f"edits \u201c{o['name']}\u201d instead"))
+        yield item
+
+
+# --------------------------------------------------------------- New Report: type, builder, Save & Run
+FOLDERS = {"Opportunity": "Sales Reports", "Lead": "Marketing Reports", "Case": "Service Reports", "Account": "Sales Reports"}
+
+
+def _new_report(t: str, name: str, add: str, folder: str, scope_mine: bool = True, save: bool = True) -> list[dict]:
+    """Lightning's New Report: Create Report's type, Start Report, then the builder (Show Me, a column), Save & Run
+    (name and folder)."""
+    plural = PLURAL[t]
+    steps = [link("Reports"), button("New Report"), {"click": {"role": "radio", "name": plural, "exact": True}},
+             button("Start Report", within=DIALOG)]
+    if scope_mine:
+        steps += pick("Show Me", f"My {plural}", within=None) + [button("Apply Show Me")]
+    steps += pick("Add column", col_label(t, add), within=None) + [button("Add Column")]
+    if save:
+        steps += [button("Save & Run"), fill("Report Name", name), *pick("Folder", folder), button("Save", within=DIALOG)]
+    return steps
+
+
+@template("crm", "report-new-my-columns", difficulty="hard", max_steps=30)
+def report_new_my_columns(w: World, rng: random.Random):
+    """Create a report with New Report's flow: choose the type, show only your records, add a column, save it
+    into a shared folder."""
+    plans = [(t, c) for t in ("Opportunity", "Lead", "Case", "Account") for c in ADD[t] if c in column_choices(t)]
+    rng.shuffle(plans)
+    new_id = max(r["id"] for r in w.table("reports")) + 1  # what create_report returns
+    seen: set[str] = set()
+    firsts = [x for x in plans if not (x[0] in seen or seen.add(x[0]))]  # one of each type first, then the rest
+    for t, add in firsts + [x for x in plans if x not in firsts]:
+        plural, label, folder = PLURAL[t], col_label(t, add), FOLDERS[t]
+        name = f"My {plural} with {label}"
+        wrong_t = next(x for x in PLURAL if x != t and add in column_choices(x)) if any(
+            x != t and add in column_choices(x) for x in PLURAL) else None
+        gold = _new_report(t, name, add, folder) + [done()]
+        want = {"report_type": t, "folder": folder, "scope": "mine", "columns": DEFAULT_COLUMNS[t] + [add], "filters": [],
+                "group_by": None}
+        item = {
+            "goal": (f"Create a new {plural} report named \u201c{name}\u201d in the {folder} folder. It should show only your own "
+                     f"{plural.lower()} (Show Me) and add the {label} column to the standard ones. Save it."),
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "reports", "in": "created", "where": {"name": {"$ieq": name}}, "expect": want, "count": 1}],
+                "unchanged_except": [allow_create("reports", {"name": {"$ieq": name}, "report_type": t})],
+            },
+            "solution": gold,
+            "near_misses": [
+                _new_report(t, name, add, folder, scope_mine=False) + [done()],  # Show Me left at all records
+                _new_report(t, name, add, "Private Reports") + [done()],  # the default folder kept
+                _new_report(t, name, add, folder, save=False) + [done()],  # built, never saved
+            ],
+            "adversarial": [
+                extra(gold, [button("Save As"), fill("Report Name", f"{name} (2)"), save_modal()],
+                      "saves a second copy of the report under another name"),
+            ],
+            "tools": tools(
+                [call("create_report", name=name, report_type=t, folder=folder),
+                 call("save_report", report_id=new_id, scope="mine", columns=DEFAULT_COLUMNS[t] + [add]), finish()],
+                [call("create_report", name=name, report_type=t, folder=folder),
+                 call("save_report", report_id=new_id, columns=DEFAULT_COLUMNS[t] + [add]), finish()],
+            ),
+        }
+        if wrong_t:
+            item["adversarial"].append(wrong_record(_new_report(wrong_t, name, add, FOLDERS[wrong_t]) + [done()],
+                                                    f"builds it as a {PLURAL[wrong_t]} report instead"))
         yield item

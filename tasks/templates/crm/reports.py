@@ -6,7 +6,7 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    DIALOG, ME, allow_create, button, call, done, extra, fill, finish, link, menuitem, pick, save_modal, tools)
+    DIALOG, ME, allow_create, button, call, done, extra, fill, finish, link, pick, save_modal, tools)
 
 PLURAL = {"Opportunity": "opportunities", "Lead": "leads", "Case": "cases", "Account": "accounts", "Contact": "contacts",
           "Task": "tasks"}
@@ -53,10 +53,15 @@ def report_new_grouped(w: World, rng: random.Random):
     new_id = max(r["id"] for r in w.table("reports")) + 1  # what create_report returns
     for src in sources:
         name = f"{src} Leads by Status"
-        head = [link("Reports"), button("New Report"), fill("Report Name", name), *pick("Report Type", "Leads"),
-                *pick("Folder", "Marketing Reports"), button("Create", within=DIALOG),
-                button("Add Filter"), *pick("Field", "Lead Source", within=None), fill("Value", src, within=None), button("Apply"),
-                button("Show actions for Lead Status column"), menuitem("Group Rows by This Field")]
+        # Lightning's flow: Create Report (choose the type), Start Report, build it, then Save & Run names and files it.
+        start = [link("Reports"), button("New Report"), {"click": {"role": "radio", "name": "Leads", "exact": True}},
+                 button("Start Report", within=DIALOG)]
+        filt = [*pick("Filter field", "Lead Source", within=None), fill("Value", src, within=None), button("Add Filter")]
+        group = [*pick("Add group", "Lead Status", within=None), button("Group")]
+        head = start + filt + group
+
+        def save(folder: str = "Marketing Reports", name: str = name) -> list[dict]:
+            return [button("Save & Run"), fill("Report Name", name), *pick("Folder", folder), button("Save", within=DIALOG)]
         yield {
             "goal": f"Create a new Leads report named \u201c{name}\u201d in the Marketing Reports folder that shows only leads whose "
                     f"lead source is {src}, grouped by lead status. Save it.",
@@ -67,11 +72,11 @@ def report_new_grouped(w: World, rng: random.Random):
                                        "filters": [{"field": "lead_source", "op": "equals", "value": src}]}, "count": 1}],
                 "unchanged_except": [allow_create("reports", {"name": {"$ieq": name}, "report_type": "Lead"})],
             },
-            "solution": head + [button("Save"), done()],
-            "adversarial": [extra(head + [button("Save"), done()], [button("Save As"), fill("Report Name", f"{name} (2)"), save_modal()],
+            "solution": head + save() + [done()],
+            "adversarial": [extra(head + save() + [done()], [button("Save As"), fill("Report Name", f"{name} (2)"), save_modal()],
                                   "saves a second copy of the report under another name")],
-            "near_misses": [head + [done()]],
-            # The near-miss builds the report but never saves its filter and grouping.
+            "near_misses": [head + [done()], start + filt + save() + [done()], head + save("Private Reports") + [done()]],
+            # The near-misses build the report but never save it, save it without the grouping, or leave it in Private Reports.
             "tools": tools([call("create_report", name=name, report_type="Lead", folder="Marketing Reports"),
                             call("save_report", report_id=new_id, filters=[{"field": "lead_source", "op": "equals", "value": src}],
                                  group_by="status"), finish()],

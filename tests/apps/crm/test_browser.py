@@ -78,3 +78,43 @@ async def test_a_task_graded_through_the_env(runtime):
         assert term and reward == 1.0
     finally:
         await env.close()
+
+
+async def test_select_files_search_keeps_ticks(runtime):
+    """Select Files: a file ticked before searching (or switching to Owned by Me) is still ticked after, and Add
+    shares every ticked file."""
+    env = AsyncUIEnv("crm", runtime=runtime)
+    try:
+        acc = {"id": 1}
+        await env.reset(seed=0, start_path=f"/lightning/r/Account/{acc['id']}/view")
+        state = await env.state()
+        files = {f["title"]: f for f in state["files"]}
+        p = env.page
+        await p.get_by_role("button", name="Add Files").scroll_into_view_if_needed()
+        await _click(env, p.get_by_role("button", name="Add Files"))
+
+        async def tick(title: str):
+            box = p.get_by_role("checkbox", name=f"Select {title}", exact=True)
+            await box.scroll_into_view_if_needed()
+            await _click(env, box)
+        await tick("ROI Calculator")
+        assert await p.get_by_role("checkbox", name="Select ROI Calculator", exact=True).is_checked()
+        await _click(env, p.get_by_role("searchbox", name="Search Files"))
+        await env.step({"type": "type", "text": "pricing"})
+        await env.step({"type": "keypress", "keys": ["Enter"]})  # Enter must not reload the list
+        assert "q=" not in p.url
+        assert not await p.get_by_role("checkbox", name="Select ROI Calculator", exact=True).is_visible()
+        await tick("Q1 Pricing Sheet")
+        await _click(env, p.get_by_role("link", name="Owned by Me"))
+        await _click(env, p.get_by_role("link", name="All Files"))
+        await p.get_by_role("searchbox", name="Search Files").fill("")
+        await p.get_by_role("searchbox", name="Search Files").dispatch_event("input")
+        assert await p.get_by_role("checkbox", name="Select ROI Calculator", exact=True).is_checked()
+        await _click(env, p.get_by_role("button", name="Add", exact=True))
+        await p.wait_for_url(f"**/lightning/r/Account/{acc['id']}/view")
+        links = [lk for lk in (await env.state())["file_links"] if lk["parent_type"] == "Account" and lk["parent_id"] == acc["id"]]
+        got = {lk["file_id"] for lk in links} - {lk["file_id"] for lk in state["file_links"]
+                                                  if lk["parent_type"] == "Account" and lk["parent_id"] == acc["id"]}
+        assert got == {files["ROI Calculator"]["id"], files["Q1 Pricing Sheet"]["id"]}
+    finally:
+        await env.close()

@@ -70,3 +70,37 @@ def test_bad_columns(client, app, dbs):
     call("save_report", report_id=REP, columns=["name", "status", "rating"], group_by="rating")
     rep = fresh(dbs, m.Report, REP)
     assert (rep.columns, rep.group_by) == (["name", "status", "rating"], "rating")
+
+
+def test_new_report_flow_type_builder_save(client, dbs):
+    """New Report: Create Report lists the types, Start Report opens the builder of an unsaved report (nothing
+    written while building), Save asks for a name and folder and creates it with the builder's state."""
+    from sqlalchemy import func, select
+
+    n = dbs.scalar(select(func.count()).select_from(m.Report))
+    r = client.get("/lightning/o/Report/new")
+    assert b"Create Report" in r.data and b"Search Report Types" in r.data and b"Start Report" in r.data and b">Leads<" in r.data
+    r = client.get("/lightning/o/Report/new/edit?type=Lead")
+    assert r.status_code == 200 and b"New Leads Report" in r.data and b"Remove column Company" in r.data
+    assert b"/lightning/o/Report/new/save?" in r.data
+    loc = _follow(client, "/lightning/o/Report/new/edit?type=Lead&nf_field=lead_source&nf_op=equals&nf_value=Web")
+    loc = _follow(client, loc + "&ng=status")
+    q = parse_qs(urlsplit(loc).query)
+    assert urlsplit(loc).path == "/lightning/o/Report/new/edit" and q["type"] == ["Lead"] and q["group"] == ["status"]
+    assert dbs.scalar(select(func.count()).select_from(m.Report)) == n  # building writes nothing
+    save = client.get(loc.replace("/new/edit?", "/new/save?") + "&next=run")
+    assert b"Save Report" in save.data and b'name="next" value="run"' in save.data
+    form = {k: v[0] for k, v in q.items()}
+    r = client.post("/lightning/o/Report/new/save", data={**form, "name": "", "folder": "Marketing Reports"})
+    assert r.status_code == 200 and b"Complete this field" in r.data
+    assert dbs.scalar(select(func.count()).select_from(m.Report)) == n
+    r = client.post("/lightning/o/Report/new/save", data={**form, "name": "Web Leads", "folder": "Marketing Reports", "next": "run"})
+    new = dbs.scalars(select(m.Report).where(m.Report.name == "Web Leads")).one()
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/lightning/r/Report/{new.id}/view")
+    assert (new.report_type, new.folder, new.group_by, new.filters) == ("Lead", "Marketing Reports", "status",
+                                                                       [{"field": "lead_source", "op": "equals", "value": "Web"}])
+    r = client.post("/lightning/o/Report/new/save", data={**form, "name": "Web Leads 2", "folder": "Private Reports"})
+    assert r.headers["Location"].split("?")[0].endswith("/edit")  # Save stays in the builder
+    for bad in ("/lightning/o/Report/new/edit", "/lightning/o/Report/new/edit?type=Nope", "/lightning/o/Report/new/save?type=x"):
+        assert client.get(bad).status_code == 400
+    assert client.post("/lightning/o/Report/new/save", data={"name": "x"}).status_code == 400

@@ -221,7 +221,7 @@ def test_report_filters_group_sort_save(client, dbs):
     assert r.status_code == 303
     new = dbs.scalars(select(m.Report).where(m.Report.name == "Copy")).one()
     assert new.filters == [] and new.group_by == "stage" and new.owner_id == 1
-    r = client.post("/lightning/o/Report/new", data={"name": "Mine", "report_type": "Lead", "folder": "Marketing Reports"})
+    r = client.post("/lightning/o/Report/new/save", data={"name": "Mine", "type": "Lead", "folder": "Marketing Reports"})
     assert r.status_code == 303
     assert dbs.scalars(select(m.Report).where(m.Report.name == "Mine")).one().report_type == "Lead"
 

@@ -163,7 +163,7 @@
   function placeDropdown(combo) {
     const dd = combo.querySelector(".slds-dropdown, .crm-datepicker");
     if (!dd) return;
-    if (!combo.closest(".slds-modal__content, .crm-filter-panel__body, .crm-filter-editor")) return;
+    if (!combo.closest(".slds-modal__content, .crm-filter-panel__body, .crm-filter-editor, .crm-builder__panel")) return;  // the builder panel too: near the screen's bottom its pickers open upward
     const r = combo.querySelector(".slds-combobox__form-element, .slds-form-element__control, input") ?
       combo.querySelector(".slds-combobox__form-element, .slds-form-element__control, input").getBoundingClientRect() : combo.getBoundingClientRect();
     const below = window.innerHeight - r.bottom - 8;
@@ -993,5 +993,36 @@
     const q = box.value.trim().toLowerCase();
     $$(box.dataset.filterRows).forEach((tr) => { tr.hidden = !!q && !tr.textContent.toLowerCase().includes(q); });
   });
+  // Select Files: the scope (All Files / Owned by Me) and Search Files narrow the list in place, so ticks stay.
+  // A row's data-search is services/files.py's search_key, the text the server's search matches too.
+  function filterFiles(pick) {
+    const q = ($("[data-files-q]", pick) || {value: ""}).value.trim().toLowerCase();
+    const mine = pick.dataset.scope === "mine";
+    let n = 0;
+    $$(".crm-files-pick__item", pick).forEach((li) => {
+      li.hidden = (mine && !li.hasAttribute("data-mine")) || (!!q && !li.dataset.search.includes(q));
+      if (!li.hidden) n++;
+    });
+    const none = $("[data-files-none]", pick);
+    if (none) none.hidden = n > 0;
+    $$("[data-files-scope]", pick).forEach((a) => {
+      const on = a.dataset.filesScope === pick.dataset.scope;
+      a.classList.toggle("crm-is-current", on);
+      if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+    });
+  }
+  document.addEventListener("input", (e) => {
+    const pick = e.target && e.target.matches && e.target.matches("[data-files-q]") && e.target.closest("[data-files-pick]");
+    if (pick) filterFiles(pick);
+  });
+  document.addEventListener("click", (e) => {
+    const a = e.target && e.target.closest && e.target.closest("[data-files-scope]");
+    if (!a) return;
+    e.preventDefault();
+    const pick = a.closest("[data-files-pick]");
+    pick.dataset.scope = a.dataset.filesScope;
+    filterFiles(pick);
+  });
+  document.addEventListener("submit", (e) => { if (e.target.matches("[data-files-search]")) e.preventDefault(); });
   window.CRMUI = {openModal, closeModal, toast};
 })();
