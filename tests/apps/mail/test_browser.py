@@ -9,9 +9,10 @@ import threading
 import pytest
 from sqlalchemy import select
 
+from agent_harness.screenshots.mail import CHROMIUM_ARGS
 from apps._shared.session import WORLD_COOKIE, sign_world
 from apps.mail.models import Contact, Message, Thread
-from apps.mail.screenshots import CHROMIUM_ARGS, chromium_path
+from gym_core.browser import chromium_executable
 
 pytestmark = pytest.mark.slow
 
@@ -28,10 +29,10 @@ def browser_page(app):
     errors: list[str] = []
     with sync_api.sync_playwright() as p:
         try:
-            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=chromium_executable(p.chromium.executable_path), args=CHROMIUM_ARGS)
         except Exception as e:  # no browser on this machine
             server.shutdown()
-            pytest.skip(f"no Chromium: {e}")
+            pytest.fail(f"no Chromium: {e}")
         ctx = browser.new_context(viewport={"width": 1280, "height": 720})
         ctx.add_cookies([{"name": WORLD_COOKIE, "value": sign_world(app, app.config["TEST_WORLD"]), "url": base,
                           "httpOnly": True}])

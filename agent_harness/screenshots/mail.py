@@ -1,4 +1,4 @@
-"""Screenshots of Inkbox at 1280x720: `python -m apps.mail.screenshots [--out docs/screenshots/mail]`.
+"""Screenshots of Inkbox at 1280x720: `python -m agent_harness.screenshots.mail [--out docs/screenshots/mail]`.
 
 Serves the app on a free port with a throwaway UIGYM_HOME (seed 0, the default now), opens it in
 Chromium with Playwright, checks that the fonts and the icon font really loaded, and saves PNGs of
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 import tempfile
 import threading
@@ -19,16 +18,13 @@ from pathlib import Path
 
 from werkzeug.serving import make_server
 
+from gym_core.browser import chromium_executable
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
 
-def chromium_path() -> str | None:
-    for p in (os.environ.get("UIGYM_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if p and Path(p).exists():
-            return p
-    return None  # Playwright's own
 
 
 def pick_threads(app) -> dict[str, int]:
@@ -130,7 +126,7 @@ def feature_shots(page, base: str, picks: dict, shot, settle) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m apps.mail.screenshots")
+    ap = argparse.ArgumentParser(prog="python -m agent_harness.screenshots.mail")
     ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots" / "mail"))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--features-only", action="store_true", help="only the round-two feature shots")
@@ -138,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
-    from playwright.sync_api import Error as PlaywrightError, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
 
     from apps.mail import create_app
 
@@ -154,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     problems: list[str] = []
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium_executable(p.chromium.executable_path), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.set_default_timeout(120_000)  # a busy machine (parallel browsers) can take well over 30 s per page
         page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)

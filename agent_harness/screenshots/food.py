@@ -1,4 +1,4 @@
-"""Screenshots of Forkful at 1280x720 into docs/screenshots/food/: `python -m apps.food.screenshots`.
+"""Screenshots of Forkful at 1280x720 into docs/screenshots/food/: `python -m agent_harness.screenshots.food`.
 
 Serves the app in-process on a free port with a throw-away UIGYM_HOME, freezes the browser clock at
 the world's now, and captures home, search, store, item dialog, cart, checkout, orders, order
@@ -9,20 +9,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import tempfile
 import threading
 from pathlib import Path
+
+from gym_core.browser import chromium_executable
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "food"
 FREEZE = "*,*::before,*::after{transition:none!important;animation:none!important;caret-color:transparent!important}"
 
 
-def _chromium() -> str | None:
-    for name in (os.environ.get("UIGYM_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
-        if name and (shutil.which(name) or Path(name).exists()):
-            return shutil.which(name) or name
-    return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,9 +48,7 @@ def main(argv: list[str] | None = None) -> None:
     from apps.food.models import MenuItem, Order, Store
 
     with app.test_request_context():
-        from apps._shared.db import store as world_store
-
-        eng = world_store().engine("shots")
+        eng = app.extensions["uigym_worlds"].engine("shots")
         from sqlalchemy.orm import Session
 
         with Session(eng) as s:
@@ -69,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
             pizza_id, pep_id, other_ids, active_id = pizza.id, pep.id, [o.id for o in others[:2]], active.id
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=_chromium(), headless=True)
+        browser = pw.chromium.launch(executable_path=chromium_executable(pw.chromium.executable_path), headless=True)
         ctx = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=1, locale="en-US",
                                   timezone_id="UTC", reduced_motion="reduce")
         ctx.add_cookies([{"name": binding["name"], "value": binding["value"], "url": base, "httpOnly": True}])

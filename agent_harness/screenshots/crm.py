@@ -1,4 +1,4 @@
-"""Screenshots of Stratus CRM at 1280x720: `python -m apps.crm.screenshots [--out docs/screenshots/crm] [--only home,kanban]`.
+"""Screenshots of Stratus CRM at 1280x720: `python -m agent_harness.screenshots.crm [--out docs/screenshots/crm] [--only home,kanban]`.
 
 Serves the app on a free port with a throwaway UIGYM_HOME (seed 0, the default now), opens it in
 Chromium with Playwright (clock frozen to the world's now), checks that the font loaded and that
@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import logging
-import os
 import sys
 import tempfile
 import threading
@@ -18,16 +17,13 @@ from pathlib import Path
 
 from werkzeug.serving import make_server
 
+from gym_core.browser import chromium_executable
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--font-render-hinting=none", "--force-color-profile=srgb"]
 
 
-def chromium_path() -> str | None:
-    for p in (os.environ.get("UIGYM_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if p and Path(p).exists():
-            return p
-    return None
 
 
 def picks(app) -> dict:
@@ -50,7 +46,7 @@ def picks(app) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m apps.crm.screenshots")
+    ap = argparse.ArgumentParser(prog="python -m agent_harness.screenshots.crm")
     ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots" / "crm"))
     ap.add_argument("--only", default="", help="comma-separated shot names")
     args = ap.parse_args(argv)
@@ -74,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     problems: list[str] = []
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium_executable(p.chromium.executable_path), args=CHROMIUM_ARGS)
         ctx = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=1, timezone_id="UTC",
                                   locale="en-US", reduced_motion="reduce")
         ctx.clock.set_fixed_time(SPEC.default_now.replace(tzinfo=dt.timezone.utc))
