@@ -117,3 +117,17 @@ def test_a_failing_instance_is_never_served_and_its_reason_is_recorded(no_browse
     again = _supply(PATTERN, "6", instances=3, workers=1, mode="tools", validate=False)
     assert [t.id for t in again.served] == ids[:1] and again.proven_now == 0
     assert "[oracle]" in ValidationCache().get(result.generated[0].tasks[1], "tools")["reason"]
+
+
+def test_eval_in_tool_mode_proves_its_fresh_draw_in_tool_mode(no_browser, tmp_path):
+    from typer.testing import CliRunner
+
+    from agent_harness.cli import app
+
+    r = CliRunner().invoke(app, ["eval", "--agent", "oracle", "--mode", "tools", "--tasks", PATTERN, "--seeds", "8",
+                                 "--workers", "1", "--no-report", "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    t = generate(PATTERN, 8, 1).tasks[0]
+    assert ValidationCache().get(t, "tools")["ok"] and ValidationCache().get(t, "ui") is None
+    rows = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    assert len(rows) == 1 and '"mail/star-latest-from-00.s8"' in rows[0]
