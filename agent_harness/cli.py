@@ -42,14 +42,15 @@ def _select(tasks_glob: str, app_name: str | None = None, split: str | None = No
     return chosen
 
 
-def _fresh(pattern: str, seeds: str, instances: int, split: str | None, workers: int):
-    """Proven fresh-world tasks (unproven ones are proven first; failures are listed and left out)."""
+def _fresh(pattern: str, seeds: str, instances: int, split: str | None, workers: int, mode: str = "ui"):
+    """Proven fresh-world tasks (unproven ones are proven first, in `mode`'s proof: browsers for ui and
+    hybrid, the tools env for tools; failures are listed and left out)."""
     from agent_harness.fresh import supply
     from gym_core.runtime import Runtime
 
     async def main():
         try:
-            return await supply(pattern, seeds, instances=instances, split=split, workers=workers)
+            return await supply(pattern, seeds, instances=instances, split=split, workers=workers, mode=mode)
         finally:
             await Runtime.current().close()
 
@@ -175,7 +176,7 @@ def eval_cmd(
 
     if mode not in ("ui", "tools", "hybrid"):
         fail(f"--mode must be ui, tools or hybrid, got {mode!r}")
-    chosen = _fresh(tasks, seeds, instances, split, workers) if seeds else _select(tasks, split=split,
+    chosen = _fresh(tasks, seeds, instances, split, workers, mode) if seeds else _select(tasks, split=split,
                                                                                      tasks_dir=tasks_dir)
     if mode == "tools" and agent == "oracle":
         missing = [t.id for t in chosen if t.tools is None or not t.tools.solution]
@@ -422,10 +423,7 @@ def tasks_validate(
         err.print(f"[red]--mode must be ui or tools, got {mode!r}[/red]")
         raise typer.Exit(2)
     if seeds is not None:
-        if mode != "ui":
-            err.print("[red]--seeds proves fresh worlds in the ui mode only[/red]")
-            raise typer.Exit(2)
-        return _validate_fresh(tasks, seeds, instances, workers, report, not generate_only)
+        return _validate_fresh(tasks, seeds, instances, workers, report, not generate_only, mode)
     chosen = _select(tasks, tasks_dir=tasks_dir)
     audit = audit_tasks(chosen)
     for p in audit.problems:
@@ -468,8 +466,9 @@ def tasks_validate(
 
 
 def _validate_fresh(pattern: str, seeds: str, instances: int, workers: int, report: Path | None,
-                    prove: bool = True) -> None:
-    """`tasks validate --seeds`: prove every matching template on fresh worlds, print pass rates."""
+                    prove: bool = True, mode: str = "ui") -> None:
+    """`tasks validate --seeds`: prove every matching template on fresh worlds (in browsers, or with
+    --mode tools through the tools env), print pass rates."""
     from rich.table import Table
 
     from agent_harness.fresh import supply
@@ -483,12 +482,13 @@ def _validate_fresh(pattern: str, seeds: str, instances: int, workers: int, repo
 
     async def main():
         try:
-            return await supply(pattern, seeds, instances=instances, workers=workers, validate=prove)
+            return await supply(pattern, seeds, instances=instances, workers=workers, validate=prove, mode=mode)
         finally:
             await Runtime.current().close()
 
     result = asyncio.run(main())
-    table = Table(title=f"fresh worlds, seeds {seeds}, {instances} instance(s) per (template, seed)")
+    table = Table(title=f"fresh worlds, seeds {seeds}, {instances} instance(s) per (template, seed), "
+                        f"proven in {'the tools env' if mode == 'tools' else 'browsers'}")
     for c in ("app", "pairs", "pairs yielding", "instances", "validated", "failures by reason"):
         table.add_column(c)
     for r in result.by_app():
@@ -507,7 +507,7 @@ def _validate_fresh(pattern: str, seeds: str, instances: int, workers: int, repo
                   f"{result.proven_now} proven in this run (the rest from the cache)")
     if report is not None:
         report.parent.mkdir(parents=True, exist_ok=True)
-        report.write_text(json.dumps({"seeds": seeds, "instances": instances, "by_app": result.by_app(),
+        report.write_text(json.dumps({"seeds": seeds, "instances": instances, "mode": mode, "by_app": result.by_app(),
                                       "by_template": result.by_template(), "failed": result.failed}, indent=1))
     if prove and result.failed or any(not g.ok for g in result.generated):
         raise typer.Exit(1)

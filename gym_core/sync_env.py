@@ -167,13 +167,15 @@ async def _cancel_all_tasks() -> None:
         await asyncio.wait(tasks, timeout=10)
 
 
-def _fresh_tasks(pattern: str, seeds, split: str | None, app: str | None) -> list[Task]:
+def _fresh_tasks(pattern: str, seeds, split: str | None, app: str | None, mode: str = "ui") -> list[Task]:
+    """The instances proven in the proof `mode` needs (tools: the tools env; ui, hybrid: browsers)."""
     from tasks.fresh import validated_tasks
 
-    found = [t for t in validated_tasks(pattern, seeds, split=split) if app is None or t.app == app]
+    found = [t for t in validated_tasks(pattern, seeds, split=split, mode=mode) if app is None or t.app == app]
     if not found:
-        raise ValueError(f"no proven fresh-world instance of {pattern!r} on seeds {seeds}: prove them first with "
-                         f"`uigym tasks validate --tasks '{pattern}' --seeds {seeds}`")
+        flag = " --mode tools" if mode == "tools" else ""
+        raise ValueError(f"no proven fresh-world instance of {pattern!r} on seeds {seeds} for mode {mode}: prove "
+                         f"them first with `uigym tasks validate{flag} --tasks '{pattern}' --seeds {seeds}`")
     return found
 
 
@@ -218,7 +220,7 @@ class UIEnv(gym.Env):
         self.app = app
         self.render_mode = render_mode if mode != "tools" else None
         if seeds is not None:
-            tasks = _fresh_tasks(tasks if isinstance(tasks, str) else f"{app or '*'}/*", seeds, split, app)
+            tasks = _fresh_tasks(tasks if isinstance(tasks, str) else f"{app or '*'}/*", seeds, split, app, mode)
         elif isinstance(tasks, str):
             tasks = select_tasks(tasks, app=app, split=split)
         self.tasks = list(tasks) if tasks else []

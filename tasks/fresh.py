@@ -8,10 +8,12 @@ its goal, gold solution and verify spec from the world's rows, so it can draw in
     mail/star-latest-from-00.s7      template star-latest-from, instance 0, world seed 7
 
 The id names the seed, so the task is a pure function of its id (`fresh_task`) and every episode can be
-replayed. An instance is served only once it has been proven in a real browser (oracle 1, noop 0,
-near-misses 0, adversarial trajectories 0; agent_harness.fresh does the proving): `ValidationCache`
-records each verdict (with the reason for a failure) under $UIGYM_HOME/fresh/, keyed by the task's
-content, so a changed template is proven again.
+replayed. An instance is served only once it has been proven in the mode it is drawn for (agent_harness.fresh
+does the proving): a screen draw (ui, hybrid) in a real browser (oracle 1, noop 0, near-misses 0, adversarial
+trajectories 0), a tool-mode draw through the tools env, no browser (its tool plan's gold calls 1, noop 0, tool
+near-misses 0, answer hacks 0). `ValidationCache` records each verdict (with the reason for a failure) under
+$UIGYM_HOME/fresh/, keyed by (the task's content, the proof mode), so a changed template is proven again and
+a browser verdict never stands in for a tool-mode one (or the other way round).
 
 Generalisation splits, beside the bundled instance split (`Task.split`, train/test):
 - held-out seeds: worlds with seed >= HELDOUT_SEED_START are never drawn for training;
@@ -33,7 +35,8 @@ from pathlib import Path
 from tasks.schema import APPS, Task
 
 __all__ = [
-    "HELDOUT_SEED_START", "HELDOUT_TEMPLATES", "Generated", "ValidationCache", "fresh_id", "fresh_task",
+    "HELDOUT_SEED_START", "HELDOUT_TEMPLATES", "PROOF_MODES", "Generated", "ValidationCache", "fresh_id",
+    "fresh_task", "proof_mode",
     "generalisation_split", "generate", "is_heldout", "parse_fresh_id", "parse_seeds", "templates_matching",
     "uigym_home", "validated_tasks",
 ]
@@ -173,9 +176,23 @@ def fresh_task(task_id: str) -> Task:
     raise ValueError(f"{task_id}: {gen.error or 'no such instance'}")
 
 
-def content_key(task: Task) -> str:
-    """What a verdict is about: the task as generated, and what proving means (VALIDATION_VERSION)."""
-    blob = json.dumps([VALIDATION_VERSION, task.model_dump(mode="json")], sort_keys=True)
+PROOF_MODES = ("ui", "tools")
+
+
+def proof_mode(mode: str) -> str:
+    """The proof a draw in env mode `mode` needs: "tools" for tool mode, "ui" (browsers) for the screen
+    modes (ui, hybrid: the agent sees the screen, so the screen solution must hold)."""
+    if mode not in ("ui", "tools", "hybrid"):
+        raise ValueError(f"mode must be ui, tools or hybrid, got {mode!r}")
+    return "tools" if mode == "tools" else "ui"
+
+
+def content_key(task: Task, mode: str = "ui") -> str:
+    """What a verdict is about: the task as generated, what proving means (VALIDATION_VERSION), and the
+    proof mode. A ui key is the one verdicts had before proofs were mode-aware, so they stay valid."""
+    mode = proof_mode(mode)
+    payload = [VALIDATION_VERSION, task.model_dump(mode="json")] + ([] if mode == "ui" else [mode])
+    blob = json.dumps(payload, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
@@ -198,12 +215,13 @@ class ValidationCache:
                         continue  # a line cut short by a crash: that instance is proven again
         return self._rows
 
-    def get(self, task: Task) -> dict | None:
-        return self._load().get(content_key(task))
+    def get(self, task: Task, mode: str = "ui") -> dict | None:
+        """The verdict on `task` proven in `mode`'s proof (see `proof_mode`), or None."""
+        return self._load().get(content_key(task, mode))
 
-    def put(self, task: Task, ok: bool, reason: str = "", probes: int = 0) -> dict:
-        row = {"key": content_key(task), "task_id": task.id, "ok": bool(ok), "reason": reason[:2000],
-               "probes": probes, "at": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    def put(self, task: Task, ok: bool, reason: str = "", probes: int = 0, mode: str = "ui") -> dict:
+        row = {"key": content_key(task, mode), "task_id": task.id, "mode": proof_mode(mode), "ok": bool(ok),
+               "reason": reason[:2000], "probes": probes, "at": time.strftime("%Y-%m-%dT%H:%M:%S")}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a") as f:
             f.write(json.dumps(row) + "\n")
@@ -212,8 +230,9 @@ class ValidationCache:
 
 
 def validated_tasks(pattern: str, seeds: str | list[int], *, instances: int = 1, split: str | None = None,
-                    cache: ValidationCache | None = None) -> list[Task]:
-    """The fresh instances already proven (cache verdict ok) for templates matching `pattern` on `seeds`.
+                    cache: ValidationCache | None = None, mode: str = "ui") -> list[Task]:
+    """The fresh instances already proven (cache verdict ok) for templates matching `pattern` on `seeds`,
+    in the proof `mode` needs (a tool-mode env is served tool-proven instances; a screen env browser-proven).
 
     `split`: "train" keeps training material only (no held-out seed, no held-out template, instance
     split train); "heldout-seed", "heldout-template", "test" keep that split. Unproven instances are
@@ -224,7 +243,7 @@ def validated_tasks(pattern: str, seeds: str | list[int], *, instances: int = 1,
     for template in templates_matching(pattern):
         for seed in parse_seeds(seeds):
             for t in generate(template, seed, instances).tasks:
-                verdict = cache.get(t)
+                verdict = cache.get(t, mode)
                 if verdict and verdict["ok"] and (split is None or generalisation_split(t) == split):
                     out.append(t)
     return out

@@ -74,14 +74,15 @@ def select_tasks(cfg: GRPORunConfig, pattern: str | None = None, split: str | No
     from tasks import select_tasks as _select
 
     if cfg.seeds:
-        return fresh_training_tasks(pattern or cfg.tasks, cfg.seeds, cfg.instances, split)
+        return fresh_training_tasks(pattern or cfg.tasks, cfg.seeds, cfg.instances, split, mode=cfg.mode)
     pool = load_tasks(cfg.tasks_dir) if cfg.tasks_dir else None
     return _select(pattern or cfg.tasks, split=split, tasks=pool)
 
 
 def fresh_training_tasks(pattern: str, seeds: str, instances: int = 1, split: str | None = "train",
-                         validate: bool = True):
-    """Proven fresh-world tasks for training; unproven ones are proven first (in a private runtime)."""
+                         validate: bool = True, mode: str = "ui"):
+    """Proven fresh-world tasks for training; unproven ones are proven first (in a private runtime), in the
+    proof the training `mode` needs (tools: the tools env, never a browser; ui/hybrid: browsers)."""
     import asyncio
 
     from agent_harness.fresh import supply
@@ -91,7 +92,7 @@ def fresh_training_tasks(pattern: str, seeds: str, instances: int = 1, split: st
         rt = Runtime()
         try:
             return await supply(pattern, seeds, instances=instances, split=split or "train", runtime=rt,
-                                validate=validate)
+                                validate=validate, mode=mode)
         finally:
             await rt.close()
 

@@ -414,6 +414,8 @@ def forward_invoice_amount(w: World, rng: random.Random):
         tid, amount = latest["tid"], latest["amount"]
         to = finance[i % len(finance)]
         wrong_to = finance[(i + 1) % len(finance)]
+        if wrong_to["email"] == to["email"]:  # a world with one finance coworker: the wrong one is another coworker
+            wrong_to = next(c for c in mb.contacts if c["relation"] == "coworker" and c["email"] != to["email"])
         open_steps = search(f"invoice from:{latest['contact']['email']}") + [open_row(latest["subject"])]
         note = f"Please pay {amount} for this one."
 

@@ -47,6 +47,13 @@ def _when(d: dt.date, hour: int) -> str:
     return f"{long_date(d)} at {clock(dt.datetime(d.year, d.month, d.day, hour))}"
 
 
+def _other_lone_message(mb: Mailbox, not_thread: int) -> dict | None:
+    """The newest visible message alone in its thread (a unique subject), outside thread `not_thread`."""
+    lone = [m for m in mb.msgs if m["thread_id"] != not_thread and mb.visible(m)
+            and len(mb.in_thread[m["thread_id"]]) == 1 and mb.unique_subject(m["thread_id"])]
+    return max(lone, key=lambda m: (m["sent_at"], m["id"])) if lone else None
+
+
 @template("mail", "judged-decline-invite", difficulty="medium", max_steps=16, count=4, test_every=4,
           tags=("judged",))
 def decline_invite(w: World, rng: random.Random):
@@ -64,9 +71,16 @@ def decline_invite(w: World, rng: random.Random):
         alt1, alt2 = _when(_weekday_after(day, 1), 10), _when(_weekday_after(day, 2), 15)
         when = f"{long_date(day)} at {clock(inv['starts_at'])}"
         path = search(phrase(inv["title"]) + " invitation") + [open_row(subject)]
-        other = next(i for i in invs if i["id"] != inv["id"])
-        other_msg = mb.msg[other["message_id"]]
-        other_path = search(phrase(other["title"]) + " invitation") + [open_row(mb.threads[other_msg["thread_id"]]["subject"])]
+        other = next((i for i in invs if i["id"] != inv["id"]), None)
+        if other is not None:
+            other_msg = mb.msg[other["message_id"]]
+            other_path = search(phrase(other["title"]) + " invitation") + [open_row(mb.threads[other_msg["thread_id"]]["subject"])]
+        else:  # a world with one open invitation: the wrong-thread near-miss replies in another lone thread
+            other_msg = _other_lone_message(mb, tid)
+            if other_msg is None:
+                continue
+            other_subject = mb.threads[other_msg["thread_id"]]["subject"]
+            other_path = search(phrase(other_subject)) + [open_row(other_subject)]
         gold = [f"Hi {first}, thank you for the invitation to {inv['title']}. Unfortunately I have a conflict on "
                 f"{long_date(day)} and won't be able to attend. Could we meet {alt1} or {alt2} instead? Best, {me}",
                 f"Hello {first}, sorry, I can't make {inv['title']} ({when}). Would {alt1} or {alt2} work for you "
