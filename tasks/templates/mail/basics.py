@@ -39,6 +39,12 @@ def _inbox_threads(mb: Mailbox, kind_ok=lambda t: True) -> list[int]:
     return [tid for tid in sorted(mb.threads) if mb.in_inbox(tid) and mb.plain(tid) and kind_ok(mb.threads[tid])]
 
 
+def contact_threads(mb: Mailbox) -> list[int]:
+    """Primary inbox conversations whose last message is from a contact (not from me): ones to reply to."""
+    return [tid for tid in _inbox_threads(mb, lambda t: t["category"] == "primary")
+            if mb.last(tid)["from_email"] in mb.by_email and not mb.is_mine(mb.last(tid))]
+
+
 def _open(mb: Mailbox, tid: int) -> list[dict]:
     subject = mb.threads[tid]["subject"]
     return search(phrase(subject)) + [open_row(subject)]
@@ -204,8 +210,7 @@ def send_new_email(w: World, rng: random.Random):
 def reply_with_text(w: World, rng: random.Random):
     """Reply to the last message of a conversation from a contact, with given text."""
     mb = Mailbox(w)
-    tids = [tid for tid in _inbox_threads(mb, lambda t: t["category"] == "primary")
-            if mb.last(tid)["from_email"] in mb.by_email and not mb.is_mine(mb.last(tid))]
+    tids = contact_threads(mb)
     for i, tid in enumerate(rng.sample(tids, len(tids))):
         last = mb.last(tid)
         subject = mb.threads[tid]["subject"]

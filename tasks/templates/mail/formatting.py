@@ -8,7 +8,7 @@ import re
 from tasks.templates import World, template
 from tasks.templates.mail._tools import call, find_open, plan
 from tasks.templates.mail._common import Mailbox, adversarial, done, extra, graded, on_messages, open_row, phrase, search, text_bound
-from tasks.templates.mail.basics import _inbox_threads, sent_message
+from tasks.templates.mail.basics import contact_threads, sent_message
 
 # (text before, the phrase to bold, text after)
 LINES = [
@@ -28,8 +28,7 @@ def _bold_html(p: str) -> str:
 def reply_bold_phrase(w: World, rng: random.Random):
     """Reply to a conversation with a given sentence, one phrase of it in bold (the formatting bar or Ctrl+B)."""
     mb = Mailbox(w)
-    tids = [tid for tid in _inbox_threads(mb, lambda t: t["category"] == "primary")
-            if mb.last(tid)["from_email"] in mb.by_email and not mb.is_mine(mb.last(tid))]
+    tids = contact_threads(mb)
     for i, tid in enumerate(rng.sample(tids, len(tids))):
         last = mb.last(tid)
         subject = mb.threads[tid]["subject"]
