@@ -104,6 +104,9 @@ def report_new_my_columns(w: World, rng: random.Random):
     into a shared folder."""
     plans = [(t, c) for t in ("Opportunity", "Lead", "Case", "Account") for c in ADD[t] if c in column_choices(t)]
     rng.shuffle(plans)
+    # A column the type already shows cannot be added (Account's Type): dropped after the shuffle, so the draws
+    # that never met it (seed 0's bundled tasks) stay as they were.
+    plans = [(t, c) for t, c in plans if c not in DEFAULT_COLUMNS[t]]
     new_id = max(r["id"] for r in w.table("reports")) + 1  # what create_report returns
     seen: set[str] = set()
     firsts = [x for x in plans if not (x[0] in seen or seen.add(x[0]))]  # one of each type first, then the rest
