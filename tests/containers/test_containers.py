@@ -56,6 +56,36 @@ def test_image_requirements_come_from_pyproject():
     assert any(r.startswith("torch") for r in everything) and not any(r.startswith("uigym") for r in everything)
 
 
+
+# Import name -> distribution, where they differ; modules that come with another requirement (Flask brings
+# Werkzeug, itsdangerous and MarkupSafe) count as that requirement's.
+DIST_OF = {"PIL": "pillow", "werkzeug": "flask", "itsdangerous": "flask", "markupsafe": "flask"}
+
+
+def test_app_image_installs_what_the_apps_import():
+    """The app image installs only the requirements named by its Dockerfile's --only (a clone's server needs
+    few); every third-party module that apps/, domain/ and seed_data/ import must be among them, or the
+    container dies on start (seen: nh3, added for the mail editor, missing from the image)."""
+    import ast
+    import re
+    import sys
+
+    only = re.search(r"--only ([a-z0-9_,-]+)", (ROOT / "docker" / "app.Dockerfile").read_text()).group(1).split(",")
+    ours = {"apps", "domain", "seed_data"}
+    imported: dict[str, str] = {}
+    for pkg in ours:
+        for path in (ROOT / pkg).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+                         else [])
+                for name in names:
+                    top = name.split(".")[0]
+                    if top not in ours and top not in sys.stdlib_module_names:
+                        imported.setdefault(DIST_OF.get(top, top.lower()), str(path.relative_to(ROOT)))
+    missing = {dist: where for dist, where in imported.items() if dist not in only}
+    assert not missing, f"imported by the apps but not installed in the app image (docker/app.Dockerfile --only): {missing}"
+
 def test_dockerignore_keeps_environments_and_runs_out_of_the_context():
     ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
     assert {".git", ".venv", ".venv-hub", "runs", "**/__pycache__"} <= ignored
