@@ -3,7 +3,8 @@
 The whole food tool list is about 11,000 prompt tokens for the tiny model's tokenizer: on two CPU cores
 each GRPO step would spend minutes on the prompt alone. This module serves the same app, the same worlds
 and the same tool functions (apps/food/tools.py's Tool objects, so every rule stays in apps/food/services),
-only fewer of them: the ones the recipe's tasks need and a few look-alikes, so choosing the tool still
+only fewer of them: the ones the recipe's tasks need (get_account, cancel_plus, set_notification,
+select_address) and look-alikes beside them (subscribe_plus, set_delivery_mode), so choosing the tool still
 matters. Served under the app's name: `--app-module food=bench.learning_food`. A GPU run drops it and
 gets the full list.
 """
@@ -16,7 +17,7 @@ from apps import build_app
 from apps.food import SPEC as FOOD_SPEC
 from apps.food.tools import TOOLS as FOOD_TOOLS
 
-KEEP = ("list_stores", "update_profile", "apply_promo", "redeem_gift_card")
+KEEP = ("get_account", "cancel_plus", "subscribe_plus", "set_notification", "select_address", "set_delivery_mode")
 
 TOOLS = FOOD_TOOLS.only(KEEP)
 

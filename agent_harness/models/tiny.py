@@ -7,7 +7,8 @@
 
 What is in the folder is what a real Qwen2.5-VL checkpoint has, only small:
 - config.json: Qwen2_5_VLForConditionalGeneration, text hidden 64 x 2 layers, vision tower 2 blocks of 32;
-- a byte-level BPE tokenizer trained here on uigym's own prompt and action texts, with Qwen's special
+- a byte-level BPE tokenizer trained here on uigym's own prompt and action texts (plus a recipe's own
+  training prompts when `corpus_file` is given), with Qwen's special
   tokens (<|im_start|>, <|vision_start|>, <|image_pad|>, ...) and `<tool_call>` tags;
 - a chat template that takes OpenAI-style messages: image parts (`image` or `image_url`), tools,
   assistant `tool_calls` (rendered as Qwen's `<tool_call>{...}</tool_call>`), `tool` messages; the
@@ -156,7 +157,7 @@ def _corpus() -> list[str]:
     return texts
 
 
-def _train_tokenizer(vocab_target: int):
+def _train_tokenizer(vocab_target: int, extra_corpus: list[str] | None = None):
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
     from transformers import AddedToken
     from transformers.models.qwen2.tokenization_qwen2 import PRETOKENIZE_REGEX, Qwen2Tokenizer
@@ -171,7 +172,7 @@ def _train_tokenizer(vocab_target: int):
     trainer = trainers.BpeTrainer(vocab_size=vocab_target, min_frequency=1, show_progress=False,
                                   special_tokens=["<|endoftext|>"],
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
-    tok.train_from_iterator(_corpus(), trainer=trainer)
+    tok.train_from_iterator(_corpus() + list(extra_corpus or []), trainer=trainer)
     data = json.loads(tok.to_str())
     vocab = data["model"]["vocab"]
     merges = [tuple(m) if isinstance(m, list) else tuple(m.split(" ", 1)) for m in data["model"]["merges"]]
@@ -194,7 +195,7 @@ def build_tiny_qwen25vl(path: str | os.PathLike, **overrides: Any) -> Path:
     p = {**TINY_DEFAULTS, **overrides}
     out = Path(path)
     out.mkdir(parents=True, exist_ok=True)
-    tok = _train_tokenizer(p["vocab_target"])
+    tok = _train_tokenizer(p["vocab_target"], _extra_corpus(p.get("corpus_file")))
     ids = {t: tok.convert_tokens_to_ids(t) for t in SPECIAL_TOKENS}
     vocab_size = ((len(tok) + 63) // 64) * 64
     head_dim = p["hidden_size"] // p["num_heads"]
@@ -237,6 +238,14 @@ def build_tiny_qwen25vl(path: str | os.PathLike, **overrides: Any) -> Path:
     return out
 
 
+def _extra_corpus(path: str | None) -> list[str]:
+    """More texts for the tokenizer, one JSON string per line (`corpus_file`): a recipe's own training
+    prompts, so a small vocabulary spends its merges on them and the prompts come out shorter."""
+    if not path:
+        return []
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+
+
 def _home() -> Path:
     return Path(os.environ.get("UIGYM_HOME") or Path.home() / ".cache" / "uigym")
 
@@ -246,8 +255,9 @@ def cached_tiny_qwen25vl(root: str | os.PathLike | None = None, **overrides: Any
     import transformers
 
     p = {**TINY_DEFAULTS, **overrides}
-    key = hashlib.sha256(json.dumps([p, transformers.__version__, CHAT_TEMPLATE, CORPUS_VERSION],
-                                    sort_keys=True).encode()).hexdigest()[:12]
+    extra = _extra_corpus(p.get("corpus_file"))  # by content: the same path may hold another corpus later
+    key = hashlib.sha256(json.dumps([p, transformers.__version__, CHAT_TEMPLATE, CORPUS_VERSION]
+                                    + ([extra] if extra else []), sort_keys=True).encode()).hexdigest()[:12]
     base = Path(root) if root else _home() / "models"
     final = base / f"tiny-qwen2.5-vl-{key}"
     if (final / "uigym_tiny.json").exists():

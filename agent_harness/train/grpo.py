@@ -230,9 +230,23 @@ def make_trainer_class():
     from trl import GRPOTrainer
 
     class UIGymGRPOTrainer(GRPOTrainer):
-        """TRL's GRPOTrainer, drawing its prompts through the curriculum."""
+        """TRL's GRPOTrainer, drawing its prompts through the curriculum. In tool mode the prompts show
+        `tool_schemas`, the app's OpenAI tool list as `uigym eval --mode tools` and `export sft` show it: TRL
+        would otherwise render the environment's methods through transformers' docstring parser, a
+        differently written list (key order, no additionalProperties), so the policy would train on prompts
+        it is never evaluated on. The methods still run the calls (TRL looks them up on each environment)."""
 
         curriculum: Curriculum | None = None
+        tool_schemas: list[dict] | None = None
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            if self.tool_schemas is not None and self.tools:
+                listed = [t["function"]["name"] for t in self.tool_schemas]
+                methods = [t.__name__ for t in self.tools]
+                if sorted(listed) != sorted(methods):
+                    raise ValueError(f"the tool list {listed} does not match the environment's methods {methods}")
+                self.tools = list(self.tool_schemas)
 
         def _get_train_sampler(self, dataset=None):
             if self.curriculum is None or not self.curriculum.cfg.enabled:
@@ -251,7 +265,7 @@ def make_trainer_class():
 
 def tool_episode(tasks, app_modules: dict[str, str] | None = None) -> tuple[type, str, list[dict]]:
     """Tool mode: the environment class of the tasks' one app, its system prompt and its OpenAI tool list
-    (what TRL will show the model: the class's methods)."""
+    (the list UIGymGRPOTrainer shows the model; the class's methods run the calls)."""
     from agent_harness.agents.tool_model import SYSTEM
     from agent_harness.train.tool_env import app_tools, tool_env_class
     from gym_core.world_env import DONE_TOOL
@@ -288,6 +302,7 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         budget = token_budget(cfg, processor, settings, tasks, episode=(system, tools))
         make_env = lambda: env_class(settings)  # noqa: E731
     else:
+        tools = None
         budget = token_budget(cfg, processor, settings, tasks)
         system = get_format("gym").system_prompt(settings.format_context())
         make_env = lambda: UIGymToolEnv(settings)  # noqa: E731
@@ -305,6 +320,7 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         model = load_model(cfg.model, bf16=cfg.bf16)
     trainer_cls = make_trainer_class()
     trainer_cls.curriculum = curriculum
+    trainer_cls.tool_schemas = tools if cfg.mode == "tools" else None
     callbacks = list(callbacks or [])
     if cfg.eval_every:
         from agent_harness.train.evaluate import PeriodicEval

@@ -46,3 +46,35 @@ def test_plot_writes_a_png(tmp_path: Path):
     img = Image.open(tmp_path / "curve.png")
     assert img.format == "PNG" and img.size == (900, 380)
     assert len(img.convert("RGB").getcolors(maxcolors=100000)) > 3  # lines and points were drawn, not a blank canvas
+
+
+def test_demo_tasks_are_the_training_tasks_on_the_demo_seeds(tmp_path: Path):
+    import json
+
+    import pytest
+
+    from bench.learning import write_demo_tasks
+
+    rows = [{"id": f"food/a-0{i}.s{s}"} for s in (1, 2, 3) for i in range(2)]
+    (tmp_path / "tasks-train" / "food").mkdir(parents=True)
+    (tmp_path / "tasks-train" / "food" / "a.json").write_text(json.dumps(rows))
+    cfg = LearnConfig(out=tmp_path, train_seeds="1-3", demo_seeds="1-2")
+    assert write_demo_tasks(cfg) == 4
+    demo = json.loads((tmp_path / "tasks-demo" / "food" / "a.json").read_text())
+    assert [r["id"] for r in demo] == ["food/a-00.s1", "food/a-01.s1", "food/a-00.s2", "food/a-01.s2"]
+    with pytest.raises(ValueError, match="must be training seeds"):
+        write_demo_tasks(LearnConfig(out=tmp_path, train_seeds="1-3", demo_seeds="3-4"))
+
+
+def test_a_corpus_file_teaches_the_tiny_tokenizer_its_texts(tmp_path: Path):
+    import json
+
+    from agent_harness.models.tiny import _extra_corpus, _train_tokenizer
+
+    text = '{"setting":"notify_email_promos","group":"Promotions and offers","channel":"Emails","on":true}'
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps(text) + "\n" + json.dumps("second line\nwith a newline") + "\n")
+    assert _extra_corpus(str(corpus)) == [text, "second line\nwith a newline"]
+    plain, taught = _train_tokenizer(2000), _train_tokenizer(2000, _extra_corpus(str(corpus)))
+    assert len(taught(text)["input_ids"]) < len(plain(text)["input_ids"])
+    assert taught.decode(taught(text)["input_ids"]) == text

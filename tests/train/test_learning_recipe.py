@@ -30,9 +30,10 @@ def test_learning_recipe_tiny(tmp_path, trl_ready, train_envs):
     train = [json.loads(p.read_text()) for p in (cfg.out / "tasks-train" / "food").glob("*.json")]
     assert all(int(t["id"].rsplit(".s", 1)[1]) < 1000 for rows in train for t in rows)
 
-    # SFT data from the oracle's plans: two calls per task (the tool call, then done)
-    n_train = sum(len(rows) for rows in train)
-    assert report["sft_samples"] == 2 * n_train
+    # SFT data from the oracle's plans on the demonstration seeds: one sample per call of each gold plan
+    demos = [t for p in (cfg.out / "tasks-demo" / "food").glob("*.json") for t in json.loads(p.read_text())]
+    assert len(demos) == report["demo_tasks"] > 0
+    assert report["sft_samples"] == sum(len(t["tools"]["solution"]) for t in demos)
     assert report["model_params"] > 0
 
     # the curve: base, sft, one point per GRPO checkpoint, grpo; each a measured rate with its repeats

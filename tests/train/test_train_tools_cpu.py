@@ -24,6 +24,13 @@ def test_two_grpo_steps_through_the_apps_tools(tmp_path, tiny_model, torch_threa
                         result_text_tokens=64, max_steps=2, num_generations=4, per_device_batch_size=4,
                         learning_rate=1e-3, app_modules=APP_MODULES)
     trainer, budget = build_grpo(cfg, model=model, processor=processor)
+    # the prompts show the app's OpenAI tool list, the one `uigym eval --mode tools` and `export sft` show,
+    # not transformers' rendering of the environment's methods (written differently: the policy would
+    # train on prompts it is never evaluated on)
+    from agent_harness.train.grpo import select_tasks, tool_episode
+
+    listed = tool_episode(select_tasks(cfg.resolved(), cfg.tasks, None), APP_MODULES)[2]
+    assert trainer.tools == listed and all(isinstance(t, dict) for t in trainer.tools)
     assert budget.image_tokens == 0 and budget.completion_tokens == trainer.args.max_completion_length
     trainer.train()
     logs = [h for h in trainer.state.log_history if "reward" in h]
