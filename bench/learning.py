@@ -7,12 +7,14 @@ The stages, each through uigym's own code paths (nothing here trains or grades b
 1. worlds: fresh instances of a few tool-mode templates (tasks.fresh.generate) on training seeds and on
    held-out seeds (>= 1000), each proven in tool mode (agent_harness.validate: oracle 1, noop 0,
    near-misses 0, answer hacks 0) and written to a tasks folder per side;
-2. oracle: `uigym eval --mode tools --agent oracle` plays the training tasks' tool plans;
+2. oracle: `uigym eval --mode tools --agent oracle` plays the tool plans of the training tasks on
+   `demo_seeds` (OUT/tasks-demo);
 3. sft data: `uigym export sft` of those episodes (tool-call samples, Hermes <tool_call> targets);
-4. model: a small Qwen2.5-VL built from a config with a tokenizer trained here (agent_harness.models.tiny);
+4. model: a small Qwen2.5-VL built from a config with a tokenizer trained here (agent_harness.models.tiny),
+   also on the demonstrations' texts (`write_corpus`);
 5. eval "base": the untrained model, `uigym serve` + `uigym eval --mode tools --agent openai` on the
    held-out tasks, several samples per task, repeated with different sampling seeds (the spread);
-6. SFT (agent_harness.train.sft.run_sft), short on purpose, then eval "sft";
+6. SFT (agent_harness.train.sft.run_sft), then eval "sft";
 7. GRPO (agent_harness.train.grpo.build_grpo: TRL's GRPOTrainer, rollouts through the app's tools, the
    verifier's reward) on the training worlds, the checkpoint evaluated every `eval_every` steps, then
    eval "grpo";
