@@ -506,10 +506,12 @@ def write_report(cfg: LearnConfig, report: dict) -> None:
                      + ", ".join(f"{x:.3f}" for x in c["repeat_success"]) + " | "
                      + " | ".join(f"{c['by_template'].get(t, float('nan')):.3f}" for t in cfg.templates)
                      + f" | {c['calls']['valid_rate']:.3f} |")
-    lines += ["", ("GRPO steps (training worlds): step, reward mean, reward std (within groups), "
-              "tool-call rate, parse errors"), ""]
+    lines += ["", ("GRPO steps (training worlds): step, reward mean, reward std (TRL's, over the step's "
+              "rollouts), groups with one reward for all (their share: no advantage to follow), tool-call rate, "
+              "parse errors"), ""]
     for h in report["grpo_log"]:
         lines.append(f"- {h['step']}: reward {h.get('reward', 0):.3f}, std {h.get('reward_std', 0):.3f}, "
+                     f"uniform groups {float(h.get('frac_reward_zero_std', 0)):.2f}, "
                      f"tool calls {h.get('uigym/tool_call_rate', 0):.3f}, parse errors "
                      f"{h.get('uigym/parse_errors', 0):.3f}")
     lines += ["", f"time: {json.dumps(report['time'])}", "", f"integrity: {json.dumps(report['integrity'])}",
