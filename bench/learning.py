@@ -224,16 +224,14 @@ def write_corpus(cfg: LearnConfig) -> Path:
     line, for the built model's tokenizer: its small vocabulary then covers the prompts it trains on, and
     they come out about 1.6x shorter (3,216 -> 1,988 tokens for a get_account turn). Held-out worlds are
     never read here."""
+    from agent_harness.export.chat import chat_messages
     from agent_harness.train.sft import load_dataset_dict
 
     texts: set[str] = set()
     for row in load_dataset_dict(cfg.out / "sft-data")["train"]:
         texts.add(row["tools"] if isinstance(row["tools"], str) else json.dumps(row["tools"]))
-        for key in ("prompt", "completion"):
-            msgs = json.loads(row[key]) if isinstance(row[key], str) else row[key]
-            for m in msgs:
-                parts = m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}]
-                texts.update(p.get("text") or "" for p in parts)
+        for m in chat_messages(row, with_images=False):
+            texts.update(p.get("text") or "" for p in m["content"])
     path = cfg.out / "models" / "corpus.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(t) + "\n" for t in sorted(texts) if t))

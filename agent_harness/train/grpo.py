@@ -320,7 +320,7 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         model = load_model(cfg.model, bf16=cfg.bf16)
     trainer_cls = make_trainer_class()
     trainer_cls.curriculum = curriculum
-    trainer_cls.tool_schemas = tools if cfg.mode == "tools" else None
+    trainer_cls.tool_schemas = tools  # None outside tool mode
     callbacks = list(callbacks or [])
     if cfg.eval_every:
         from agent_harness.train.evaluate import PeriodicEval
