@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import io
 import json
 import math
@@ -147,6 +148,16 @@ class ModelAgent(Agent):
         if self.max_pixels:
             return smart_resize(screen[0], screen[1], min_pixels=self.min_pixels, max_pixels=self.max_pixels)
         return screen
+
+    def request_seed(self) -> int:
+        """The sampling seed of the next request, from `seed`, the task, the sample and the call's index.
+
+        One seed for every request would make `--samples N` draw the same reply N times (a seeded server
+        restarts its generator per request), and every task that starts from the same prompt would open the
+        same way: the samples of a pass@k or a spread would not be independent. Derived seeds keep a run
+        reproducible and its draws independent. A 31-bit value, which every server accepts."""
+        key = f"{self.seed}:{self.task.id if self.task else ''}:{int(self.episode_sample or 0)}:{self.n_calls}"
+        return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=4).digest(), "big") >> 1
 
     async def reset(self, env, task) -> None:
         await super().reset(env, task)
@@ -352,7 +363,7 @@ class ModelAgent(Agent):
         if self.top_p is not None:
             body["top_p"] = self.top_p
         if self.seed is not None:
-            body["seed"] = self.seed
+            body["seed"] = self.request_seed()
         tools = list(self.format.tools(self.ctx) or []) if self.send_tools else []
         tools += self.app_tools
         if tools:

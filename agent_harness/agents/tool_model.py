@@ -68,7 +68,7 @@ class ToolModelAgent(ModelAgent):
                                                                   *self.turns],
                                 "tools": self.tools, "max_tokens": self.max_tokens, "temperature": self.temperature}
         if self.seed is not None:
-            body["seed"] = self.seed
+            body["seed"] = self.request_seed()
         body.update(self.extra_body)
         t0 = time.perf_counter()
         data, retries = await self._post("/chat/completions", body)

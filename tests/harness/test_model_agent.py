@@ -10,6 +10,7 @@ import json
 
 from PIL import Image
 
+from agent_harness.agents.model import ModelAgent
 from agent_harness.runner import EvalConfig, run_eval
 from agent_harness.trajectory import Trajectory
 from gym_core import AsyncUIEnv
@@ -57,7 +58,8 @@ async def test_scaled_ui_tars_clicks_solve_the_task_and_bad_replies_are_fed_back
     assert traj.steps[1].usage["prompt_tokens"] == 100 and traj.steps[1].usage["latency_ms"] > 0
 
     assert len(reqs) == 3 and reqs[0]["model"] == "fake-vlm"  # asked the server which model it serves
-    assert (reqs[0]["temperature"], reqs[0]["seed"], reqs[0]["max_tokens"]) == (0.3, 7, 99)
+    assert (reqs[0]["temperature"], reqs[0]["max_tokens"]) == (0.3, 99)
+    assert len({r["seed"] for r in reqs}) == 3  # --seed 7 gives each request its own derived seed
     assert "tools" not in reqs[0]  # a text format
     system = reqs[0]["messages"][0]
     assert system["role"] == "system" and "640x360" in system["content"] and "click(start_box=" in system["content"]
@@ -108,3 +110,19 @@ async def test_retries_then_success_and_endpoint_failures_are_recorded(tmp_path,
         (row,) = await run_eval(cfg(tmp_path / "c", "mail/toy-third-title", base_url=api.base_url, retries=2),
                                 runtime=toy_runtime)
     assert row["error_kind"] == "ModelError" and "after 3 tries" in row["error"]
+
+
+def test_request_seeds_are_reproducible_and_differ_by_task_sample_and_call():
+    """--samples N with --seed S must draw N independent replies: one seed for every request would make a
+    seeded server (ours, vLLM) repeat the same reply for every sample and every task sharing a prompt."""
+    from types import SimpleNamespace
+
+    def seed(s, task, sample, call):
+        agent = ModelAgent(seed=s)
+        agent.task, agent.episode_sample, agent.n_calls = SimpleNamespace(id=task), sample, call
+        return agent.request_seed()
+
+    base = seed(0, "food/a", 0, 0)
+    assert base == seed(0, "food/a", 0, 0) and 0 <= base < 2**31
+    assert len({base, seed(1, "food/a", 0, 0), seed(0, "food/b", 0, 0), seed(0, "food/a", 1, 0),
+                seed(0, "food/a", 0, 1)}) == 5
