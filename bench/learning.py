@@ -55,7 +55,7 @@ class LearnConfig:
     templates: tuple[str, ...] = ("food/cancel-plus", "food/switch-address", "food/notification-setting")
     instances: int = 5  # instances per template and seed (a template's instances ask different things)
     train_seeds: str = "1-24"  # GRPO's worlds
-    demo_seeds: str = "1-24"  # the oracle demonstrations SFT learns from (training seeds; fewer: a cheaper SFT)
+    demo_seeds: str = "1-96"  # the oracle demonstrations SFT learns from (training seeds, not proven: no reward)
     heldout_seeds: str = "1000-1003"
     app_module: str | None = APP_MODULE  # None: the app's full tool list (a GPU run)
     # the model (agent_harness.models.tiny parameters): a text model of about 0.5 M parameters
@@ -68,7 +68,7 @@ class LearnConfig:
     reply_tokens: int = 64
     result_text_tokens: int = 2048  # GRPO's tool results whole (get_account's is ~1,500 tokens), as eval shows them
     # SFT: until the calls are well formed on the demonstrations' worlds
-    sft_epochs: float = 3.0
+    sft_epochs: float = 2.0
     sft_lr: float = 3e-3
     sft_batch: int = 8
     sft_schedule: str = "cosine"  # transformers' lr_scheduler_type
@@ -78,7 +78,7 @@ class LearnConfig:
     grpo_batch: int = 8  # rollouts per step (a multiple of num_generations)
     grpo_lr: float = 3e-4
     temperature: float = 1.0
-    eval_every: int = 20
+    eval_every: int = 30
     # evaluation on the held-out worlds
     eval_samples: int = 2
     eval_repeats: int = 2  # sampling seeds per stage: their spread is the noise floor
@@ -190,20 +190,28 @@ def prove_worlds(cfg: LearnConfig, side: str, seeds: str) -> dict:
 
 
 def write_demo_tasks(cfg: LearnConfig) -> int:
-    """OUT/tasks-demo: the proven training tasks on `demo_seeds`, the worlds the oracle demonstrates. SFT
-    learns the call format from these few; GRPO then trains on every training world. Returns the count."""
-    from tasks.fresh import parse_seeds
+    """OUT/tasks-demo: the templates' instances on `demo_seeds`, the worlds the oracle demonstrates, one task
+    per (seed, goal) (instances that ask the same thing in one world teach the same call). Demo seeds are
+    training seeds, not necessarily GRPO's: a demonstration earns no reward, so these worlds need no proof
+    beyond the oracle passing them (only passing episodes are exported), and many of them are what keeps a
+    small model from memorising a few worlds. Returns the count."""
+    from tasks.fresh import HELDOUT_SEED_START, generate, parse_seeds
 
-    seeds = set(parse_seeds(cfg.demo_seeds))
-    if not seeds <= set(parse_seeds(cfg.train_seeds)):
-        raise ValueError(f"demo seeds {cfg.demo_seeds} must be training seeds ({cfg.train_seeds})")
+    seeds = parse_seeds(cfg.demo_seeds)
+    if any(s >= HELDOUT_SEED_START for s in seeds):
+        raise ValueError(f"demo seeds {cfg.demo_seeds} must be training seeds (below {HELDOUT_SEED_START})")
     root, n = cfg.out / "tasks-demo", 0
     if root.exists():
         shutil.rmtree(root)
-    for path in (cfg.out / "tasks-train").glob("*/*.json"):
-        rows = [t for t in json.loads(path.read_text()) if int(t["id"].rsplit(".s", 1)[1]) in seeds]
+    for tmpl in cfg.templates:
+        rows, seen = [], set()
+        for s in seeds:
+            for t in generate(tmpl, s, cfg.instances).tasks:
+                if (s, t.goal) not in seen:
+                    seen.add((s, t.goal))
+                    rows.append(json.loads(t.model_dump_json(exclude_none=True)))
         if rows:
-            dest = root / path.parent.name / path.name
+            dest = root / tmpl.split("/")[0] / f"{tmpl.split('/', 1)[1]}.json"
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_text(json.dumps(rows, indent=1))
             n += len(rows)
@@ -288,6 +296,8 @@ def evaluate(model: str, cfg: LearnConfig, name: str) -> dict:
                         for k, v in sorted(by_template.items())},
         "runs": [str(cfg.out / "eval" / f"{name}-r{r}") for r in range(cfg.eval_repeats)],
         "calls": call_validity([cfg.out / "eval" / f"{name}-r{r}" for r in range(cfg.eval_repeats)]),
+        "choices": change_choices([cfg.out / "eval" / f"{name}-r{r}" for r in range(cfg.eval_repeats)],
+                                  cfg.out / "tasks-heldout"),
     }
 
 
@@ -314,6 +324,46 @@ def call_validity(runs: list[Path]) -> dict:
                     done += 1
     return {"replies": n, "accepted_calls": ok, "refused_calls": refused, "unreadable_calls": unreadable,
             "no_call_replies": free_text, "done_calls": done, "valid_rate": (ok + done) / n if n else 0.0}
+
+
+def change_choices(runs: list[Path], tasks_dir: Path) -> dict:
+    """Does the policy read the goal? Per template, which tool the episode's first call after the gold plan's
+    look-ups named (the change: cancel_plus, select_address, set_notification...), counted, and how often it
+    was the gold plan's tool (`right_tool`). A policy that picks the change by the world or by habit shows
+    the same counts under every template."""
+    from agent_harness.trajectory import Trajectory
+    from tasks import load_tasks
+
+    gold = {t.id: [c.tool for c in t.tools.solution] for t in load_tasks(tasks_dir)}
+    out: dict[str, dict] = {}
+    for run in runs:
+        for path in Path(run).glob("episodes/*/*/trajectory.json"):
+            tr = Trajectory.load(path)
+            plan = gold.get(tr.task_id)
+            if not plan:
+                continue
+            k = next((i for i, tool in enumerate(plan) if tool != plan[0]), 0)  # the first call that is not a look-up
+            actions = [s.action for s in tr.steps if isinstance(s.action, dict)]
+            a = actions[k] if len(actions) > k else {}
+            chosen = a.get("name") if a.get("type") == "tool" else (a.get("type") or "nothing")
+            row = out.setdefault(template_of(tr.task_id), {"gold": plan[k], "counts": {}, "right_tool": 0.0, "n": 0})
+            row["counts"][chosen] = row["counts"].get(chosen, 0) + 1
+            row["n"] += 1
+    for row in out.values():
+        row["right_tool"] = row["counts"].get(row["gold"], 0) / row["n"]
+        row["counts"] = dict(sorted(row["counts"].items(), key=lambda kv: -kv[1]))
+    return dict(sorted(out.items()))
+
+
+def goal_selectivity(choices: dict, template: str) -> float | None:
+    """`change_choices`' share of the template's change tool in its own episodes, less that tool's mean share
+    in the episodes of the templates whose change is another tool (None without such templates)."""
+    mine = choices.get(template)
+    others = [r for k, r in choices.items() if k != template and r["gold"] != (mine or {}).get("gold")]
+    if not mine or not others:
+        return None
+    elsewhere = statistics.fmean(r["counts"].get(mine["gold"], 0) / r["n"] for r in others)
+    return round(mine["right_tool"] - elsewhere, 3)
 
 
 def template_of(task_id: str) -> str:
@@ -403,7 +453,8 @@ def summary(ev: dict) -> dict:
     return {k: ev[k] for k in ("success_mean", "success_spread", "tool_call_rate", "tool_errors", "episodes",
                                "calls")} | \
         {"by_template": {k: v["success"] for k, v in ev["by_template"].items()},
-         "by_template_repeats": {k: v["per_repeat"] for k, v in ev["by_template"].items()}}
+         "by_template_repeats": {k: v["per_repeat"] for k, v in ev["by_template"].items()},
+         "right_tool": {k: round(v["right_tool"], 3) for k, v in ev.get("choices", {}).items()}}
 
 
 def integrity_check(cfg: LearnConfig, ev: dict) -> dict:
@@ -504,6 +555,14 @@ def write_report(cfg: LearnConfig, report: dict) -> None:
                      + ", ".join(f"{x:.3f}" for x in c["repeat_success"]) + " | "
                      + " | ".join(f"{c['by_template'].get(t, float('nan')):.3f}" for t in cfg.templates)
                      + f" | {c['calls']['valid_rate']:.3f} |")
+    lines += ["", ("Does the policy read the goal? The share of episodes whose change call (the first call after "
+              "the look-ups) named the gold plan's tool, by template (a policy that ignores the goal scores about "
+              "the same share of one tool under every template):"), "",
+              "| stage | " + " | ".join(t.split('/')[1] for t in cfg.templates) + " |",
+              "|---|" + "---|" * len(cfg.templates)]
+    for c in report["curve"]:
+        lines.append(f"| {c['label']} | " + " | ".join(f"{c.get('right_tool', {}).get(t, float('nan')):.3f}"
+                                                      for t in cfg.templates) + " |")
     lines += ["", ("GRPO steps (training worlds): step, reward mean, reward std (TRL's, over the step's "
               "rollouts), groups with one reward for all (their share: no advantage to follow), tool-call rate, "
               "parse errors"), ""]
@@ -533,7 +592,10 @@ def partial_report(out: Path) -> list[dict]:
 
 
 def verdict(cfg: LearnConfig, sft: dict, grpo: dict) -> dict:
-    """Per template: the GRPO pass rate's gain over SFT against the larger of the two stages' spreads."""
+    """Per template: the GRPO pass rate's gain over SFT against the larger of the two stages' spreads, and
+    the GRPO policy's goal selectivity (`goal_selectivity`): how much more often it calls the template's
+    change tool under that template than under the others that need another tool. A policy that makes one
+    call everywhere raises one template's pass rate with a selectivity near 0 (and can never raise three)."""
     out = {}
     for t in cfg.templates:
         a, b = sft["by_template"].get(t), grpo["by_template"].get(t)
@@ -542,7 +604,7 @@ def verdict(cfg: LearnConfig, sft: dict, grpo: dict) -> dict:
         spread = max(max(a["per_repeat"]) - min(a["per_repeat"]), max(b["per_repeat"]) - min(b["per_repeat"]))
         gain = b["success"] - a["success"]
         out[t] = {"sft": a["success"], "grpo": b["success"], "gain": round(gain, 3), "spread": round(spread, 3),
-                  "beats_spread": gain > spread}
+                  "beats_spread": gain > spread, "goal_selectivity": goal_selectivity(grpo.get("choices", {}), t)}
     out["templates_beating_spread"] = sum(1 for v in out.values() if isinstance(v, dict) and v["beats_spread"])
     return out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.learning import LearnConfig, per_repeat, plot, template_of, verdict
+from bench.learning import LearnConfig, goal_selectivity, per_repeat, plot, template_of, verdict
 
 
 def test_template_of_a_fresh_instance_id():
@@ -35,6 +35,20 @@ def test_verdict_counts_a_template_only_when_its_gain_beats_the_larger_spread():
     assert v["templates_beating_spread"] == 1
 
 
+def test_goal_selectivity_tells_a_one_call_habit_from_reading_the_goal():
+    def row(gold, **counts):
+        n = sum(counts.values())
+        return {"gold": gold, "counts": counts, "n": n, "right_tool": counts.get(gold, 0) / n}
+
+    habit = {"food/a": row("cancel", cancel=8, done=2), "food/b": row("select", cancel=7, select=3),
+             "food/c": row("notify", cancel=9, notify=1)}
+    assert goal_selectivity(habit, "food/a") == 0.0  # cancels everywhere: its pass rate says nothing of the goal
+    reading = {"food/a": row("cancel", cancel=9, select=1), "food/b": row("select", select=8, cancel=2),
+               "food/c": row("notify", notify=10)}
+    assert goal_selectivity(reading, "food/a") == 0.8 and goal_selectivity(reading, "food/c") == 1.0
+    assert goal_selectivity({"food/a": row("cancel", cancel=1)}, "food/a") is None
+
+
 def test_plot_writes_a_png(tmp_path: Path):
     curve = [{"label": "base", "success_mean": 0.0, "repeat_success": [0.0, 0.0]},
              {"label": "sft", "success_mean": 0.3, "repeat_success": [0.25, 0.35]},
@@ -48,22 +62,23 @@ def test_plot_writes_a_png(tmp_path: Path):
     assert len(img.convert("RGB").getcolors(maxcolors=100000)) > 3  # lines and points were drawn, not a blank canvas
 
 
-def test_demo_tasks_are_the_training_tasks_on_the_demo_seeds(tmp_path: Path):
+def test_demo_tasks_are_one_per_goal_and_world_on_training_seeds(tmp_path: Path):
     import json
 
     import pytest
 
     from bench.learning import write_demo_tasks
 
-    rows = [{"id": f"food/a-0{i}.s{s}"} for s in (1, 2, 3) for i in range(2)]
-    (tmp_path / "tasks-train" / "food").mkdir(parents=True)
-    (tmp_path / "tasks-train" / "food" / "a.json").write_text(json.dumps(rows))
-    cfg = LearnConfig(out=tmp_path, train_seeds="1-3", demo_seeds="1-2")
-    assert write_demo_tasks(cfg) == 4
-    demo = json.loads((tmp_path / "tasks-demo" / "food" / "a.json").read_text())
-    assert [r["id"] for r in demo] == ["food/a-00.s1", "food/a-01.s1", "food/a-00.s2", "food/a-01.s2"]
+    cfg = LearnConfig(out=tmp_path, templates=("food/cancel-plus", "food/notification-setting"), instances=5,
+                      demo_seeds="1-2")
+    # cancel-plus asks one thing five ways in a world (one demo); notification-setting five different things
+    assert write_demo_tasks(cfg) == 2 * (1 + 5)
+    for name in ("cancel-plus", "notification-setting"):
+        rows = json.loads((tmp_path / "tasks-demo" / "food" / f"{name}.json").read_text())
+        assert {r["seed"] for r in rows} == {1, 2}
+        assert len({(r["seed"], r["goal"]) for r in rows}) == len(rows)
     with pytest.raises(ValueError, match="must be training seeds"):
-        write_demo_tasks(LearnConfig(out=tmp_path, train_seeds="1-3", demo_seeds="3-4"))
+        write_demo_tasks(LearnConfig(out=tmp_path, demo_seeds="999-1000"))
 
 
 def test_a_corpus_file_teaches_the_tiny_tokenizer_its_texts(tmp_path: Path):

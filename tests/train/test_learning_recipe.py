@@ -46,6 +46,11 @@ def test_learning_recipe_tiny(tmp_path, trl_ready, train_envs):
         calls = c["calls"]
         assert calls["replies"] >= c["episodes"] and 0.0 <= calls["valid_rate"] <= 1.0
         assert calls["replies"] == sum(v for k, v in calls.items() if k not in ("replies", "valid_rate"))
+        assert set(c["right_tool"]) == set(cfg.templates) and all(0.0 <= v <= 1.0 for v in c["right_tool"].values())
+    for ev in report["evals"].values():  # the change call's tool, counted per template over every episode
+        for tmpl, row in ev["choices"].items():
+            assert row["gold"] in {"cancel_plus", "set_notification"} and sum(row["counts"].values()) == row["n"]
+        assert sum(r["n"] for r in ev["choices"].values()) == ev["episodes"]
     # GRPO's own log: one row per step, with the group statistics and tool-call metrics
     assert [h["step"] for h in report["grpo_log"]] == [1, 2]
     for h in report["grpo_log"]:
