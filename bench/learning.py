@@ -78,6 +78,7 @@ class LearnConfig:
     grpo_batch: int = 8  # rollouts per step (a multiple of num_generations)
     grpo_lr: float = 3e-4
     temperature: float = 1.0
+    curriculum: bool = True  # agent_harness.train.curriculum: down-weights templates whose groups carry no signal
     eval_every: int = 30
     # evaluation on the held-out worlds
     eval_samples: int = 2
@@ -420,7 +421,7 @@ def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict]) -> tuple[str
                        result_text_tokens=cfg.result_text_tokens, max_steps=cfg.grpo_steps,
                        num_generations=cfg.num_generations, per_device_batch_size=cfg.grpo_batch,
                        learning_rate=cfg.grpo_lr, temperature=cfg.temperature, save_steps=cfg.eval_every,
-                       generation=cfg.generation, bf16=cfg.bf16, curriculum=CurriculumConfig(enabled=True),
+                       generation=cfg.generation, bf16=cfg.bf16, curriculum=CurriculumConfig(enabled=cfg.curriculum),
                        app_modules={cfg.app: cfg.app_module} if cfg.app_module else {},
                        extra={"lr_scheduler_type": "constant", "save_only_model": True, **cfg.extra_grpo})
 
