@@ -1,14 +1,14 @@
 """Does the reward teach? A learning curve on a CPU: SFT on oracle plans, then GRPO, judged on unseen worlds.
 
-    python -m bench.learning --out runs/learning            # the measured recipe (about 42 wall and 67 CPU minutes)
+    python -m bench.learning --out runs/learning            # the measured recipe (about 53 wall and 83 CPU minutes)
     python -m bench.learning --out /tmp/l --size tiny       # seconds-to-minutes smoke run (what the test runs)
 
 The stages, each through uigym's own code paths (nothing here trains or grades by itself):
 1. worlds: fresh instances of a few tool-mode templates (tasks.fresh.generate) on training seeds and on
    held-out seeds (>= 1000), each proven in tool mode (agent_harness.validate: oracle 1, noop 0,
    near-misses 0, answer hacks 0) and written to a tasks folder per side;
-2. oracle: `uigym eval --mode tools --agent oracle` plays the tool plans of the training tasks on
-   `demo_seeds` (OUT/tasks-demo);
+2. oracle: `uigym eval --mode tools --agent oracle` plays the tool plans of the templates' instances on
+   `demo_seeds` (OUT/tasks-demo: training seeds, one task per world and goal; no reward, so no proof);
 3. sft data: `uigym export sft` of those episodes (tool-call samples, Hermes <tool_call> targets);
 4. model: a small Qwen2.5-VL built from a config with a tokenizer trained here (agent_harness.models.tiny),
    also on the demonstrations' texts (`write_corpus`);
