@@ -172,16 +172,7 @@ def prove_worlds(cfg: LearnConfig, side: str, seeds: str) -> dict:
 
     results = asyncio.run(main())
     proven = [t for t, r in zip(tasks, results) if r.ok]
-    root = cfg.out / f"tasks-{side}"
-    if root.exists():
-        shutil.rmtree(root)
-    by_template: dict[str, list] = {}
-    for t in proven:
-        by_template.setdefault(template_of(t.id), []).append(json.loads(t.model_dump_json(exclude_none=True)))
-    for tmpl, rows in by_template.items():
-        path = root / tmpl.split("/")[0] / f"{tmpl.split('/', 1)[1]}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(rows, indent=1))
+    write_tasks(cfg.out / f"tasks-{side}", proven)
     probes = [p for r in results for p in r.probes]
     adversarial = [p for p in probes if p.kind.startswith("adversarial") or p.kind.startswith("near_miss")]
     return {"generated": len(tasks), "proven": len(proven),
@@ -201,22 +192,28 @@ def write_demo_tasks(cfg: LearnConfig) -> int:
     seeds = parse_seeds(cfg.demo_seeds)
     if any(s >= HELDOUT_SEED_START for s in seeds):
         raise ValueError(f"demo seeds {cfg.demo_seeds} must be training seeds (below {HELDOUT_SEED_START})")
-    root, n = cfg.out / "tasks-demo", 0
-    if root.exists():
-        shutil.rmtree(root)
+    tasks, seen = [], set()
     for tmpl in cfg.templates:
-        rows, seen = [], set()
         for s in seeds:
             for t in generate(tmpl, s, cfg.instances).tasks:
                 if (s, t.goal) not in seen:
                     seen.add((s, t.goal))
-                    rows.append(json.loads(t.model_dump_json(exclude_none=True)))
-        if rows:
-            dest = root / tmpl.split("/")[0] / f"{tmpl.split('/', 1)[1]}.json"
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(json.dumps(rows, indent=1))
-            n += len(rows)
-    return n
+                    tasks.append(t)
+    write_tasks(cfg.out / "tasks-demo", tasks)
+    return len(tasks)
+
+
+def write_tasks(root: Path, tasks: list) -> None:
+    """A fresh tasks folder: ROOT/<app>/<template>.json, the tasks of each template in order."""
+    if root.exists():
+        shutil.rmtree(root)
+    by_template: dict[str, list] = {}
+    for t in tasks:
+        by_template.setdefault(template_of(t.id), []).append(json.loads(t.model_dump_json(exclude_none=True)))
+    for tmpl, rows in by_template.items():
+        path = root / tmpl.split("/")[0] / f"{tmpl.split('/', 1)[1]}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(rows, indent=1))
 
 
 def build_model(cfg: LearnConfig) -> str:
@@ -269,9 +266,9 @@ def evaluate(model: str, cfg: LearnConfig, name: str) -> dict:
     from agent_harness.train.evaluate import results_metrics
 
     repeats, rows_all = [], []
+    runs = [cfg.out / "eval" / f"{name}-r{r}" for r in range(cfg.eval_repeats)]
     with served(model, cfg) as url:
-        for r in range(cfg.eval_repeats):
-            out = cfg.out / "eval" / f"{name}-r{r}"
+        for r, out in enumerate(runs):
             if out.exists():
                 shutil.rmtree(out)
             uigym("eval", "--mode", "tools", "--agent", "openai", "--base-url", url, "--model", "policy",
@@ -295,10 +292,9 @@ def evaluate(model: str, cfg: LearnConfig, name: str) -> dict:
         "by_template": {k: {"success": sum(v) / len(v), "episodes": len(v),
                             "per_repeat": per_repeat(rows_all, k, cfg.eval_repeats)}
                         for k, v in sorted(by_template.items())},
-        "runs": [str(cfg.out / "eval" / f"{name}-r{r}") for r in range(cfg.eval_repeats)],
-        "calls": call_validity([cfg.out / "eval" / f"{name}-r{r}" for r in range(cfg.eval_repeats)]),
-        "choices": change_choices([cfg.out / "eval" / f"{name}-r{r}" for r in range(cfg.eval_repeats)],
-                                  cfg.out / "tasks-heldout"),
+        "runs": [str(run) for run in runs],
+        "calls": call_validity(runs),
+        "choices": change_choices(runs, cfg.out / "tasks-heldout"),
     }
 
 
