@@ -4,6 +4,7 @@ The model gets the app's tools (the env's OpenAI function list, `done` among the
 tool calls is one env step, and the call's JSON result (or the app's error) goes back as that call's `tool`
 message. A reply with several calls is played in order (a call that fails drops the rest, and the model
 sees why). A reply with no call ends the episode with its text as the answer, as a chat model ends a turn.
+With `--agent-arg restate_goal=true` each result is followed by the task (tool_result_message).
 HTTP, retries, the default model and usage accounting are ModelAgent's.
 """
 
@@ -22,8 +23,19 @@ SYSTEM = ("You operate the {app} app through its tools, for a user. Use the tool
           "asked for, if the task asks a question).")
 
 
+def tool_result_message(result: str, goal: str | None = None) -> str:
+    """A call's result as the model reads it in its `tool` message. With `goal` (the agent's `restate_goal`), the
+    task follows it, as a screen agent's prompt shows the task beside each new screen: the goal otherwise sits only
+    in the first user turn, behind every earlier result (one place for eval, the SFT export and tool-mode GRPO)."""
+    return f"{result}\n\nTask: {goal}" if goal else result
+
+
 class ToolModelAgent(ModelAgent):
     name = "openai-tools"
+
+    def __init__(self, *, restate_goal: bool = False, **kw):
+        super().__init__(**kw)
+        self.restate_goal = bool(restate_goal)  # the task after each call's result (tool_result_message)
 
     async def reset(self, env, task) -> None:
         self.env = env
@@ -49,7 +61,8 @@ class ToolModelAgent(ModelAgent):
             return
         error = obs.get("last_action_error") or ""
         content = f"Error: {error}" if error else (obs.get("tool_result") or "OK")
-        self.turns.append({"role": "tool", "tool_call_id": self.pending, "content": content})
+        goal = self.task.goal if self.restate_goal and self.task else None
+        self.turns.append({"role": "tool", "tool_call_id": self.pending, "content": tool_result_message(content, goal)})
         self.pending = None
         if error and self.queue:  # the plan went wrong: the model sees why before anything else runs
             for tid, _ in self.queue:

@@ -42,6 +42,9 @@ def export_sft_cmd(
     test_fraction: float = typer.Option(0.1, min=0.0, max=1.0, help="share of tasks in test when splitting by hash"),
     group_by: str = typer.Option("task", help="hash split by task or by template (variants stay together)"),
     keep_failed_actions: bool = typer.Option(False, help="also steps whose action the env refused"),
+    restate_goal: bool = typer.Option(False, "--restate-goal", help="tool-mode episodes: the task after each call's "
+                                      "result, as `uigym eval --agent-arg restate_goal=true` and GRPO's "
+                                      "--restate-goal show it"),
     no_dedupe: bool = typer.Option(False, help="keep identical (task, screenshot, action) samples"),
     overwrite: bool = typer.Option(False, help="replace an earlier export in OUT"),
 ):
@@ -70,7 +73,7 @@ def export_sft_cmd(
                            history_turns=history_turns, only_passed=only_passed, sources=source or None,
                            coords=coords, max_pixels=max_pixels, tool_screenshots=tool_screenshots,
                            image_size=size, split=split, test_fraction=test_fraction, group_by=group_by,
-                           keep_failed_actions=keep_failed_actions, dedupe=not no_dedupe, overwrite=overwrite)
+                           keep_failed_actions=keep_failed_actions, restate_goal=restate_goal, dedupe=not no_dedupe, overwrite=overwrite)
     except ValueError as e:
         fail(str(e))
     import datasets as hf

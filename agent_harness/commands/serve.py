@@ -36,9 +36,11 @@ def register(app: typer.Typer) -> None:
     def tiny_model_cmd(
         out: Path = typer.Argument(..., help="folder to write the model to"),
         seed: int = typer.Option(0),
+        local_window: Optional[int] = typer.Option(None, min=2, help="every layer but the last attends to the last N "
+                                                                      "tokens only (sliding-window layers)"),
     ):
         """Write a tiny random Qwen2.5-VL (config, tokenizer trained here, processor, chat template) to OUT."""
         from agent_harness.models import build_tiny_qwen25vl
 
-        path = build_tiny_qwen25vl(out, seed=seed)
+        path = build_tiny_qwen25vl(out, seed=seed, **({"local_window": local_window} if local_window else {}))
         typer.echo(f"tiny Qwen2.5-VL written to {path}")

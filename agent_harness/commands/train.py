@@ -129,6 +129,9 @@ def grpo_cmd(
     dry_run: bool = typer.Option(False, "--dry-run", help="check the config and the token budget, print them, stop"),
     mode: str = typer.Option("ui", help="ui (screenshots, the gym format's actions) or tools (one app's tools as "
                                         "the environment's methods, text only, no browser)"),
+    restate_goal: bool = typer.Option(False, "--restate-goal", help="tools mode: the task after each call's result "
+                                      "(as `uigym eval --agent-arg restate_goal=true` and `uigym export sft "
+                                      "--restate-goal`)"),
 ):
     """GRPO on uigym tasks: rollouts in real browsers (or through the apps' tools), rewards from the verifiers
     (TRL GRPOTrainer)."""
@@ -157,7 +160,8 @@ def grpo_cmd(
         report_to=report_to, log_completions=log_completions, eval_every=eval_every, eval_tasks=eval_tasks,
         eval_split=eval_split, eval_seeds=eval_seeds, eval_server=eval_server, eval_device=eval_device,
         curriculum=CurriculumConfig(enabled=not no_curriculum, drop_after=drop_after),
-        app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg), mode=mode)
+        app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg), mode=mode,
+        restate_goal=restate_goal)
     console = Console()
     try:
         if dry_run:

@@ -30,6 +30,7 @@ class ExportConfig:
     test_fraction: float = 0.1
     group_by: str = "task"  # hash split over task ids, or over templates (variants of one template stay together)
     keep_failed_actions: bool = False  # steps whose action the env refused (last_action_error)
+    restate_goal: bool = False  # tool mode: the task after each call's result (as eval's --agent-arg restate_goal=true)
     dedupe: bool = True
     overwrite: bool = False
 

@@ -1,7 +1,7 @@
 """Tool-mode episodes -> SFT samples: one per call, the conversation a function-calling agent had up to it.
 
 The prompt is what agents/tool_model.py sends (its system prompt, the goal, then each earlier call as an
-assistant tool call and its result as a `tool` message); the completion is the step's call, written the
+assistant tool call and its result as a `tool` message, the task after it with `restate_goal`); the completion is the step's call, written the
 Qwen/Hermes way (`<tool_call>{"name", "arguments"}</tool_call>`, export/prompts.to_dataset_messages) and the
 `tools` column holds the function list the agent was given, so a chat template renders both as in eval.
 No images: the columns stay the screen samples' (one schema for a mixed export).
@@ -13,7 +13,7 @@ import hashlib
 import json
 from typing import Iterator
 
-from agent_harness.agents.tool_model import SYSTEM
+from agent_harness.agents.tool_model import SYSTEM, tool_result_message
 from agent_harness.export.prompts import to_dataset_messages
 
 
@@ -30,7 +30,8 @@ def _call(action: dict, cid: str) -> dict | None:
     return None
 
 
-def tool_episode_samples(ep, meta: dict, stats, keep_failed_actions: bool = False) -> Iterator[dict]:
+def tool_episode_samples(ep, meta: dict, stats, keep_failed_actions: bool = False,
+                         restate_goal: bool = False) -> Iterator[dict]:
     traj = ep.traj
     app = meta.get("app") or ""
     messages: list[dict] = [{"role": "system", "content": SYSTEM.format(app=app)}, {"role": "user", "content": traj.goal}]
@@ -63,4 +64,5 @@ def tool_episode_samples(ep, meta: dict, stats, keep_failed_actions: bool = Fals
         if call is not None:
             messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
             result = f"Error: {s.error}" if s.error else (s.tool_result or "OK")
-            messages.append({"role": "tool", "tool_call_id": cid, "content": result})
+            messages.append({"role": "tool", "tool_call_id": cid,
+                             "content": tool_result_message(result, traj.goal if restate_goal else None)})

@@ -45,6 +45,10 @@ TINY_DEFAULTS: dict[str, Any] = {
     "seed": 0,
 }
 
+# Optional (not in the defaults, so the cache keys of models built without them stay as they were):
+#   "local_window": N attends each token to the last N tokens only in every layer but the last (Mistral-style
+#   sliding-window layers); the last layer sees the whole context. None: every layer sees everything.
+
 CORPUS_VERSION = 2  # bump when _corpus() changes, so cached tiny models are rebuilt
 
 SPECIAL_TOKENS = [
@@ -201,6 +205,9 @@ def build_tiny_qwen25vl(path: str | os.PathLike, **overrides: Any) -> Path:
     head_dim = p["hidden_size"] // p["num_heads"]
     half = head_dim // 2
     mrope = [half // 4, (half - half // 4) // 2, half - half // 4 - (half - half // 4) // 2]
+    window = p.get("local_window")
+    local = {"use_sliding_window": True, "sliding_window": int(window), "max_window_layers": 0,
+             "layer_types": ["sliding_attention"] * (p["num_layers"] - 1) + ["full_attention"]} if window else {}
     config = Qwen2_5_VLConfig(
         text_config={
             "vocab_size": vocab_size, "hidden_size": p["hidden_size"], "intermediate_size": p["intermediate_size"],
@@ -208,7 +215,7 @@ def build_tiny_qwen25vl(path: str | os.PathLike, **overrides: Any) -> Path:
             "num_key_value_heads": p["num_kv_heads"], "max_position_embeddings": 32768,
             "rope_scaling": {"type": "mrope", "mrope_section": mrope, "rope_theta": 1000000.0},
             "bos_token_id": ids["<|endoftext|>"], "eos_token_id": ids["<|im_end|>"],
-            "pad_token_id": ids["<|endoftext|>"], "tie_word_embeddings": True,
+            "pad_token_id": ids["<|endoftext|>"], "tie_word_embeddings": True, **local,
         },
         vision_config={
             "depth": p["vision_depth"], "hidden_size": p["vision_hidden"], "intermediate_size": p["vision_hidden"] * 2,

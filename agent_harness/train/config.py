@@ -133,6 +133,7 @@ class GRPORunConfig:
     reply_tokens: int | None = None  # tokens per reply at most (default: the preset's)
     result_text_tokens: int | None = None  # a tool result's text at most (default: 96 on screen, 1024 in tool mode)
     mode: str = "ui"  # ui: screenshots and the gym format's actions; tools: one app's tools, text only
+    restate_goal: bool = False  # tool mode: the task after each call's result (agents.tool_model.tool_result_message)
     max_completion_length: int | None = None  # default: exactly what a full episode needs
     max_model_len: int | None = None  # vLLM's context (default: prompt + completion)
     viewport: tuple[int, int] = (1280, 720)
@@ -182,6 +183,8 @@ class GRPORunConfig:
             raise ValueError(f"generation must be one of {', '.join(GENERATION_MODES)}, not {self.generation!r}")
         if self.mode not in ("ui", "tools"):
             raise ValueError(f"mode must be ui or tools, not {self.mode!r}")
+        if self.restate_goal and self.mode != "tools":
+            raise ValueError("restate_goal is a tool-mode option (the screen's observation text carries the task)")
         return replace(
             self,
             result_text_tokens=self.result_text_tokens or (1024 if self.mode == "tools" else 96),

@@ -56,6 +56,7 @@ class EnvSettings:
     max_steps: int | None = None  # caps each task's max_steps (the token budget is computed from it)
     include_url: bool = True
     result_text_tokens: int = 96  # a tool result's text is cut to this many tokens (counted by `count_tokens`)
+    restate_goal: bool = False  # tool mode: the task after each call's result (not counted in result_text_tokens)
     count_tokens: Callable[[str], int] | None = None
     app_urls: dict[str, str] = field(default_factory=dict)
     app_modules: dict[str, str] = field(default_factory=dict)

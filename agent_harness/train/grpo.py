@@ -108,7 +108,7 @@ def env_settings(cfg: GRPORunConfig, processor) -> EnvSettings:
     lo, _ = processor_pixels(processor)
     return EnvSettings(max_pixels=cfg.max_pixels, min_pixels=lo, factor=image_factor(processor),
                        viewport=tuple(cfg.viewport), max_steps=cfg.max_turns,
-                       result_text_tokens=cfg.result_text_tokens,
+                       result_text_tokens=cfg.result_text_tokens, restate_goal=cfg.restate_goal,
                        count_tokens=lambda s: len(tok(s, add_special_tokens=False)["input_ids"]),
                        app_urls=dict(cfg.app_urls), app_modules=dict(cfg.app_modules))
 
@@ -128,9 +128,14 @@ def token_budget(cfg: GRPORunConfig, processor, settings: EnvSettings, tasks, ep
 
     turns = max(min(t.max_steps, cfg.max_turns) for t in tasks)
     if episode is not None:
+        from agent_harness.agents.tool_model import tool_result_message
+
         system, tools = episode
+        restated = 0  # the task after each result (restate_goal) comes on top of the result's own budget
+        if cfg.restate_goal:
+            restated = max(settings.count_tokens(tool_result_message("", t.goal)) for t in tasks)
         budget = measure_text(processor, turns=turns, reply_tokens=cfg.reply_tokens,
-                              result_text_tokens=cfg.result_text_tokens, system_prompt=system, tools=tools,
+                              result_text_tokens=cfg.result_text_tokens + restated, system_prompt=system, tools=tools,
                               task_texts=[t.goal for t in tasks])
     else:
         fmt = get_format("gym")

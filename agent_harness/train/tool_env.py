@@ -17,6 +17,7 @@ import importlib
 import inspect
 from typing import Any, Literal
 
+from agent_harness.agents.tool_model import tool_result_message
 from agent_harness.train.env import OVER_TEXT, RolloutEnv, _runtime
 from gym_core.env import EnvConfig
 from gym_core.tool_env import AsyncToolEnv
@@ -108,7 +109,7 @@ class ToolEpisodeEnv(RolloutEnv):
             text = obs["tool_result"] or "OK"
         if truncated:
             text = "The step limit is reached; the episode is over.\n" + text
-        return self._cut(text)
+        return tool_result_message(self._cut(text), self._task.goal if self._settings.restate_goal else None)
 
     def _cut(self, text: str) -> str:
         """`text` within `result_text_tokens` tokens: the longest prefix that fits, and an ellipsis."""

@@ -68,6 +68,51 @@ def test_tiny_model_loads_with_auto_classes_and_renders_images_and_tools(tiny_mo
     assert kept.startswith("Star.") and kept.endswith("<|im_end|>")
 
 
+def test_a_local_window_limits_every_layer_but_the_last(tmp_path):
+    import torch
+    from transformers import AutoModelForImageTextToText
+
+    from agent_harness.models.tiny import cached_tiny_qwen25vl
+
+    path = cached_tiny_qwen25vl(tmp_path, num_layers=2, local_window=4)
+    assert cached_tiny_qwen25vl(tmp_path) != path  # the window is part of the cache key
+    model = AutoModelForImageTextToText.from_pretrained(path).eval()
+    text = model.config.text_config
+    assert text.layer_types == ["sliding_attention", "full_attention"] and text.sliding_window == 4
+    seen = {}
+    model.model.language_model.layers[0].register_forward_hook(lambda m, a, out: seen.update(first=out[0] if
+                                                                 isinstance(out, tuple) else out))
+    outs = []
+    for first in (5, 6):  # two inputs that differ only in their first token
+        ids = torch.tensor([[first] + list(range(10, 29))])
+        with torch.no_grad():
+            logits = model(input_ids=ids).logits
+        outs.append((seen["first"][0, -1].clone(), logits[0, -1]))
+    # the windowed layer's last position cannot see the first token; the last, full layer can
+    assert torch.equal(outs[0][0], outs[1][0]) and not torch.equal(outs[0][1], outs[1][1])
+    # generation with the KV cache (what `uigym serve` and GRPO's rollouts run) windows as the full forward does
+    ids = torch.tensor([list(range(10, 30))])
+    with torch.no_grad():
+        gen = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=6, do_sample=False,
+                             eos_token_id=None)[0, ids.shape[1]:]
+        seq = ids
+        for _ in range(6):
+            seq = torch.cat([seq, model(input_ids=seq).logits[:, -1].argmax(-1, keepdim=True)], dim=1)
+    assert gen.tolist() == seq[0, ids.shape[1]:].tolist()
+
+
+def test_the_tiny_model_command_writes_a_windowed_model(tmp_path):
+    from typer.testing import CliRunner
+
+    from agent_harness.cli import app
+
+    done = CliRunner().invoke(app, ["tiny-model", str(tmp_path / "m"), "--local-window", "8"])
+    assert done.exit_code == 0, done.output
+    text = json.loads((tmp_path / "m" / "config.json").read_text())["text_config"]
+    assert text["sliding_window"] == 8 and text["layer_types"][-1] == "full_attention"
+    assert CliRunner().invoke(app, ["tiny-model", str(tmp_path / "n"), "--local-window", "1"]).exit_code == 2
+
+
 def test_extract_tool_calls():
     content, calls = extract_tool_calls('Go.\n<tool_call>\n{"name": "click", "arguments": {"x": 1}}\n</tool_call>')
     assert content == "Go." and calls[0]["function"]["name"] == "click"

@@ -64,6 +64,29 @@ async def test_a_function_calling_model_solves_a_task_and_reads_errors(tmp_path,
     assert tool_msgs[2]["tool_call_id"] == "c3" and tool_msgs[2]["content"].startswith("Not run")
 
 
+async def test_restate_goal_puts_the_task_after_each_result_and_nowhere_else(tmp_path, toy_runtime):
+    task = TASKS["mail/toy-star-note-2"]
+    replies = [{"role": "assistant", "content": "", "tool_calls": [call("list_notes", {}, "c1")]},
+               {"role": "assistant", "content": "", "tool_calls": [call("star_note", {"note_id": 99}, "c2")]},
+               {"role": "assistant", "content": "", "tool_calls": [call("star_note", {"note_id": 2}, "c3")]},
+               {"role": "assistant", "content": "", "tool_calls": [call("done", {}, "c4")]}]
+    with FakeOpenAI(replies) as api:
+        cfg = EvalConfig(agent="openai", tasks=[task], out=tmp_path, workers=1, app_modules=APP_MODULES, mode="tools",
+                         agent_kwargs={"base_url": api.base_url, "backoff": 0.01, "restate_goal": True})
+        (row,) = await run_eval(cfg)
+        reqs = api.requests
+    assert row["reward"] == 1.0
+    msgs = reqs[-1]["messages"]
+    tools = [m["content"] for m in msgs if m["role"] == "tool"]
+    suffix = f"\n\nTask: {task.goal}"
+    assert len(tools) == 3 and all(t.endswith(suffix) and t.count(task.goal) == 1 for t in tools)
+    assert '"title":"Note 1-2"' in tools[0] and tools[1].startswith("Error: ") and "no note with id 99" in tools[1]
+    assert msgs[1] == {"role": "user", "content": task.goal}  # the first turn is as without the option
+    # the trajectory keeps the app's own result: the restated task is the prompt's, not the world's
+    traj = Trajectory.load(tmp_path / row["episode_dir"] / "trajectory.json")
+    assert task.goal not in traj.steps[0].tool_result and tools[0] == traj.steps[0].tool_result + suffix
+
+
 async def test_a_text_reply_is_the_models_answer(tmp_path, toy_runtime):
     replies = [{"role": "assistant", "content": "", "tool_calls": [call("list_notes", {}, "c1")]},
                {"role": "assistant", "content": "Note 2-3"}]
@@ -100,6 +123,17 @@ async def test_tool_mode_episodes_export_as_function_calling_sft_samples(tmp_pat
     assert [m["role"] for m in prompt] == ["system", "user", "assistant", "tool"]
     assert "list_notes" in prompt[2]["content"][0]["text"] and "Note 1-2" in prompt[3]["content"][0]["text"]
     assert [t["function"]["name"] for t in json.loads(star[1]["tools"])][-1] == "done"
+    assert TASKS["mail/toy-star-note-2"].goal not in prompt[3]["content"][0]["text"]
+
+    # --restate-goal: the same samples, each tool result followed by the task, as the agent's restate_goal sends it
+    await asyncio.to_thread(export_sft, ExportConfig(runs=[run], out=tmp_path / "sft-goal", split="hash",
+                                                      test_fraction=0.0, restate_goal=True))
+    again = {(r["task_id"], r["step"]): r for r in map(json.loads, (tmp_path / "sft-goal" / "train.jsonl").open())}
+    restated = again[("mail/toy-star-note-2", star[1]["step"])]
+    assert restated["target"] == star[1]["target"] and len(again) == len(rows)
+    text = restated["prompt"][3]["content"][0]["text"]
+    assert text == prompt[3]["content"][0]["text"] + "\n\nTask: " + TASKS["mail/toy-star-note-2"].goal
+    assert "restated after each call's result: yes" in (tmp_path / "sft-goal" / "README.md").read_text()
 
 
 async def test_hybrid_mode_gives_a_screen_model_the_apps_tools_too(tmp_path, toy_runtime):

@@ -37,6 +37,23 @@ def test_budget_counts_screenshots_replies_and_results(tmp_path, tiny_model):
     assert big.completion_tokens - b.completion_tokens == 3 * (big.image_tokens - b.image_tokens)
 
 
+def test_a_restated_goal_is_budgeted_on_top_of_each_result(tmp_path, tiny_model):
+    from agent_harness.agents.tool_model import tool_result_message
+    from agent_harness.train.grpo import env_settings, load_processor, select_tasks, token_budget, tool_episode
+
+    processor = load_processor(str(tiny_model))
+    plain, restated = (_cfg(tmp_path, tiny_model, mode="tools", restate_goal=r) for r in (False, True))
+    tasks = select_tasks(plain, plain.tasks, None)
+    episode = tool_episode(tasks, APP_MODULES)[1:]
+    a = token_budget(plain, processor, env_settings(plain, processor), tasks, episode=episode)
+    settings = env_settings(restated, processor)
+    b = token_budget(restated, processor, settings, tasks, episode=episode)
+    longest = max(settings.count_tokens(tool_result_message("", t.goal)) for t in tasks)
+    assert longest > 5 and b.completion_tokens - a.completion_tokens == b.turns * longest
+    with pytest.raises(ValueError, match="tool-mode option"):
+        _cfg(tmp_path, tiny_model, restate_goal=True)  # the screen's observation already carries the task
+
+
 def test_too_small_budget_fails_loudly_with_the_numbers(tmp_path, tiny_model):
     from agent_harness.train import TokenBudgetError
     from agent_harness.train.grpo import env_settings, load_processor, token_budget

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +36,15 @@ def test_learning_recipe_tiny(tmp_path, trl_ready, train_envs):
     assert len(demos) == report["demo_tasks"] > 0
     assert report["sft_samples"] == sum(len(t["tools"]["solution"]) for t in demos)
     assert report["model_params"] > 0
+    # every stage shows the task after each result (restate_goal): the SFT prompts here, GRPO's env and eval
+    # by their options; the model has windowed layers below a full one
+    rows = [json.loads(line) for line in (cfg.out / "sft-data" / "train.jsonl").open()]
+    results = [(r["goal"], m["content"][0]["text"]) for r in rows for m in r["prompt"] if m["role"] == "tool"]
+    assert results and all(text.endswith("\n\nTask: " + goal) for goal, text in results)
+    grpo_cfg = json.loads((cfg.out / "grpo" / "uigym_train.json").read_text())["config"]
+    assert grpo_cfg["restate_goal"] is True and grpo_cfg["mode"] == "tools"
+    model_cfg = json.loads((Path(report["evals"]["base"]["model"]) / "config.json").read_text())["text_config"]
+    assert model_cfg["layer_types"] == ["sliding_attention", "full_attention"] and model_cfg["sliding_window"] == 16
 
     # the curve: base, sft, one point per GRPO checkpoint, grpo; each a measured rate with its repeats
     labels = [c["label"] for c in report["curve"]]

@@ -59,6 +59,23 @@ def test_a_rollout_through_the_methods_is_graded_by_the_verifier():
         close_runtimes()
 
 
+def test_restate_goal_follows_each_result_outside_its_token_cut():
+    Env = tool_env_class("mail", TOOLS)
+    settings = EnvSettings(app_modules=dict(APP_MODULES), result_text_tokens=40, restate_goal=True)
+    goal = TASKS[0]["goal"]
+    try:
+        env = Env(settings)
+        env.reset(task=TASKS[0])
+        listing = env.list_notes()
+        head, _, tail = listing.partition("\n\nTask: ")
+        assert tail == goal and head.endswith("…") and len(head.encode()) <= 43  # the cut is the result's alone
+        assert env.star_note(note_id=42).startswith("Error: ") and env.star_note(note_id=42).endswith(goal)
+        assert env.done() == "The task is finished."  # the end says nothing more
+        env._close()
+    finally:
+        close_runtimes()
+
+
 JUDGED = {
     "id": "mail/toy-judged-note", "app": "mail", "seed": 1, "difficulty": "easy", "max_steps": 4,
     "goal": "Add a note with a friendly greeting.", "template": "toy-judged",
