@@ -45,6 +45,14 @@ def test_learning_recipe_tiny(tmp_path, trl_ready, train_envs):
     assert grpo_cfg["restate_goal"] is True and grpo_cfg["mode"] == "tools"
     model_cfg = json.loads((Path(report["evals"]["base"]["model"]) / "config.json").read_text())["text_config"]
     assert model_cfg["layer_types"] == ["sliding_attention", "full_attention"] and model_cfg["sliding_window"] == 16
+    # the teacher-forced probe of the change call (bench/learning_probe.py) on the SFT model and its data
+    from bench.learning_probe import probe
+
+    probed = probe(str(cfg.out / "sft" / "final"), str(cfg.out / "sft-data"))
+    assert set(probed) == set(cfg.templates)
+    for row in probed.values():
+        assert set(row["tool_probability"]) == {"cancel_plus", "set_notification"}
+        assert abs(sum(row["tool_probability"].values()) - 1.0) < 0.01 and 0.0 <= row["greedy_exact"] <= 1.0
 
     # the curve: base, sft, one point per GRPO checkpoint, grpo; each a measured rate with its repeats
     labels = [c["label"] for c in report["curve"]]
