@@ -68,6 +68,12 @@ def _size(value: Any) -> tuple[int, int] | None:
     return int(w), int(h)
 
 
+def tool_result_text(result: str | None, error: str | None = None) -> str:
+    """What an app tool call gave back, as a model reads it (tool mode, and hybrid mode's app calls):
+    the app's refusal, else its JSON result ("OK" for none)."""
+    return f"Error: {error}" if error else (result or "OK")
+
+
 def observation_text(obs: dict, *, goal: str | None = None, problems: list[str] | tuple = (),
                      include_url: bool = True) -> str:
     """The text that goes with a screenshot: the task (first turn only), problems, the URL, the step.
@@ -209,8 +215,7 @@ class ModelAgent(Agent):
     async def act(self, obs: dict) -> dict:
         self.last_parse_error = ""
         if self._app_call is not None:
-            err = obs.get("last_action_error")
-            self.app_results[self._app_call] = f"Error: {err}" if err else (obs.get("tool_result") or "OK")
+            self.app_results[self._app_call] = tool_result_text(obs.get("tool_result"), obs.get("last_action_error"))
             self._app_call = None
         if self.queue:  # the rest of a multi-action reply; the model is asked again after the last one
             self.last_text, self.last_usage = "", {"queued": True}

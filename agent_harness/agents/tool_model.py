@@ -14,7 +14,7 @@ import json
 import time
 from typing import Any
 
-from agent_harness.agents.model import ModelAgent
+from agent_harness.agents.model import ModelAgent, tool_result_text
 from agent_harness.formats.base import Reply
 
 SYSTEM = ("You operate the {app} app through its tools, for a user. Use the tools to find what you need and to "
@@ -60,7 +60,7 @@ class ToolModelAgent(ModelAgent):
         if self.pending is None:
             return
         error = obs.get("last_action_error") or ""
-        content = f"Error: {error}" if error else (obs.get("tool_result") or "OK")
+        content = tool_result_text(obs.get("tool_result"), error)
         goal = self.task.goal if self.restate_goal and self.task else None
         self.turns.append({"role": "tool", "tool_call_id": self.pending, "content": tool_result_message(content, goal)})
         self.pending = None

@@ -13,6 +13,7 @@ import hashlib
 import json
 from typing import Iterator
 
+from agent_harness.agents.model import tool_result_text
 from agent_harness.agents.tool_model import SYSTEM, tool_result_message
 from agent_harness.export.prompts import to_dataset_messages
 
@@ -63,6 +64,6 @@ def tool_episode_samples(ep, meta: dict, stats, keep_failed_actions: bool = Fals
             stats.skipped_steps[skip] += 1
         if call is not None:
             messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
-            result = f"Error: {s.error}" if s.error else (s.tool_result or "OK")
+            result = tool_result_text(s.tool_result, s.error)
             messages.append({"role": "tool", "tool_call_id": cid,
                              "content": tool_result_message(result, traj.goal if restate_goal else None)})

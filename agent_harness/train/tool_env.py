@@ -17,6 +17,7 @@ import importlib
 import inspect
 from typing import Any, Literal
 
+from agent_harness.agents.model import tool_result_text
 from agent_harness.agents.tool_model import tool_result_message
 from agent_harness.train.env import OVER_TEXT, RolloutEnv, _runtime
 from gym_core.env import EnvConfig
@@ -104,9 +105,7 @@ class ToolEpisodeEnv(RolloutEnv):
                 return "The task is finished."
         if obs["last_action_error"]:
             st.action_errors += 1
-            text = f"Error: {obs['last_action_error']}"
-        else:
-            text = obs["tool_result"] or "OK"
+        text = tool_result_text(obs["tool_result"], obs["last_action_error"])
         if truncated:
             text = "The step limit is reached; the episode is over.\n" + text
         return tool_result_message(self._cut(text), self._task.goal if self._settings.restate_goal else None)
