@@ -440,6 +440,8 @@ def tasks_validate(
     bad = [r for r in results if not r.ok]
     for r in bad:
         err.print(r.failures())
+    for p in (p for r in results for p in r.probes if p.retried):
+        err.print(f"[yellow]replayed[/yellow] {p.task_id} [{p.kind}] after: {p.retried}")
     probes = sum(len(r.probes) for r in results)
     if mode == "tools":
         for app in sorted({t.app for t in chosen}):

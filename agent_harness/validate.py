@@ -42,6 +42,7 @@ class Probe:
     steps: int = 0
     error: str | None = None
     report: str = ""
+    retried: str = ""  # the browser's failure on a first try that was played again (see _infrastructure)
 
     @property
     def ok(self) -> bool:
@@ -100,6 +101,11 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
         for other, _ in answer_probes:
             other.error = f"not graded: the oracle episode failed ({probe.error})"
     return probe
+
+
+def _infrastructure(error: str) -> bool:
+    """A probe that failed because the browser or the machine did, not because of what it played."""
+    return "browser error (" in error or error.startswith("TimeoutError: the episode took longer")
 
 
 def _report(v: dict) -> str:
@@ -178,13 +184,23 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     # The verifier is on trial, not the step budget: an adversarial gets room to reach its
                     # harm and its done (a policy confined to the budget can do less, never more).
                     task = task.model_copy(update={"max_steps": max(task.max_steps, 2 * min_actions(steps) + 8)})
-                try:
-                    await asyncio.wait_for(_play(env, agent, task, probe, riders), probe_timeout_s)
-                except asyncio.TimeoutError:
-                    probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
-                if probe.error:
-                    await env.close()
-                    env = env_class(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
+                for attempt in range(2):
+                    probe.error = None
+                    for p, _ in riders:
+                        p.error = None
+                    try:
+                        await asyncio.wait_for(_play(env, agent, task, probe, riders), probe_timeout_s)
+                    except asyncio.TimeoutError:
+                        probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
+                    if probe.error:
+                        await env.close()
+                        env = env_class(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
+                        env.config = config_for(task)
+                    if not (probe.error and attempt == 0 and _infrastructure(probe.error)):
+                        break
+                    # The browser failed under the probe, not the verifier: one replay in a fresh browser
+                    # context says which. The first failure stays on the probe for the record.
+                    probe.retried = probe.error
                 results[task.id].probes.append(probe)
                 results[task.id].probes += [p for p, _ in riders]
         finally:

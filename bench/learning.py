@@ -39,6 +39,7 @@ import sys
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 log = logging.getLogger("uigym.learning")
@@ -99,6 +100,17 @@ class LearnConfig:
     device: str = "cpu"  # where `uigym serve` runs the evaluated model (cuda on a GPU)
     bf16: bool = False  # a GPU run's SFT and GRPO in bfloat16
     extra_grpo: dict = field(default_factory=dict)
+    # a finished run's OUT: its proven worlds, its SFT model and its base and SFT evaluations are reused, and
+    # only GRPO (with this config's GRPO settings) and the evaluations after it run (see `reuse_run`)
+    from_run: Path | None = None
+
+
+# What a run reusing another's SFT (`from_run`) may set differently: GRPO's settings and where it runs.
+# Everything else (worlds, model, SFT, the evaluation's samples) must match, or the SFT numbers it reuses
+# would not be the baseline of the GRPO numbers it adds.
+GRPO_ONLY_FIELDS = frozenset({"out", "from_run", "grpo_steps", "num_generations", "grpo_batch", "grpo_lr",
+                              "temperature", "curriculum", "eval_every", "extra_grpo", "generation", "device", "bf16",
+                              "threads", "eval_workers"})
 
 
 SIZES = {
@@ -411,6 +423,27 @@ def run_sft_stage(cfg: LearnConfig, model: str) -> tuple[str, list[dict]]:
     return str(out / "final"), history
 
 
+def reuse_run(cfg: LearnConfig) -> dict:
+    """`from_run`: copy the finished run's proven worlds and SFT model into OUT; return its report (whose base
+    and SFT evaluations become this run's). Refuses a run made with other settings than GRPO's."""
+    src = Path(cfg.from_run)
+    path = src / "report" / "report.json"
+    if not path.is_file():
+        raise SystemExit(f"from_run: {path} not found (a finished bench.learning run's OUT has it)")
+    prev = json.loads(path.read_text())
+    mine = json.loads(json.dumps(asdict(cfg), default=str))
+    differ = sorted(k for k, v in mine.items() if k not in GRPO_ONLY_FIELDS and prev["config"].get(k) != v)
+    if differ:
+        was = ", ".join(f"{k}={prev['config'].get(k)!r}" for k in differ)
+        raise SystemExit(f"from_run: {src} was run with other {', '.join(differ)} ({was}); "
+                         "only GRPO's settings may differ")
+    if Path(cfg.out).resolve() == src.resolve():
+        raise SystemExit("from_run: OUT must be another folder than the run it reuses")
+    for d in ("tasks-train", "tasks-heldout", "sft/final"):
+        shutil.copytree(src / d, cfg.out / d, dirs_exist_ok=True)
+    return prev
+
+
 def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict]) -> tuple[str, list[dict]]:
     """GRPO on the training worlds; every eval_every steps the saved checkpoint is evaluated on the
     held-out worlds (appended to `curve`)."""
@@ -441,9 +474,9 @@ def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict]) -> tuple[str
             ev = evaluate(str(ckpt), cfg, f"grpo-step{state.global_step}")
             curve.append({"stage": "grpo", "step": state.global_step, **summary(ev),
                           "repeat_success": [m.get("success", 0.0) for m in ev["repeats"]]})
-            partial = cfg.out / "report" / "partial-grpo.json"
-            partial.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_text(json.dumps(curve, indent=1, default=str))
+            path = cfg.out / "report" / "partial-grpo.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(curve, indent=1, default=str))
 
     trainer, _budget = build_grpo(gc, callbacks=[EvalCheckpoints()])
     try:
@@ -578,6 +611,9 @@ def write_report(cfg: LearnConfig, report: dict) -> None:
                      f"uniform groups {float(h.get('frac_reward_zero_std', 0)):.2f}, "
                      f"tool calls {h.get('uigym/tool_call_rate', 0):.3f}, parse errors "
                      f"{h.get('uigym/parse_errors', 0):.3f}")
+    if "reused" in report:
+        lines += ["", (f"worlds, SFT model, base and SFT evaluations reused from {report['reused']['from_run']} "
+                       f"(its stages' time: {json.dumps(report['reused']['stages'])})")]
     lines += ["", f"time: {json.dumps(report['time'])}", "", f"integrity: {json.dumps(report['integrity'])}",
               "", f"verdict: {json.dumps(report['verdict'])}", "", "![curve](curve.png)"]
     (rdir / "report.md").write_text("\n".join(lines) + "\n")
@@ -618,6 +654,17 @@ def verdict(cfg: LearnConfig, sft: dict, grpo: dict) -> dict:
 
 # ---------------------------------------------------------------------------------------------- main
 
+def add_point(cfg: LearnConfig, clock: Clock, curve: list[dict], label: str, ev: dict, stage: str, step: int) -> dict:
+    """One evaluation on the curve, and the curve so far in OUT/report/partial.json (a run cut short keeps it)."""
+    c = {"label": label, "stage": stage, "step": step, **summary(ev),
+         "repeat_success": [m.get("success", 0.0) for m in ev["repeats"]]}
+    curve.append(c)
+    path = cfg.out / "report" / "partial.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"curve": curve, "time": clock.stages}, indent=1, default=str))
+    return c
+
+
 def run(cfg: LearnConfig) -> dict:
     import torch
 
@@ -627,6 +674,8 @@ def run(cfg: LearnConfig) -> dict:
     (cfg.out / "config.json").write_text(json.dumps(asdict(cfg), indent=1, default=str))
     clock = Clock()
     report: dict = {"config": asdict(cfg)}
+    if cfg.from_run is not None:
+        return _grpo_from_run(cfg, clock, report)
     with clock.stage("worlds"):
         report["worlds"] = {"train": prove_worlds(cfg, "train", cfg.train_seeds),
                             "heldout": prove_worlds(cfg, "heldout", cfg.heldout_seeds)}
@@ -641,16 +690,7 @@ def run(cfg: LearnConfig) -> dict:
         base = build_model(cfg)
         report["model_params"] = n_params(base)
     curve: list[dict] = []
-
-    def point(label, ev, stage, step):
-        c = {"label": label, "stage": stage, "step": step, **summary(ev),
-             "repeat_success": [m.get("success", 0.0) for m in ev["repeats"]]}
-        curve.append(c)
-        partial = cfg.out / "report" / "partial.json"  # a run cut short still leaves its curve so far
-        partial.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_text(json.dumps({"curve": curve, "time": clock.stages}, indent=1, default=str))
-        return c
-
+    point = partial(add_point, cfg, clock, curve)
     with clock.stage("eval_base"):
         ev_base = evaluate(base, cfg, "base")
         point("base", ev_base, "base", 0)
@@ -659,6 +699,22 @@ def run(cfg: LearnConfig) -> dict:
     with clock.stage("eval_sft"):
         ev_sft = evaluate(sft_model, cfg, "sft")
         point("sft", ev_sft, "sft", 0)
+    return _grpo_and_report(cfg, clock, report, curve, sft_model, ev_base, ev_sft, point)
+
+
+def _grpo_from_run(cfg: LearnConfig, clock: Clock, report: dict) -> dict:
+    """GRPO from another run's SFT model; that run's worlds and first evaluations stand as this run's."""
+    prev = reuse_run(cfg)
+    for k in ("worlds", "demo_tasks", "sft_samples", "model_params", "sft_log"):
+        report[k] = prev[k]
+    report["reused"] = {"from_run": str(cfg.from_run), "stages": prev["time"]["stages"]}
+    curve = [c for c in prev["curve"] if c["stage"] in ("base", "sft")]
+    return _grpo_and_report(cfg, clock, report, curve, str(cfg.out / "sft" / "final"),
+                            prev["evals"]["base"], prev["evals"]["sft"], partial(add_point, cfg, clock, curve))
+
+
+def _grpo_and_report(cfg: LearnConfig, clock: Clock, report: dict, curve: list[dict], sft_model: str,
+                     ev_base: dict, ev_sft: dict, point) -> dict:
     grpo_curve: list[dict] = []
     with clock.stage("grpo"):
         grpo_model, report["grpo_log"] = run_grpo_stage(cfg, sft_model, grpo_curve)
@@ -684,6 +740,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--size", choices=sorted(SIZES), default="cpu")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                     help="override a LearnConfig field, e.g. --set grpo_steps=60")
+    ap.add_argument("--from-run", type=Path, default=None, metavar="RUN",
+                    help="reuse a finished run's worlds, SFT model and base/SFT evaluations; run GRPO and what follows")
     ap.add_argument("--partial", action="store_true",
                     help="plot OUT's curve so far (OUT/report/partial*.json) from a run that is cut short or still on")
     args = ap.parse_args(argv)
@@ -696,6 +754,8 @@ def main(argv: list[str] | None = None) -> None:
     for k in ("templates",):
         if k in over:
             over[k] = tuple(over[k])
+    if args.from_run is not None:
+        over["from_run"] = args.from_run
     cfg = replace(LearnConfig(out=args.out), **SIZES[args.size], **over)
     report = run(cfg)
     print(json.dumps({"curve": [{k: c[k] for k in ("label", "success_mean", "success_spread")}

@@ -148,9 +148,27 @@ class AsyncUIEnv(PageInput, WorldEnv):
         r = await self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
         return base64.b64decode(r["data"])
 
+    async def _capture_across_commit(self) -> bytes:
+        """The screenshot, once more after the page's load if a navigation committed under the first try.
+
+        Chromium drops a capture whose document is replaced while it runs ("Not attached to an active
+        page"); a late navigation (a save that redirected after the action settled, on a loaded machine)
+        does that without anything having crashed. The second try sees the new document; a second
+        failure is a real one and goes to recovery."""
+        try:
+            return await asyncio.wait_for(self.capture(), self.config.action_timeout_s)
+        except PlaywrightError:
+            if self.page is None or self.page.is_closed():
+                raise
+        try:
+            await self.page.wait_for_load_state("load", timeout=self.config.settle_timeout_ms)
+        except PlaywrightError:
+            pass  # the retry below decides
+        return await asyncio.wait_for(self.capture(), self.config.action_timeout_s)
+
     async def _observe(self) -> dict[str, Any]:
         try:
-            png = await asyncio.wait_for(self.capture(), self.config.action_timeout_s)
+            png = await self._capture_across_commit()
             self._last_url = self.page.url
         except PlaywrightError as e:
             await self._recover(e)

@@ -6,6 +6,8 @@ import asyncio
 
 import pytest
 
+from playwright.async_api import Error as PlaywrightError
+
 from gym_core import AsyncUIEnv, EnvConfig
 
 TOY = "tests.fixture_apps.toy"
@@ -125,6 +127,35 @@ async def test_crashed_page_is_recovered_and_reported(runtime):
         obs, *_ = await env.step({"type": "click", "x": x, "y": y})
         assert obs["last_action_error"] == ""
         assert (await env.state())["notes"][0]["starred"] is True
+    finally:
+        await env.close()
+
+
+async def test_screenshot_lost_to_a_navigation_commit_is_taken_again_not_reported(runtime, monkeypatch):
+    """Chromium drops a capture whose document is replaced under it ("Not attached to an active page"):
+    one such loss is retried after the load, unseen by the agent; two in a row are a real failure."""
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=0)
+        real, failures = env.capture, []
+
+        async def flaky_capture():
+            if failures:
+                failures.pop()
+                raise PlaywrightError("Protocol error (Page.captureScreenshot): Not attached to an active page")
+            return await real()
+
+        monkeypatch.setattr(env, "capture", flaky_capture)
+        failures[:] = ["lost"]
+        x, y = await star_point(env, "Note 0-1")
+        obs, _, term, _, info = await env.step({"type": "click", "x": x, "y": y})
+        assert obs["last_action_error"] == "" and info["recovered"] == 0 and not term
+        assert obs["screenshot"].shape == (720, 1280, 3) and obs["screenshot"].any()
+        assert not failures  # the loss did happen
+
+        failures[:] = ["lost", "lost again"]
+        obs, *_, info = await env.step({"type": "scroll", "x": 640, "y": 360, "dy": 100})
+        assert "recovered by reopening the page" in obs["last_action_error"] and info["recovered"] == 1
     finally:
         await env.close()
 

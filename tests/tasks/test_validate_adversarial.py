@@ -98,3 +98,30 @@ async def test_tool_mode_validation_proves_tool_plans_and_reports_the_unsupporte
     r = results[hedge.id]
     assert r.ok and {p.kind: p.reward for p in r.probes}["adversarial[0]:hedge"] == 0.0
     assert toy_runtime._browser is None  # no browser in tool mode
+
+
+@pytest.mark.parametrize("crashes", [1, 2])
+async def test_a_probe_the_browser_failed_is_played_once_more_and_a_second_failure_stands(
+        toy_runtime, monkeypatch, crashes):
+    """A tab that crashes under the gold solution says nothing about the verifier: the probe is replayed in a
+    fresh context, the first failure kept on it; a crash on the replay too is a failure (never a third try)."""
+    from gym_core import AsyncUIEnv
+
+    real_act, left = AsyncUIEnv._act, [crashes]
+
+    async def crashing_act(self, action):
+        if left[0] and self.task is not None and self.task.id == STAR["id"] and self.steps == 1:
+            left[0] -= 1
+            await self.page.close()  # as if the tab crashed under the first click
+        await real_act(self, action)
+
+    monkeypatch.setattr(AsyncUIEnv, "_act", crashing_act)
+    star = task(STAR, adversarial=[])
+    [result] = await validate_tasks([star], workers=1, runtime=toy_runtime, probe_timeout_s=60)
+    oracle = next(p for p in result.probes if p.kind == "oracle")
+    assert left == [0] and "browser error" in oracle.retried
+    if crashes == 1:
+        assert result.ok and oracle.reward == 1.0 and oracle.error is None, result.failures()
+    else:
+        assert not result.ok and "browser error" in oracle.error
+    assert all(not p.retried for p in result.probes if p.kind != "oracle")

@@ -93,3 +93,35 @@ def test_a_corpus_file_teaches_the_tiny_tokenizer_its_texts(tmp_path: Path):
     plain, taught = _train_tokenizer(2000), _train_tokenizer(2000, _extra_corpus(str(corpus)))
     assert len(taught(text)["input_ids"]) < len(plain(text)["input_ids"])
     assert taught.decode(taught(text)["input_ids"]) == text
+
+
+def test_a_grpo_only_run_reuses_a_finished_runs_sft_and_refuses_other_settings(tmp_path: Path):
+    """`--from-run`: the worlds and the SFT model are copied; a run whose non-GRPO settings differ (another
+    model, other eval samples) is refused, since its SFT numbers would not be the new GRPO numbers' baseline."""
+    import json
+    from dataclasses import asdict, replace
+
+    import pytest
+
+    from bench.learning import reuse_run
+
+    prev_out = tmp_path / "prev"
+    prev_cfg = LearnConfig(out=prev_out)
+    for d, f in (("tasks-train/food", "a.json"), ("tasks-heldout/food", "a.json"), ("sft/final", "model.safetensors")):
+        (prev_out / d).mkdir(parents=True)
+        (prev_out / d / f).write_text(d)
+    (prev_out / "report").mkdir()
+    (prev_out / "report" / "report.json").write_text(json.dumps({"config": asdict(prev_cfg)}, default=str))
+
+    grpo_only = replace(prev_cfg, out=tmp_path / "new", from_run=prev_out, grpo_lr=1e-4, grpo_steps=90,
+                        extra_grpo={"beta": 0.04})
+    assert reuse_run(grpo_only)["config"]["grpo_lr"] == prev_cfg.grpo_lr
+    for d, f in (("tasks-train/food", "a.json"), ("tasks-heldout/food", "a.json"), ("sft/final", "model.safetensors")):
+        assert (tmp_path / "new" / d / f).read_text() == d
+
+    with pytest.raises(SystemExit, match=r"other eval_samples, sft_lr .*only GRPO's settings may differ"):
+        reuse_run(replace(grpo_only, eval_samples=4, sft_lr=1e-3))
+    with pytest.raises(SystemExit, match="another folder"):
+        reuse_run(replace(grpo_only, out=prev_out))
+    with pytest.raises(SystemExit, match="not found"):
+        reuse_run(replace(grpo_only, from_run=tmp_path / "nowhere"))
