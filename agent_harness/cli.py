@@ -203,6 +203,13 @@ def eval_cmd(
         probe = make_agent_from(probe_cfg.agent_name(), dict(agent_kwargs))
     except (ValueError, ImportError, AttributeError, TypeError) as e:
         fail(str(e))
+    from agent_harness.agents import agent_parameters
+
+    takes = agent_parameters(type(probe))
+    unknown = sorted(set(_json_pairs(agent_arg, "--agent-arg")) - takes)
+    if unknown and ":" not in agent:  # a user's own class (module:Class) may read its **kw itself
+        fail(f"--agent-arg: {type(probe).__name__} takes no {', '.join(map(repr, unknown))}; "
+             f"it takes: {', '.join(sorted(takes)) or 'nothing'}")
     del probe
     label = label or (f"{agent}:{model}" if agent in MODEL_AGENTS and model else agent)
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label)

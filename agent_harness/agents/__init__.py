@@ -32,6 +32,22 @@ def _model_agent(name: str) -> type[Agent] | None:
     return None
 
 
+def agent_parameters(cls: type[Agent]) -> set[str]:
+    """The keyword arguments an agent class takes: its own and its bases' (each passes **kw up to Agent,
+    which accepts and drops anything, so a misspelt option would otherwise vanish without a word)."""
+    import inspect
+
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                names.add(p.name)
+    return names
+
+
 def make_agent(name: str, **kwargs) -> Agent:
     cls = AGENTS.get(name) or _model_agent(name)
     if cls is None:
@@ -40,4 +56,4 @@ def make_agent(name: str, **kwargs) -> Agent:
     return cls(**kwargs)
 
 
-__all__ = ["Agent", "AGENTS", "make_agent", "register_agent", "OracleAgent", "NoopAgent", "RandomAgent", "ToolOracleAgent"]
+__all__ = ["Agent", "AGENTS", "agent_parameters", "make_agent", "register_agent", "OracleAgent", "NoopAgent", "RandomAgent", "ToolOracleAgent"]

@@ -68,3 +68,24 @@ def test_cursor_follows_emitted_actions():
     assert agent.ctx.cursor == (5, 6)
     agent._emit({"type": "drag", "path": [[1, 1], [9, 9]]})
     assert agent.ctx.cursor == (9, 9)
+
+
+def test_a_misspelt_agent_arg_is_refused_with_the_names_the_agent_takes(tmp_path):
+    """Every agent passes **kw up to Agent, which drops it: without the check `--agent-arg restate_goall=true`
+    ran a whole eval without the option and without a word."""
+    from typer.testing import CliRunner
+
+    from agent_harness.agents import agent_parameters
+    from agent_harness.agents.tool_model import ToolModelAgent
+    from agent_harness.cli import app
+
+    assert {"restate_goal", "base_url", "temperature"} <= agent_parameters(ToolModelAgent)
+    assert "jitter" not in agent_parameters(ToolModelAgent)
+    runner = CliRunner()
+    bad = runner.invoke(app, ["eval", "--agent", "openai", "--mode", "tools", "--tasks", "food/cancel-plus*",
+                              "--agent-arg", "restate_goall=true", "--out", str(tmp_path / "r")])
+    assert bad.exit_code == 2 and "takes no 'restate_goall'" in bad.output and "restate_goal" in bad.output
+    assert not (tmp_path / "r").exists()
+    bad = runner.invoke(app, ["eval", "--agent", "oracle", "--tasks", "food/*", "--agent-arg", "temperature=0",
+                              "--out", str(tmp_path / "o")])
+    assert bad.exit_code == 2 and "OracleAgent takes no 'temperature'" in bad.output
