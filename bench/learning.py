@@ -76,6 +76,9 @@ class LearnConfig:
     # sits ~700 tokens before the change call, and the small model picked that call from the demonstrations'
     # marginal under every goal (runs E-I in the README)
     restate_goal: bool = True
+    # SFT also learns to end the turn after `done` (export's --closing-turn): GRPO's tool loop asks for a reply
+    # after the last call and trains on it; never shown one, the SFT model wrote another call there
+    closing_turn: bool = True
     # SFT: until the calls are well formed on the demonstrations' worlds
     sft_epochs: float = 1.0
     sft_lr: float = 3e-3
@@ -100,17 +103,23 @@ class LearnConfig:
     device: str = "cpu"  # where `uigym serve` runs the evaluated model (cuda on a GPU)
     bf16: bool = False  # a GPU run's SFT and GRPO in bfloat16
     extra_grpo: dict = field(default_factory=dict)
-    # a finished run's OUT: its proven worlds, its SFT model and its base and SFT evaluations are reused, and
-    # only GRPO (with this config's GRPO settings) and the evaluations after it run (see `reuse_run`)
+    # a finished run's OUT to start from (see `reuse_run`): with reuse "sft" its proven worlds, SFT model and base
+    # and SFT evaluations stand and only GRPO and what follows run; with "demos" its proven worlds and oracle
+    # demonstrations stand and everything from the SFT export on runs again (another model, export or SFT)
     from_run: Path | None = None
+    reuse: str = "sft"
 
 
 # What a run reusing another's SFT (`from_run`) may set differently: GRPO's settings and where it runs.
 # Everything else (worlds, model, SFT, the evaluation's samples) must match, or the SFT numbers it reuses
 # would not be the baseline of the GRPO numbers it adds.
-GRPO_ONLY_FIELDS = frozenset({"out", "from_run", "grpo_steps", "num_generations", "grpo_batch", "grpo_lr",
+GRPO_ONLY_FIELDS = frozenset({"out", "from_run", "reuse", "grpo_steps", "num_generations", "grpo_batch", "grpo_lr",
                               "temperature", "curriculum", "eval_every", "extra_grpo", "generation", "device", "bf16",
                               "threads", "eval_workers"})
+# What must match for a run reusing another's worlds and demonstrations (reuse "demos"): what made them.
+WORLD_FIELDS = frozenset({"app", "templates", "instances", "train_seeds", "demo_seeds", "heldout_seeds", "app_module"})
+REUSE = {"sft": ("tasks-train", "tasks-heldout", "sft/final"),
+         "demos": ("tasks-train", "tasks-heldout", "tasks-demo", "oracle")}
 
 
 SIZES = {
@@ -398,7 +407,7 @@ def export_sft(cfg: LearnConfig) -> int:
     out = cfg.out / "sft-data"
     uigym("export", "sft", "--runs", str(cfg.out / "oracle"), "--out", str(out), "--only-passed", "--overwrite",
           "--split", "hash", "--test-fraction", "0",  # every sample trains: the held-out worlds are the test
-          *(["--restate-goal"] if cfg.restate_goal else []))
+          *(["--restate-goal"] if cfg.restate_goal else []), *(["--closing-turn"] if cfg.closing_turn else []))
     from agent_harness.train.sft import load_dataset_dict
 
     return len(load_dataset_dict(out)["train"])
@@ -424,29 +433,37 @@ def run_sft_stage(cfg: LearnConfig, model: str) -> tuple[str, list[dict]]:
 
 
 def reuse_run(cfg: LearnConfig) -> dict:
-    """`from_run`: copy the finished run's proven worlds and SFT model into OUT; return its report (whose base
-    and SFT evaluations become this run's). Refuses a run made with other settings than GRPO's."""
+    """`from_run`: copy what `reuse` keeps of the finished run into OUT (REUSE) and return its report. With
+    "sft" its base and SFT evaluations become this run's, so every setting but GRPO's must match; with "demos"
+    the settings that made the worlds and demonstrations must."""
+    if cfg.reuse not in REUSE:
+        raise SystemExit(f"reuse must be one of {', '.join(REUSE)}, not {cfg.reuse!r}")
     src = Path(cfg.from_run)
     path = src / "report" / "report.json"
     if not path.is_file():
         raise SystemExit(f"from_run: {path} not found (a finished bench.learning run's OUT has it)")
     prev = json.loads(path.read_text())
     mine = json.loads(json.dumps(asdict(cfg), default=str))
-    differ = sorted(k for k, v in mine.items() if k not in GRPO_ONLY_FIELDS and prev["config"].get(k) != v)
+    if cfg.reuse == "sft":
+        differ = sorted(k for k, v in mine.items() if k not in GRPO_ONLY_FIELDS and prev["config"].get(k) != v)
+        allowed = "only GRPO's settings may differ"
+    else:
+        differ = sorted(k for k in WORLD_FIELDS if prev["config"].get(k) != mine[k])
+        allowed = "the worlds and demonstrations it reuses were made with these"
     if differ:
         was = ", ".join(f"{k}={prev['config'].get(k)!r}" for k in differ)
-        raise SystemExit(f"from_run: {src} was run with other {', '.join(differ)} ({was}); "
-                         "only GRPO's settings may differ")
+        raise SystemExit(f"from_run: {src} was run with other {', '.join(differ)} ({was}); {allowed}")
     if Path(cfg.out).resolve() == src.resolve():
         raise SystemExit("from_run: OUT must be another folder than the run it reuses")
-    for d in ("tasks-train", "tasks-heldout", "sft/final"):
+    for d in REUSE[cfg.reuse]:
         shutil.copytree(src / d, cfg.out / d, dirs_exist_ok=True)
     return prev
 
 
-def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict]) -> tuple[str, list[dict]]:
+def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict],
+                   evals: dict[int, dict] | None = None) -> tuple[str, list[dict]]:
     """GRPO on the training worlds; every eval_every steps the saved checkpoint is evaluated on the
-    held-out worlds (appended to `curve`)."""
+    held-out worlds (appended to `curve`; the whole evaluation kept in `evals` by step)."""
     from transformers import TrainerCallback
 
     from agent_harness.train.config import CurriculumConfig, GRPORunConfig
@@ -472,6 +489,8 @@ def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict]) -> tuple[str
                 if f.name not in {p.name for p in ckpt.iterdir()} and f.is_file():
                     shutil.copy(f, ckpt / f.name)
             ev = evaluate(str(ckpt), cfg, f"grpo-step{state.global_step}")
+            if evals is not None:
+                evals[state.global_step] = ev
             curve.append({"stage": "grpo", "step": state.global_step, **summary(ev),
                           "repeat_success": [m.get("success", 0.0) for m in ev["repeats"]]})
             path = cfg.out / "report" / "partial-grpo.json"
@@ -612,8 +631,10 @@ def write_report(cfg: LearnConfig, report: dict) -> None:
                      f"tool calls {h.get('uigym/tool_call_rate', 0):.3f}, parse errors "
                      f"{h.get('uigym/parse_errors', 0):.3f}")
     if "reused" in report:
-        lines += ["", (f"worlds, SFT model, base and SFT evaluations reused from {report['reused']['from_run']} "
-                       f"(its stages' time: {json.dumps(report['reused']['stages'])})")]
+        what = {"sft": "worlds, SFT model, base and SFT evaluations",
+                "demos": "worlds and oracle demonstrations"}[cfg.reuse]
+        lines += ["", (f"{what} reused from {report['reused']['from_run']} "
+                       f"(the time of its stages that made them: {json.dumps(report['reused']['stages'])})")]
     lines += ["", f"time: {json.dumps(report['time'])}", "", f"integrity: {json.dumps(report['integrity'])}",
               "", f"verdict: {json.dumps(report['verdict'])}", "", "![curve](curve.png)"]
     (rdir / "report.md").write_text("\n".join(lines) + "\n")
@@ -674,16 +695,22 @@ def run(cfg: LearnConfig) -> dict:
     (cfg.out / "config.json").write_text(json.dumps(asdict(cfg), indent=1, default=str))
     clock = Clock()
     report: dict = {"config": asdict(cfg)}
-    if cfg.from_run is not None:
+    if cfg.from_run is not None and cfg.reuse == "sft":
         return _grpo_from_run(cfg, clock, report)
-    with clock.stage("worlds"):
-        report["worlds"] = {"train": prove_worlds(cfg, "train", cfg.train_seeds),
-                            "heldout": prove_worlds(cfg, "heldout", cfg.heldout_seeds)}
-    with clock.stage("oracle"):
-        report["demo_tasks"] = write_demo_tasks(cfg)
-        uigym("eval", "--mode", "tools", "--agent", "oracle", "--tasks-dir", str(cfg.out / "tasks-demo"),
-              "--tasks", f"{cfg.app}/*", "--workers", "2", "--no-report", "--label", "oracle",
-              "--out", str(cfg.out / "oracle"), *app_module_args(cfg))
+    if cfg.from_run is not None:  # reuse "demos"
+        prev = reuse_run(cfg)
+        report["worlds"], report["demo_tasks"] = prev["worlds"], prev["demo_tasks"]
+        report["reused"] = {"from_run": str(cfg.from_run),
+                            "stages": {k: prev["time"]["stages"][k] for k in ("worlds", "oracle")}}
+    else:
+        with clock.stage("worlds"):
+            report["worlds"] = {"train": prove_worlds(cfg, "train", cfg.train_seeds),
+                                "heldout": prove_worlds(cfg, "heldout", cfg.heldout_seeds)}
+        with clock.stage("oracle"):
+            report["demo_tasks"] = write_demo_tasks(cfg)
+            uigym("eval", "--mode", "tools", "--agent", "oracle", "--tasks-dir", str(cfg.out / "tasks-demo"),
+                  "--tasks", f"{cfg.app}/*", "--workers", "2", "--no-report", "--label", "oracle",
+                  "--out", str(cfg.out / "oracle"), *app_module_args(cfg))
     with clock.stage("sft_data"):
         report["sft_samples"] = export_sft(cfg)
     with clock.stage("model"):
@@ -716,13 +743,19 @@ def _grpo_from_run(cfg: LearnConfig, clock: Clock, report: dict) -> dict:
 def _grpo_and_report(cfg: LearnConfig, clock: Clock, report: dict, curve: list[dict], sft_model: str,
                      ev_base: dict, ev_sft: dict, point) -> dict:
     grpo_curve: list[dict] = []
+    checkpoint_evals: dict[int, dict] = {}
     with clock.stage("grpo"):
-        grpo_model, report["grpo_log"] = run_grpo_stage(cfg, sft_model, grpo_curve)
+        grpo_model, report["grpo_log"] = run_grpo_stage(cfg, sft_model, grpo_curve, checkpoint_evals)
     for c in grpo_curve:  # the checkpoints' evals ran inside the grpo stage (its time includes them)
         curve.append({**c, "label": f"g{c['step']}"})
-    with clock.stage("eval_grpo"):
-        ev_grpo = evaluate(grpo_model, cfg, "grpo")
-        point("grpo", ev_grpo, "grpo", cfg.grpo_steps)
+    if cfg.grpo_steps in checkpoint_evals:
+        # the last checkpoint holds the final weights, and an evaluation's sampling seeds are fixed: the same
+        # episodes again (run J's final and step-60 evaluations were identical) would only cost time
+        ev_grpo = checkpoint_evals[cfg.grpo_steps]
+    else:
+        with clock.stage("eval_grpo"):
+            ev_grpo = evaluate(grpo_model, cfg, "grpo")
+    point("grpo", ev_grpo, "grpo", cfg.grpo_steps)
     for c in curve:
         c["repeat_success"] = c["repeat_success"] or [c["success_mean"]]
     report["evals"] = {"base": ev_base, "sft": ev_sft, "grpo": ev_grpo}
@@ -741,7 +774,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                     help="override a LearnConfig field, e.g. --set grpo_steps=60")
     ap.add_argument("--from-run", type=Path, default=None, metavar="RUN",
-                    help="reuse a finished run's worlds, SFT model and base/SFT evaluations; run GRPO and what follows")
+                    help="start from a finished run: with --reuse sft (the default) its worlds, SFT model and base/SFT "
+                         "evaluations stand and GRPO runs; with --reuse demos its worlds and oracle demonstrations "
+                         "stand and the export, model, SFT and GRPO run again")
+    ap.add_argument("--reuse", choices=sorted(REUSE), default="sft")
     ap.add_argument("--partial", action="store_true",
                     help="plot OUT's curve so far (OUT/report/partial*.json) from a run that is cut short or still on")
     args = ap.parse_args(argv)
@@ -755,7 +791,7 @@ def main(argv: list[str] | None = None) -> None:
         if k in over:
             over[k] = tuple(over[k])
     if args.from_run is not None:
-        over["from_run"] = args.from_run
+        over["from_run"], over["reuse"] = args.from_run, args.reuse
     cfg = replace(LearnConfig(out=args.out), **SIZES[args.size], **over)
     report = run(cfg)
     print(json.dumps({"curve": [{k: c[k] for k in ("label", "success_mean", "success_spread")}

@@ -33,7 +33,8 @@ def probe(model_dir: str, dataset: str, lookups: tuple[str, ...] = ("get_account
     processor = AutoProcessor.from_pretrained(model_dir)
     tok = processor.tokenizer
     model = AutoModelForImageTextToText.from_pretrained(model_dir).eval()
-    rows = [r for r in load_dataset_dict(dataset)["train"] if _name(r["target"]) not in (*lookups, "done")]
+    rows = [r for r in load_dataset_dict(dataset)["train"]
+            if "<tool_call>" in r["target"] and _name(r["target"]) not in (*lookups, "done")]  # not a closing turn
     names = sorted({_name(r["target"]) for r in rows})
     sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     exact: dict[str, list[bool]] = defaultdict(list)

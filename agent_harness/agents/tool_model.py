@@ -23,6 +23,11 @@ SYSTEM = ("You operate the {app} app through its tools, for a user. Use the tool
           "asked for, if the task asks a question).")
 
 
+# What a `done` call's result says where a conversation goes on after it: TRL's tool loop (GRPO in tool mode)
+# generates one more reply after the last call it runs, and the SFT export's closing turn teaches that reply.
+TASK_FINISHED = "The task is finished."
+
+
 def tool_result_message(result: str, goal: str | None = None) -> str:
     """A call's result as the model reads it in its `tool` message. With `goal` (the agent's `restate_goal`), the
     task follows it, as a screen agent's prompt shows the task beside each new screen: the goal otherwise sits only

@@ -45,6 +45,9 @@ def export_sft_cmd(
     restate_goal: bool = typer.Option(False, "--restate-goal", help="tool-mode episodes: the task after each call's "
                                       "result, as `uigym eval --agent-arg restate_goal=true` and GRPO's "
                                       "--restate-goal show it"),
+    closing_turn: bool = typer.Option(False, "--closing-turn", help="tool-mode episodes that `done` finished: one "
+                                      "more sample, the done result ('The task is finished.') and an empty reply, "
+                                      "what GRPO's tool loop asks of the model after its last call"),
     no_dedupe: bool = typer.Option(False, help="keep identical (task, screenshot, action) samples"),
     overwrite: bool = typer.Option(False, help="replace an earlier export in OUT"),
 ):
@@ -73,7 +76,8 @@ def export_sft_cmd(
                            history_turns=history_turns, only_passed=only_passed, sources=source or None,
                            coords=coords, max_pixels=max_pixels, tool_screenshots=tool_screenshots,
                            image_size=size, split=split, test_fraction=test_fraction, group_by=group_by,
-                           keep_failed_actions=keep_failed_actions, restate_goal=restate_goal, dedupe=not no_dedupe, overwrite=overwrite)
+                           keep_failed_actions=keep_failed_actions, restate_goal=restate_goal,
+                           closing_turn=closing_turn, dedupe=not no_dedupe, overwrite=overwrite)
     except ValueError as e:
         fail(str(e))
     import datasets as hf

@@ -63,7 +63,8 @@ format, exactly as `uigym eval --agent openai --format {cfg.format}` parses it.
   otherwise a stable hash of the task id puts about {cfg.test_fraction:.0%} of tasks in test.
 - screenshots {image}; coordinates in the target are {coords}.
 - only passed episodes: {yes[cfg.only_passed]}; steps whose action failed kept: {yes[cfg.keep_failed_actions]}.
-- tool mode: the task restated after each call's result: {yes[cfg.restate_goal]}.
+- tool mode: the task restated after each call's result: {yes[cfg.restate_goal]}; a closing turn (an empty
+  reply after a finished episode's `done` result): {yes[cfg.closing_turn]}.
 - skipped episodes:{skipped_eps}
 - skipped steps:{skipped_steps}
 

@@ -31,6 +31,7 @@ class ExportConfig:
     group_by: str = "task"  # hash split over task ids, or over templates (variants of one template stay together)
     keep_failed_actions: bool = False  # steps whose action the env refused (last_action_error)
     restate_goal: bool = False  # tool mode: the task after each call's result (as eval's --agent-arg restate_goal=true)
+    closing_turn: bool = False  # tool mode: after a finished episode's `done`, a sample whose reply is empty
     dedupe: bool = True
     overwrite: bool = False
 

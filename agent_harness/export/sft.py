@@ -204,7 +204,8 @@ def episode_samples(ep: Episode, cfg: ExportConfig, images: _Images, stats: Expo
     export/tool_samples.py)."""
     traj = ep.traj
     if traj.mode == "tools":
-        yield from tool_episode_samples(ep, _meta(ep, cfg), stats, cfg.keep_failed_actions, cfg.restate_goal)
+        yield from tool_episode_samples(ep, _meta(ep, cfg), stats, cfg.keep_failed_actions, cfg.restate_goal,
+                                        cfg.closing_turn)
         return
     screen = (int(traj.viewport[0]), int(traj.viewport[1]))
     prompter = EpisodePrompter(cfg.format, screen, cfg.image_size, max_pixels=cfg.max_pixels, coords=cfg.coords,

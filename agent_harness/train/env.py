@@ -30,6 +30,7 @@ from typing import Any, Callable, Literal
 from PIL import Image
 
 from agent_harness.agents.model import observation_text
+from agent_harness.agents.tool_model import TASK_FINISHED
 from agent_harness.formats import FormatContext, ParseError, get_format
 from gym_core.env import AsyncUIEnv, EnvConfig
 
@@ -351,7 +352,7 @@ class UIGymToolEnv(RolloutEnv):
             st.done_called = bool(terminated)
             st.reward = self._reward
             if terminated:
-                return [{"type": "text", "text": "The task is finished."}]
+                return [{"type": "text", "text": TASK_FINISHED}]
             problems.append("The step limit is reached; the episode is over.")
         text = self._settings.cut_text(observation_text(obs, problems=problems, include_url=self._settings.include_url))
         return [{"type": "text", "text": text}, {"type": "image", "image": self._image(obs)}]

@@ -18,7 +18,7 @@ import inspect
 from typing import Any, Literal
 
 from agent_harness.agents.model import tool_result_text
-from agent_harness.agents.tool_model import tool_result_message
+from agent_harness.agents.tool_model import TASK_FINISHED, tool_result_message
 from agent_harness.train.env import OVER_TEXT, RolloutEnv, _runtime
 from gym_core.env import EnvConfig
 from gym_core.tool_env import AsyncToolEnv
@@ -102,7 +102,7 @@ class ToolEpisodeEnv(RolloutEnv):
             self._note_grade(reward, info.get("graded", True))
             st.finished, st.done_called, st.reward = True, bool(terminated), self._reward
             if terminated:
-                return "The task is finished."
+                return TASK_FINISHED
         if obs["last_action_error"]:
             st.action_errors += 1
         text = tool_result_text(obs["tool_result"], obs["last_action_error"])

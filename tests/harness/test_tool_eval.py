@@ -135,6 +135,26 @@ async def test_tool_mode_episodes_export_as_function_calling_sft_samples(tmp_pat
     assert text == prompt[3]["content"][0]["text"] + "\n\nTask: " + TASKS["mail/toy-star-note-2"].goal
     assert "restated after each call's result: yes" in (tmp_path / "sft-goal" / "README.md").read_text()
 
+    # --closing-turn: one more sample per episode `done` finished: its result as GRPO's tool env words it (the
+    # same constant), then an empty reply (the target is the end of the turn); the call samples are unchanged
+    from agent_harness.agents.tool_model import TASK_FINISHED
+
+    await asyncio.to_thread(export_sft, ExportConfig(runs=[run], out=tmp_path / "sft-close", split="hash",
+                                                      test_fraction=0.0, closing_turn=True))
+    closed = [json.loads(line) for line in (tmp_path / "sft-close" / "train.jsonl").read_text().splitlines()]
+    closing = [r for r in closed if r["target"] == ""]
+    assert len(closed) == len(rows) + len(TASKS) and len(closing) == len(TASKS)
+    last = max(star, key=lambda r: r["step"])
+    (star_close,) = [r for r in closing if r["task_id"] == "mail/toy-star-note-2"]
+    assert star_close["step"] == last["step"] + 1 and star_close["actions"] == "[]"
+    assert [m["role"] for m in star_close["prompt"]] == ["system", "user"] + ["assistant", "tool"] * 3
+    assert star_close["prompt"][-2]["content"][0]["text"] == last["target"]  # the done call
+    assert star_close["prompt"][-1]["content"][0]["text"] == TASK_FINISHED
+    assert star_close["completion"] == [{"role": "assistant", "content": [{"type": "text", "text": ""}]}]
+    assert sorted(r["target"] for r in closed if r["target"]) == sorted(r["target"] for r in rows)
+    assert "a closing turn (an empty\n  reply after a finished episode's `done` result): yes" in \
+        (tmp_path / "sft-close" / "README.md").read_text()
+
 
 async def test_hybrid_mode_gives_a_screen_model_the_apps_tools_too(tmp_path, toy_runtime):
     replies = [

@@ -125,3 +125,33 @@ def test_a_grpo_only_run_reuses_a_finished_runs_sft_and_refuses_other_settings(t
         reuse_run(replace(grpo_only, out=prev_out))
     with pytest.raises(SystemExit, match="not found"):
         reuse_run(replace(grpo_only, from_run=tmp_path / "nowhere"))
+
+
+def test_a_run_reusing_demonstrations_may_change_the_model_and_sft_but_not_the_worlds(tmp_path: Path):
+    import json
+    from dataclasses import asdict, replace
+
+    import pytest
+
+    from bench.learning import reuse_run
+
+    prev_out = tmp_path / "prev"
+    prev_cfg = LearnConfig(out=prev_out)
+    for d in ("tasks-train/food", "tasks-heldout/food", "tasks-demo/food", "oracle/episodes", "sft/final"):
+        (prev_out / d).mkdir(parents=True)
+        (prev_out / d / "f").write_text(d)
+    (prev_out / "report").mkdir()
+    (prev_out / "report" / "report.json").write_text(json.dumps({"config": asdict(prev_cfg)}, default=str))
+
+    demos = replace(prev_cfg, out=tmp_path / "new", from_run=prev_out, reuse="demos", closing_turn=False,
+                    sft_epochs=2.0, model={**prev_cfg.model, "local_window": 32})
+    reuse_run(demos)
+    for d in ("tasks-train/food", "tasks-heldout/food", "tasks-demo/food", "oracle/episodes"):
+        assert (tmp_path / "new" / d / "f").read_text() == d
+    assert not (tmp_path / "new" / "sft").exists()  # SFT runs again
+    with pytest.raises(SystemExit, match="other heldout_seeds .*worlds and demonstrations"):
+        reuse_run(replace(demos, heldout_seeds="1000-1009"))
+    with pytest.raises(SystemExit, match="other closing_turn, model, sft_epochs"):
+        reuse_run(replace(demos, out=tmp_path / "new2", reuse="sft"))
+    with pytest.raises(SystemExit, match="reuse must be one of"):
+        reuse_run(replace(demos, reuse="everything"))

@@ -31,15 +31,21 @@ def test_learning_recipe_tiny(tmp_path, trl_ready, train_envs):
     train = [json.loads(p.read_text()) for p in (cfg.out / "tasks-train" / "food").glob("*.json")]
     assert all(int(t["id"].rsplit(".s", 1)[1]) < 1000 for rows in train for t in rows)
 
-    # SFT data from the oracle's plans on the demonstration seeds: one sample per call of each gold plan
+    # SFT data from the oracle's plans on the demonstration seeds: one sample per call of each gold plan, and
+    # one closing turn per demonstration (`done`'s result, then an empty reply: what GRPO's loop asks after it)
+    from agent_harness.agents.tool_model import TASK_FINISHED
+
     demos = [t for p in (cfg.out / "tasks-demo" / "food").glob("*.json") for t in json.loads(p.read_text())]
     assert len(demos) == report["demo_tasks"] > 0
-    assert report["sft_samples"] == sum(len(t["tools"]["solution"]) for t in demos)
+    assert report["sft_samples"] == sum(len(t["tools"]["solution"]) for t in demos) + len(demos)
     assert report["model_params"] > 0
     # every stage shows the task after each result (restate_goal): the SFT prompts here, GRPO's env and eval
     # by their options; the model has windowed layers below a full one
     rows = [json.loads(line) for line in (cfg.out / "sft-data" / "train.jsonl").open()]
-    results = [(r["goal"], m["content"][0]["text"]) for r in rows for m in r["prompt"] if m["role"] == "tool"]
+    closing = [r for r in rows if r["target"] == ""]
+    assert len(closing) == len(demos) and all(r["prompt"][-1]["content"][0]["text"] == TASK_FINISHED for r in closing)
+    results = [(r["goal"], m["content"][0]["text"]) for r in rows for m in r["prompt"] if m["role"] == "tool"
+               and m["content"][0]["text"] != TASK_FINISHED]
     assert results and all(text.endswith("\n\nTask: " + goal) for goal, text in results)
     grpo_cfg = json.loads((cfg.out / "grpo" / "uigym_train.json").read_text())["config"]
     assert grpo_cfg["restate_goal"] is True and grpo_cfg["mode"] == "tools"
@@ -77,9 +83,19 @@ def test_learning_recipe_tiny(tmp_path, trl_ready, train_envs):
     assert set(report["verdict"]) == set(cfg.templates) | {"templates_beating_spread"}
     assert report["integrity"]["passing_episodes_checked"] >= 0
     stages = report["time"]["stages"]
-    assert set(stages) == {"worlds", "oracle", "sft_data", "model", "eval_base", "sft", "eval_sft", "grpo",
-                           "eval_grpo"}
+    # the last checkpoint (step 2) is the final model: its evaluation is the "grpo" point, not run twice
+    assert set(stages) == {"worlds", "oracle", "sft_data", "model", "eval_base", "sft", "eval_sft", "grpo"}
+    assert report["curve"][-1]["repeat_success"] == report["curve"][-2]["repeat_success"]
     assert all(s["wall_s"] > 0 and s["cpu_s"] > 0 for s in stages.values())
     rdir = cfg.out / "report"
     assert (rdir / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "| sft |" in (rdir / "report.md").read_text()
+
+    # --from-run: GRPO again (one step, another learning rate) from this run's SFT model; its base and SFT points
+    # are this run's, and only GRPO and its evaluations take time
+    again = run(replace(cfg, out=tmp_path / "again", from_run=cfg.out, grpo_steps=1, grpo_lr=1e-4))
+    assert [c["label"] for c in again["curve"]] == ["base", "sft", "g1", "grpo"]
+    assert again["curve"][:2] == report["curve"][:2] and again["evals"]["sft"] == report["evals"]["sft"]
+    assert set(again["time"]["stages"]) == {"grpo"} and again["reused"]["from_run"] == str(cfg.out)
+    assert json.loads((tmp_path / "again" / "grpo" / "uigym_train.json").read_text())["config"]["learning_rate"] == 1e-4
+    assert "reused from" in (tmp_path / "again" / "report" / "report.md").read_text()

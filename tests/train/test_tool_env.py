@@ -7,6 +7,7 @@ import inspect
 
 import pytest
 
+from agent_harness.agents.tool_model import TASK_FINISHED
 from agent_harness.train.env import EnvSettings, close_runtimes
 from agent_harness.train.tool_env import tool_env_class
 from tests.fixture_apps import toy
@@ -44,14 +45,14 @@ def test_a_rollout_through_the_methods_is_graded_by_the_verifier():
         assert listing.startswith('{"notes":[') and listing.endswith("…") and len(listing.encode()) <= 43
         assert env.star_note(note_id=42).startswith("Error: ") and "no note with id 42" in env.star_note(note_id=42)
         assert env.star_note(note_id=2) == '{"id":2,"starred":true}'
-        assert env.done() == "The task is finished." and env.get_reward() == 1.0
+        assert env.done() == TASK_FINISHED and env.get_reward() == 1.0
         assert env.list_notes().startswith("The episode is over")
         ep = env.episode
         assert (ep.tool_calls, ep.action_errors, ep.calls_after_end, ep.done_called) == (6, 2, 1, True)
 
         env.reset(task=TASKS[0])  # the same instance, the next rollout: a fresh world
         env.star_note(note_id=3)
-        assert env.done() == "The task is finished." and env.get_reward() == 0.0
+        assert env.done() == TASK_FINISHED and env.get_reward() == 0.0
         with pytest.raises(ValueError, match="a food task"):
             env.reset(task={**TASKS[0], "id": "food/x", "app": "food"})
         env._close()
@@ -70,7 +71,7 @@ def test_restate_goal_follows_each_result_outside_its_token_cut():
         head, _, tail = listing.partition("\n\nTask: ")
         assert tail == goal and head.endswith("…") and len(head.encode()) <= 43  # the cut is the result's alone
         assert env.star_note(note_id=42).startswith("Error: ") and env.star_note(note_id=42).endswith(goal)
-        assert env.done() == "The task is finished."  # the end says nothing more
+        assert env.done() == TASK_FINISHED  # the end says nothing more
         env._close()
     finally:
         close_runtimes()
@@ -101,7 +102,7 @@ def test_an_ungraded_rollout_has_no_reward_so_trl_drops_it(monkeypatch):
         judged, plain = Env(EnvSettings(app_modules=dict(APP_MODULES))), Env(EnvSettings(app_modules=dict(APP_MODULES)))
         judged.reset(task=JUDGED)
         judged.add_notes(titles=["Hello there!"])
-        assert judged.done() == "The task is finished." and judged.get_reward() is None  # no judge configured
+        assert judged.done() == TASK_FINISHED and judged.get_reward() is None  # no judge configured
         plain.reset(task=TASKS[0])
         plain.star_note(note_id=2)
         plain.done()
