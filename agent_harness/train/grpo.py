@@ -151,6 +151,9 @@ def token_budget(cfg: GRPORunConfig, processor, settings: EnvSettings, tasks, ep
     return budget
 
 
+MALFORMED_SHOWN = 5
+
+
 class EpisodeMetrics:
     """A reward function of weight 0 that logs what happened in each rollout and feeds the curriculum.
 
@@ -162,6 +165,7 @@ class EpisodeMetrics:
         self.curriculum = curriculum
         self.num_generations = num_generations
         self.dropped_warned = False
+        self.malformed_shown = 0  # the first few replies TRL could not read as calls go to the log, as written
 
     def __call__(self, prompts, completions, environments=None, log_metric=None, **kw) -> list[float]:
         from accelerate.utils import gather_object
@@ -196,6 +200,10 @@ class EpisodeMetrics:
                 ("uigym/dropped_tool_results", float(dropped)),
             ):
                 log_metric(name, value)
+            for m in malformed[:max(0, MALFORMED_SHOWN - self.malformed_shown)]:
+                self.malformed_shown += 1
+                log.warning("%s: a reply with a <tool_call> that TRL's parser could not read (counted in "
+                            "uigym/parse_errors; the rollout ends there): %r", ep.task_id, str(m.get("content"))[:400])
             if dropped and not self.dropped_warned:
                 self.dropped_warned = True
                 log.warning("%s: %d tool result(s) did not fit in max_completion_length and were dropped by TRL; "

@@ -119,3 +119,29 @@ def test_an_ungraded_rollout_has_no_reward_so_trl_drops_it(monkeypatch):
         plain._close()
     finally:
         close_runtimes()
+
+
+def test_a_reply_trl_could_not_read_is_counted_and_shown_a_few_times(caplog):
+    """uigym/parse_errors says how many; the log shows what the first few were (a mean says nothing of why)."""
+    from agent_harness.train.grpo import MALFORMED_SHOWN, EpisodeMetrics
+
+    Env = tool_env_class("mail", TOOLS)
+    try:
+        env = Env(EnvSettings(app_modules=dict(APP_MODULES)))
+        env.reset(task=TASKS[0])
+        env.star_note(note_id=2)
+        env.done()
+        bad = {"role": "assistant", "content": '<tool_call>\n{"name": "star_note", "arguments": {"note_id": 2\n'}
+        completion = [{"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "star_note"}}]},
+                      {"role": "tool", "content": "ok"}, bad]
+        metrics, logged = EpisodeMetrics(), {}
+        with caplog.at_level("WARNING", logger="uigym.train"):
+            for _ in range(MALFORMED_SHOWN + 2):
+                metrics([None], [completion], environments=[env],
+                        log_metric=lambda k, v: logged.setdefault(k, []).append(v))
+        assert logged["uigym/parse_errors"] == [1.0] * (MALFORMED_SHOWN + 2)
+        shown = [r.getMessage() for r in caplog.records if "could not read" in r.getMessage()]
+        assert len(shown) == MALFORMED_SHOWN and '"note_id": 2' in shown[0] and "mail/toy-star" in shown[0]
+        env._close()
+    finally:
+        close_runtimes()
