@@ -1,6 +1,6 @@
 """Does the reward teach? A learning curve on a CPU: SFT on oracle plans, then GRPO, judged on unseen worlds.
 
-    python -m bench.learning --out runs/learning            # the measured recipe (about 53 wall and 83 CPU minutes)
+    python -m bench.learning --out runs/learning            # the measured recipe (about 56 wall and 84 CPU minutes)
     python -m bench.learning --out /tmp/l --size tiny       # seconds-to-minutes smoke run (what the test runs)
 
 The stages, each through uigym's own code paths (nothing here trains or grades by itself):
@@ -85,13 +85,13 @@ class LearnConfig:
     sft_batch: int = 8
     sft_schedule: str = "cosine"  # transformers' lr_scheduler_type
     # GRPO
-    grpo_steps: int = 60
+    grpo_steps: int = 120  # run N: 60 steps moved one template, 120 two (README "Does it learn?")
     num_generations: int = 4
     grpo_batch: int = 8  # rollouts per step (a multiple of num_generations)
     grpo_lr: float = 3e-4
     temperature: float = 1.0
     curriculum: bool = True  # agent_harness.train.curriculum: down-weights templates whose groups carry no signal
-    eval_every: int = 30
+    eval_every: int = 40
     # evaluation on the held-out worlds
     eval_samples: int = 2
     eval_repeats: int = 2  # sampling seeds per stage: their spread is the noise floor
