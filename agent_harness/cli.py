@@ -186,7 +186,7 @@ def eval_cmd(
             chosen = [t for t in chosen if t.id not in set(missing)]
             if not chosen:
                 fail("no task left with a tool solution")
-    agent_kwargs = _json_pairs(agent_arg, "--agent-arg")
+    agent_kwargs = user_kwargs = _json_pairs(agent_arg, "--agent-arg")
     if agent in MODEL_AGENTS:
         agent_kwargs = {
             "base_url": base_url, "model": model, "api_key": api_key, "format": action_format, "coords": coords,
@@ -206,7 +206,7 @@ def eval_cmd(
     from agent_harness.agents import agent_parameters
 
     takes = agent_parameters(type(probe))
-    unknown = sorted(set(_json_pairs(agent_arg, "--agent-arg")) - takes)
+    unknown = sorted(set(user_kwargs) - takes)
     if unknown and ":" not in agent:  # a user's own class (module:Class) may read its **kw itself
         fail(f"--agent-arg: {type(probe).__name__} takes no {', '.join(map(repr, unknown))}; "
              f"it takes: {', '.join(sorted(takes)) or 'nothing'}")

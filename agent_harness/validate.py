@@ -194,8 +194,7 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                         probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
                     if probe.error:
                         await env.close()
-                        env = env_class(None, config or EnvConfig(), runtime=runtime, world_id=f"validate-{run}-{i}")
-                        env.config = config_for(task)
+                        env = env_class(None, config_for(task), runtime=runtime, world_id=f"validate-{run}-{i}")
                     if not (probe.error and attempt == 0 and _infrastructure(probe.error)):
                         break
                     # The browser failed under the probe, not the verifier: one replay in a fresh browser

@@ -491,8 +491,7 @@ def run_grpo_stage(cfg: LearnConfig, model: str, curve: list[dict],
             ev = evaluate(str(ckpt), cfg, f"grpo-step{state.global_step}")
             if evals is not None:
                 evals[state.global_step] = ev
-            curve.append({"stage": "grpo", "step": state.global_step, **summary(ev),
-                          "repeat_success": [m.get("success", 0.0) for m in ev["repeats"]]})
+            curve.append(curve_point(f"g{state.global_step}", ev, "grpo", state.global_step))
             path = cfg.out / "report" / "partial-grpo.json"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(curve, indent=1, default=str))
@@ -675,10 +674,15 @@ def verdict(cfg: LearnConfig, sft: dict, grpo: dict) -> dict:
 
 # ---------------------------------------------------------------------------------------------- main
 
+def curve_point(label: str, ev: dict, stage: str, step: int) -> dict:
+    """One evaluation as a point of the curve: its summary and each repeat's pass rate."""
+    return {"label": label, "stage": stage, "step": step, **summary(ev),
+            "repeat_success": [m.get("success", 0.0) for m in ev["repeats"]]}
+
+
 def add_point(cfg: LearnConfig, clock: Clock, curve: list[dict], label: str, ev: dict, stage: str, step: int) -> dict:
     """One evaluation on the curve, and the curve so far in OUT/report/partial.json (a run cut short keeps it)."""
-    c = {"label": label, "stage": stage, "step": step, **summary(ev),
-         "repeat_success": [m.get("success", 0.0) for m in ev["repeats"]]}
+    c = curve_point(label, ev, stage, step)
     curve.append(c)
     path = cfg.out / "report" / "partial.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -746,8 +750,7 @@ def _grpo_and_report(cfg: LearnConfig, clock: Clock, report: dict, curve: list[d
     checkpoint_evals: dict[int, dict] = {}
     with clock.stage("grpo"):
         grpo_model, report["grpo_log"] = run_grpo_stage(cfg, sft_model, grpo_curve, checkpoint_evals)
-    for c in grpo_curve:  # the checkpoints' evals ran inside the grpo stage (its time includes them)
-        curve.append({**c, "label": f"g{c['step']}"})
+    curve += grpo_curve  # the checkpoints' evals ran inside the grpo stage (its time includes them)
     if cfg.grpo_steps in checkpoint_evals:
         # the last checkpoint holds the final weights, and an evaluation's sampling seeds are fixed: the same
         # episodes again (run J's final and step-60 evaluations were identical) would only cost time
