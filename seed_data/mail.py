@@ -811,7 +811,7 @@ class WorldBuilder:
                 "is_trashed": is_trashed,
                 "trashed_at": (conv.msgs[-1].sent_at + dt.timedelta(hours=rng.randint(1, 30))) if is_trashed else None,
                 "snoozed_until": snooze_at.get(tid - 1) if not mine else None,
-                "scheduled_at": m.sent_at if is_sched else None,
+                "scheduled_at": m.sent_at if is_sched else None, "undone_at": None,
             })
             if is_trashed and messages[-1]["trashed_at"] >= now:
                 messages[-1]["trashed_at"] = now - dt.timedelta(minutes=30)

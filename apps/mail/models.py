@@ -109,6 +109,9 @@ class Message(Base):
     trashed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
     snoozed_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
     scheduled_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    # When Undo Send last took this message back to Drafts. Gmail shows no trace of an undo, but a grader
+    # needs one: without it "undo, fix, send again" and "send it right the first time" end in the same rows.
+    undone_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
     __table_args__ = (
         Index("ix_messages_thread_sent", "thread_id", "sent_at"),

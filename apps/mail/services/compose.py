@@ -261,6 +261,7 @@ def undo_send(session, mid: Any) -> dict:
                                                                             Message.id != m.id))
     if not others and m.in_reply_to_id is None:
         m.is_sent, m.is_draft, m.in_inbox, m.is_read = False, True, False, True
+        m.undone_at = now()
         session.flush()
         return {"draft_id": m.id}
     names = [a.filename for a in session.scalars(select(Attachment).where(Attachment.message_id == m.id)

@@ -44,8 +44,9 @@ def undo_send_fix_recipient(w: World, rng: random.Random):
                 [{"table": "messages", "in": "created", "count": 1,
                   "expect": {"to": [second["email"]], "cc": [], "bcc": [], "subject": {"$ieq": subject},
                              "body": {"$icontains": body, "$len": text_bound(body, extra=mb.me["signature"])},
-                             "is_sent": True, "is_draft": False, "scheduled_at": None},
-                  "name": "one email, sent to the new recipient only"},
+                             "is_sent": True, "is_draft": False, "scheduled_at": None,
+                             "undone_at": {"$ne": None}},
+                  "name": "one email, taken back with Undo Send and sent to the new recipient only"},
                  {"table": "messages", "in": "created", "where": {"is_draft": True}, "count": 0,
                   "name": "no draft left behind"}],
                 [{"table": "messages", "ops": ["create"], "max": 1},
@@ -54,6 +55,7 @@ def undo_send_fix_recipient(w: World, rng: random.Random):
             "tools": plan([call("send_email", to=[first["email"]], subject=subject, body=body),
                            call("undo_send", message_id=mid),
                            call("send_draft", draft_id=mid, to=[second["email"]])],
+                          [call("send_email", to=[second["email"]], subject=subject, body=body)],
                           [call("send_email", to=[first["email"]], subject=subject, body=body)],
                           [call("send_email", to=[first["email"]], subject=subject, body=body),
                            call("send_email", to=[second["email"]], subject=subject, body=body)],
@@ -63,6 +65,8 @@ def undo_send_fix_recipient(w: World, rng: random.Random):
                            call("undo_send", message_id=mid),
                            call("send_email", to=[second["email"]], subject=subject, body=body)]),
             "near_misses": [
+                # the shortcut: the honest path's end rows without the Undo Send the goal asks for
+                compose_steps(second["email"], subject, body) + send + [done()],
                 compose_steps(first["email"], subject, body) + send + [done()],
                 compose_steps(first["email"], subject, body) + send + undo + [done()],
                 compose_steps(first["email"], subject, body) + send + undo +

@@ -222,6 +222,13 @@ def undo_send(app, dbs):
     m = dbs.get(Message, r["message_id"])
     assert (m.is_draft, m.is_sent, m.subject) == (True, False, "Timeline")
     assert attached(dbs, m.id) == ["Project Timeline.pdf"]  # the draft keeps its files
+    # The undo leaves its trace for the grader, and keeps it when the draft is sent again; a plain send has none.
+    assert m.undone_at is not None
+    call(app, "send_draft", draft_id=m.id, to=["bo@example.com"])
+    dbs.expire_all()
+    assert (dbs.get(Message, m.id).is_sent, dbs.get(Message, m.id).undone_at) == (True, m.undone_at)
+    plain = call(app, "send_email", to=["bo@example.com"], subject="Plain", body="b")
+    assert dbs.get(Message, plain["message_id"]).undone_at is None
     # A reply is taken back whole; what it held comes back for the form.
     tid = inbox_thread_with(dbs)
     n = len(msgs(dbs, tid))
