@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from bench.learning import LearnConfig, evaluate, summary, verdict
+from bench.learning import LearnConfig, curve_point, evaluate, verdict
 
 # The settings an evaluation depends on: the reevaluation takes them from the runs (which must agree).
 EVAL_FIELDS = ("app", "templates", "heldout_seeds", "app_module", "max_turns", "reply_tokens", "restate_goal",
@@ -81,14 +81,14 @@ def reeval(runs: list[Path], out: Path, samples: int, workers: int = 2,
         path.write_text(json.dumps(ev, indent=1, default=str))
         return ev
 
-    def point(ev: dict) -> dict:
-        return {**summary(ev), "repeat_success": [m.get("success", 0.0) for m in ev["repeats"]]}
-
     sft = measured(models[0]["sft"], "sft")
-    report = {"samples": samples, "settings": settings, "sft": {"model": models[0]["sft"], **point(sft)}, "runs": []}
+    report = {"samples": samples, "settings": settings,
+              "sft": {"model": models[0]["sft"], **curve_point("sft", sft, "sft", 0)}, "runs": []}
     for m in models:
-        ev = measured(m["grpo"], Path(m["run"]).name)
-        report["runs"].append({"run": m["run"], "model": m["grpo"], **point(ev), "verdict": verdict(cfg, sft, ev)})
+        name = Path(m["run"]).name
+        ev = measured(m["grpo"], name)
+        point = curve_point(name, ev, "grpo", m["config"]["grpo_steps"])
+        report["runs"].append({"run": m["run"], "model": m["grpo"], **point, "verdict": verdict(cfg, sft, ev)})
     (cfg.out / "report.json").write_text(json.dumps(report, indent=1, default=str))
     (cfg.out / "report.md").write_text(markdown(report, cfg.templates))
     return report

@@ -13,7 +13,8 @@ from bench.learning_reeval import reeval
 
 TEMPLATES = ["food/a", "food/b"]
 CONFIG = {"app": "food", "templates": TEMPLATES, "heldout_seeds": "1000-1003", "app_module": "m", "max_turns": 3,
-          "reply_tokens": 64, "restate_goal": True, "eval_repeats": 2, "eval_temperature": 1.0, "eval_samples": 2}
+          "reply_tokens": 64, "restate_goal": True, "eval_repeats": 2, "eval_temperature": 1.0, "eval_samples": 2,
+          "grpo_steps": 120}
 
 
 def fake_run(root: Path, name: str, sft: str = "runs/m/sft/final", **config) -> Path:
