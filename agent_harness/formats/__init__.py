@@ -23,11 +23,10 @@ from agent_harness.formats.base import (
     SCROLL_CLICK_PX, SCROLL_STEP_PX, WAIT_DEFAULT_MS, ActionFormat, FormatContext, Parsed, ParseError, Rendered,
     RenderError, Reply, ToolCall, sample_actions,
 )
-from agent_harness.formats.gym_tools import GymTools
+from agent_harness.formats.gym_tools import GymTools, UigymJSON
 from agent_harness.formats.openai_cua import OpenAIComputerUse
 from agent_harness.formats.pyautogui_fmt import PyAutoGUI
 from agent_harness.formats.qwen import QwenComputerUse
-from agent_harness.formats.uigym_json import UigymJSON
 from agent_harness.formats.uitars import UITars
 
 FORMATS: dict[str, ActionFormat] = {f.name: f for f in (
