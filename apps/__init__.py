@@ -44,7 +44,7 @@ def load_app_module(name: str):
 
 def build_app(spec, config=None):
     """A clone's Flask app from its AppSpec (apps/_shared/factory.py): for a variant of a clone served under
-    its name, e.g. the same app with fewer tools (bench/learning_food.py)."""
+    its name, e.g. the same app with fewer tools (experiments/learning_food.py)."""
     from apps._shared.factory import create_app
 
     return create_app(spec, config)

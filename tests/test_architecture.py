@@ -1,7 +1,7 @@
 """The architecture holds (docs/ARCHITECTURE.md): the layer order, no import circles, no private names
 imported across packages.
 
-- Layers: domain <- seed_data <- apps | grading <- tasks <- gym_core <- agent_harness <- bench; a package
+- Layers: domain <- seed_data <- apps | grading <- tasks <- gym_core <- agent_harness <- bench | experiments; a package
   imports only packages below it (import-linter's layers contract, configured in pyproject.toml). Inside
   each clone, the pages (`views`) and the tool surface (`tools`) sit over `services`, which sit over `models`:
   a service never reaches up into a view (a second layers contract).
@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import grimp
@@ -23,7 +24,8 @@ import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["domain", "seed_data", "grading", "apps", "tasks", "gym_core", "agent_harness", "bench"]
+# The project's top-level packages: the import-linter contract's root packages, so a new one is checked here too.
+PACKAGES = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["root_packages"]
 
 
 @pytest.fixture(scope="module")

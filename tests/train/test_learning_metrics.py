@@ -1,10 +1,10 @@
-"""The learning recipe's bookkeeping (bench/learning.py), on made-up numbers: no model, no app, seconds."""
+"""The learning recipe's bookkeeping (experiments/learning.py), on made-up numbers: no model, no app, seconds."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bench.learning import LearnConfig, goal_selectivity, per_repeat, plot, template_of, verdict
+from experiments.learning import LearnConfig, goal_selectivity, per_repeat, plot, template_of, verdict
 
 
 def test_template_of_a_fresh_instance_id():
@@ -67,7 +67,7 @@ def test_demo_tasks_are_one_per_goal_and_world_on_training_seeds(tmp_path: Path)
 
     import pytest
 
-    from bench.learning import write_demo_tasks
+    from experiments.learning import write_demo_tasks
 
     cfg = LearnConfig(out=tmp_path, templates=("food/cancel-plus", "food/notification-setting"), instances=5,
                       demo_seeds="1-2")
@@ -103,7 +103,7 @@ def test_a_grpo_only_run_reuses_a_finished_runs_sft_and_refuses_other_settings(t
 
     import pytest
 
-    from bench.learning import reuse_run
+    from experiments.learning import reuse_run
 
     prev_out = tmp_path / "prev"
     prev_cfg = LearnConfig(out=prev_out)
@@ -133,7 +133,7 @@ def test_a_run_reusing_demonstrations_may_change_the_model_and_sft_but_not_the_w
 
     import pytest
 
-    from bench.learning import reuse_run
+    from experiments.learning import reuse_run
 
     prev_out = tmp_path / "prev"
     prev_cfg = LearnConfig(out=prev_out)

@@ -1,7 +1,7 @@
-"""bench/learning.py end to end at its tiny size: fresh worlds proven in tool mode, oracle plans, the SFT export,
+"""experiments/learning.py end to end at its tiny size: fresh worlds proven in tool mode, oracle plans, the SFT export,
 a model built on the spot, held-out evals (base, SFT, every GRPO checkpoint, GRPO) through `uigym serve` and
 `uigym eval --mode tools`, and the report. It asserts the pipeline and its metrics, not that the model learns
-(a 50k-parameter model after one SFT epoch does not): the learning numbers are the README's "Does it learn?".
+(a 50k-parameter model after one SFT epoch does not): the learning numbers are docs/learning/README.md's.
 About 1.5 CPU minutes, but ten wall minutes on a loaded 2-core machine: slow."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 @pytest.mark.slow
 @pytest.mark.timeout(2400)
 def test_learning_recipe_tiny(tmp_path, trl_ready, train_envs):
-    from bench.learning import SIZES, LearnConfig, run
+    from experiments.learning import SIZES, LearnConfig, run
 
     cfg = replace(LearnConfig(out=tmp_path / "learn"), **SIZES["tiny"])
     report = run(cfg)
@@ -51,8 +51,8 @@ def test_learning_recipe_tiny(tmp_path, trl_ready, train_envs):
     assert grpo_cfg["restate_goal"] is True and grpo_cfg["mode"] == "tools"
     model_cfg = json.loads((Path(report["evals"]["base"]["model"]) / "config.json").read_text())["text_config"]
     assert model_cfg["layer_types"] == ["sliding_attention", "full_attention"] and model_cfg["sliding_window"] == 16
-    # the teacher-forced probe of the change call (bench/learning_probe.py) on the SFT model and its data
-    from bench.learning_probe import probe
+    # the teacher-forced probe of the change call (experiments/learning_probe.py) on the SFT model and its data
+    from experiments.learning_probe import probe
 
     probed = probe(str(cfg.out / "sft" / "final"), str(cfg.out / "sft-data"))
     assert set(probed) == set(cfg.templates)

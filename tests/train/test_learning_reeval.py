@@ -1,4 +1,4 @@
-"""bench/learning_reeval.py on made-up runs and evaluations: which models it evaluates, with which settings,
+"""experiments/learning_reeval.py on made-up runs and evaluations: which models it evaluates, with which settings,
 what it keeps, and the verdicts it reports. No model, no app, seconds."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.learning import LearnConfig
-from bench.learning_reeval import reeval
+from experiments.learning import LearnConfig
+from experiments.learning_reeval import reeval
 
 TEMPLATES = ["food/a", "food/b"]
 CONFIG = {"app": "food", "templates": TEMPLATES, "heldout_seeds": "1000-1003", "app_module": "m", "max_turns": 3,

@@ -1,13 +1,13 @@
 """Finished learning runs measured again: their shared SFT model and each run's final GRPO model evaluated on
 the same held-out worlds with more samples a task, and each run's verdict against SFT on those evaluations.
 
-    python -m bench.learning_reeval runs/learning-n runs/learning-n2 --samples 6 --out runs/reeval
+    python -m experiments.learning_reeval runs/learning-n runs/learning-n2 --samples 6 --out runs/reeval
 
 Why: the recipe's evaluation (2 samples a task, 2 repeats: 40 episodes a template a repeat) measures a
 template's pass rate to about +-0.08, so a GRPO gain of 0.08-0.12 lands above or below the repeats' spread
 by chance. More samples on the same worlds (each request's seed derived from the repeat, task, sample and
 call, so every episode is its own draw) narrow both the gain's noise and the spread it is held to. The
-evaluation, the spread and the verdict are bench.learning's own (`evaluate`, `verdict`); only the sample
+evaluation, the spread and the verdict are experiments.learning's own (`evaluate`, `verdict`); only the sample
 count differs. Every finished evaluation is kept in OUT/evals/NAME.json and not run again, so a session cut
 short resumes where it stopped.
 """
@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from bench.learning import LearnConfig, curve_point, evaluate, verdict
+from experiments.learning import LearnConfig, curve_point, evaluate, finished_report, verdict
 
 # The settings an evaluation depends on: the reevaluation takes them from the runs (which must agree).
 EVAL_FIELDS = ("app", "templates", "heldout_seeds", "app_module", "max_turns", "reply_tokens", "restate_goal",
@@ -31,10 +31,7 @@ EVAL_FIELDS = ("app", "templates", "heldout_seeds", "app_module", "max_turns", "
 
 def run_models(run: Path) -> dict:
     """A finished run's config, SFT model and final GRPO model (from its report)."""
-    path = Path(run) / "report" / "report.json"
-    if not path.is_file():
-        raise SystemExit(f"{path} not found (a finished bench.learning run's OUT has it)")
-    rep = json.loads(path.read_text())
+    rep = finished_report(run)
     evals = rep.get("evals", {})
     if "sft" not in evals or "grpo" not in evals:
         raise SystemExit(f"{run}: its report has no SFT or GRPO evaluation")
@@ -122,7 +119,7 @@ def markdown(report: dict, templates: tuple[str, ...]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("runs", nargs="+", type=Path, help="finished bench.learning runs that share one SFT model")
+    ap.add_argument("runs", nargs="+", type=Path, help="finished experiments.learning runs that share one SFT model")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--samples", type=int, default=6, help="samples a held-out task a repeat (the recipe's: 2)")
     ap.add_argument("--workers", type=int, default=2)

@@ -1,11 +1,11 @@
-"""Forkful with a short tool list, for the CPU learning recipe (bench/learning.py).
+"""Forkful with a short tool list, for the CPU learning recipe (experiments/learning.py).
 
 The whole food tool list is about 11,000 prompt tokens for the tiny model's tokenizer: on two CPU cores
 each GRPO step would spend minutes on the prompt alone. This module serves the same app, the same worlds
 and the same tool functions (apps/food/tools.py's Tool objects, so every rule stays in apps/food/services),
 only fewer of them: the ones the recipe's tasks need (get_account, cancel_plus, set_notification,
 select_address) and look-alikes beside them (subscribe_plus, set_delivery_mode), so choosing the tool still
-matters. Served under the app's name: `--app-module food=bench.learning_food`. A GPU run drops it and
+matters. Served under the app's name: `--app-module food=experiments.learning_food`. A GPU run drops it and
 gets the full list.
 """
 

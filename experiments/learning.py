@@ -1,7 +1,7 @@
 """Does the reward teach? A learning curve on a CPU: SFT on oracle plans, then GRPO, judged on unseen worlds.
 
-    python -m bench.learning --out runs/learning            # the measured recipe (about 56 wall and 84 CPU minutes)
-    python -m bench.learning --out /tmp/l --size tiny       # seconds-to-minutes smoke run (what the test runs)
+    python -m experiments.learning --out runs/learning            # the measured recipe (about 56 wall and 84 CPU minutes)
+    python -m experiments.learning --out /tmp/l --size tiny       # seconds-to-minutes smoke run (what the test runs)
 
 The stages, each through uigym's own code paths (nothing here trains or grades by itself):
 1. worlds: fresh instances of a few tool-mode templates (tasks.fresh.generate) on training seeds and on
@@ -22,7 +22,7 @@ The stages, each through uigym's own code paths (nothing here trains or grades b
    (report.json, report.md, curve.png) in OUT/report.
 
 Wall time and CPU time (this process and its children: the model server, `uigym eval`) are measured per
-stage. On a GPU the same recipe runs with a real checkpoint: see the README's "Does it learn?".
+stage. On a GPU the same recipe runs with a real checkpoint: see docs/learning/README.md.
 """
 
 from __future__ import annotations
@@ -44,7 +44,9 @@ from pathlib import Path
 
 log = logging.getLogger("uigym.learning")
 
-APP_MODULE = "bench.learning_food"  # Forkful with a short tool list (see that module for why)
+APP_MODULE = "experiments.learning_food"  # Forkful with a short tool list (see that module for why)
+# Module paths a finished run's config may name from before a move: the recipe lived in bench/ until issue #36.
+MOVED_MODULES = {"bench.learning_food": APP_MODULE}
 
 
 @dataclass
@@ -62,7 +64,7 @@ class LearnConfig:
     # the model (agent_harness.models.tiny parameters): a text model of about 0.5 M parameters whose first two
     # layers see the last 64 tokens only (the last sees everything): trained from scratch on ~1,900-token
     # prompts, a model whose every layer spreads its attention over the whole prompt did not learn to look at
-    # the goal at all (runs E-I, J in the README); local layers find the restated goal beside them
+    # the goal at all (runs E-I, J in docs/learning/README.md); local layers find the restated goal beside them
     model: dict = field(default_factory=lambda: {"hidden_size": 96, "num_layers": 3, "num_heads": 4, "num_kv_heads": 2,
                                                      "intermediate_size": 256, "vocab_target": 2000, "seed": 0,
                                                      "local_window": 64})
@@ -74,7 +76,7 @@ class LearnConfig:
     result_text_tokens: int = 2048  # GRPO's tool results whole (get_account's is ~1,500 tokens), as eval shows them
     # the task after each call's result, in the SFT data, in GRPO's rollouts and in eval alike: without it the goal
     # sits ~700 tokens before the change call, and the small model picked that call from the demonstrations'
-    # marginal under every goal (runs E-I in the README)
+    # marginal under every goal (runs E-I in docs/learning/README.md)
     restate_goal: bool = True
     # SFT also learns to end the turn after `done` (export's --closing-turn): GRPO's tool loop asks for a reply
     # after the last call and trains on it; never shown one, the SFT model wrote another call there
@@ -85,7 +87,7 @@ class LearnConfig:
     sft_batch: int = 8
     sft_schedule: str = "cosine"  # transformers' lr_scheduler_type
     # GRPO
-    grpo_steps: int = 120  # run N: 60 steps moved one template, 120 two (README "Does it learn?")
+    grpo_steps: int = 120  # run N: 60 steps moved one template, 120 two (docs/learning/README.md)
     num_generations: int = 4
     grpo_batch: int = 8  # rollouts per step (a multiple of num_generations)
     grpo_lr: float = 3e-4
@@ -432,6 +434,19 @@ def run_sft_stage(cfg: LearnConfig, model: str) -> tuple[str, list[dict]]:
     return str(out / "final"), history
 
 
+def finished_report(run: Path, what: str = "") -> dict:
+    """A finished run's OUT/report/report.json, with the module paths its config names brought to where those
+    modules are now (MOVED_MODULES), so a run made before a move is reused and reevaluated as it ran."""
+    path = Path(run) / "report" / "report.json"
+    if not path.is_file():
+        raise SystemExit(f"{what}{path} not found (a finished experiments.learning run's OUT has it)")
+    rep = json.loads(path.read_text())
+    config = rep.get("config", {})
+    if config.get("app_module") in MOVED_MODULES:
+        config["app_module"] = MOVED_MODULES[config["app_module"]]
+    return rep
+
+
 def reuse_run(cfg: LearnConfig) -> dict:
     """`from_run`: copy what `reuse` keeps of the finished run into OUT (REUSE) and return its report. With
     "sft" its base and SFT evaluations become this run's, so every setting but GRPO's must match; with "demos"
@@ -439,10 +454,7 @@ def reuse_run(cfg: LearnConfig) -> dict:
     if cfg.reuse not in REUSE:
         raise SystemExit(f"reuse must be one of {', '.join(REUSE)}, not {cfg.reuse!r}")
     src = Path(cfg.from_run)
-    path = src / "report" / "report.json"
-    if not path.is_file():
-        raise SystemExit(f"from_run: {path} not found (a finished bench.learning run's OUT has it)")
-    prev = json.loads(path.read_text())
+    prev = finished_report(src, "from_run: ")
     mine = json.loads(json.dumps(asdict(cfg), default=str))
     if cfg.reuse == "sft":
         differ = sorted(k for k, v in mine.items() if k not in GRPO_ONLY_FIELDS and prev["config"].get(k) != v)
@@ -602,7 +614,7 @@ def write_report(cfg: LearnConfig, report: dict) -> None:
     rdir.mkdir(parents=True, exist_ok=True)
     (rdir / "report.json").write_text(json.dumps(report, indent=1, default=str))
     plot(report["curve"], report["grpo_log"], rdir / "curve.png")
-    lines = ["# Does it learn? (bench/learning.py)", "", f"templates: {', '.join(cfg.templates)}",
+    lines = ["# Does it learn? (experiments/learning.py)", "", f"templates: {', '.join(cfg.templates)}",
              (f"train seeds {cfg.train_seeds}, held-out seeds {cfg.heldout_seeds}; "
              f"model {report['model_params']:,} parameters (text model)"), "",
              "| stage | held-out pass rate (mean) | spread (max-min of repeats) | per repeat | "

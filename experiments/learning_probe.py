@@ -1,14 +1,14 @@
 """Does a model read the goal? A teacher-forced probe of the change call, without serving or sampling.
 
-    python -m bench.learning_probe MODEL DATASET      # DATASET: a `uigym export sft` folder (its train split)
+    python -m experiments.learning_probe MODEL DATASET      # DATASET: a `uigym export sft` folder (its train split)
 
 For every sample whose target is a change call (not the plan's look-up, not `done`), the probe scores each
 change tool's name after the prompt (the model's probability of writing that name, renormalised over the
 tools seen in the dataset's change calls) and checks whether greedy decoding writes the whole target call.
 It prints, per template, the mean probability of each tool and the greedy exact-call rate. A model that picks
 the change by habit shows the same row under every template; one that reads the goal puts its template's
-tool near 1. Export the oracle's episodes on held-out worlds to probe generalisation (the README's
-"Does it learn?" does, with the recipe's `--restate-goal` export when the model was trained on it).
+tool near 1. Export the oracle's episodes on held-out worlds to probe generalisation (docs/learning/README.md
+does, with the recipe's `--restate-goal` export when the model was trained on it).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def probe(model_dir: str, dataset: str, lookups: tuple[str, ...] = ("get_account
 
     from agent_harness.export.chat import prompt_and_target
     from agent_harness.train.sft import load_dataset_dict
-    from bench.learning import template_of
+    from experiments.learning import template_of
 
     processor = AutoProcessor.from_pretrained(model_dir)
     tok = processor.tokenizer
