@@ -14,12 +14,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
-import json
 import math
 import random
 import re
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from faker import Faker
@@ -29,7 +26,10 @@ from domain.crm import (
     quarter_bounds,
 )
 
-VOCAB_DIR = Path(__file__).parent / "vocab" / "crm"
+from seed_data.common import slug, vocab_dir, vocab_reader
+
+VOCAB_DIR = vocab_dir("crm")
+vocab = vocab_reader("crm")
 
 N_ACCOUNTS = 300
 N_CONTACTS = 1200
@@ -88,19 +88,6 @@ LOCALES = {
     "New Zealand": "en_NZ", "India": "en_IN", "Brazil": "pt_BR", "Mexico": "es_MX",
     "Argentina": "es_AR", "Chile": "es_CL", "Colombia": "es_CO",
 }
-
-
-@lru_cache(maxsize=None)
-def _vocab_text(name: str) -> str:
-    return (VOCAB_DIR / f"{name}.json").read_text()
-
-
-def vocab(name: str) -> dict[str, Any]:
-    return json.loads(_vocab_text(name))
-
-
-def _slug(s: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", ascii_fold(s).lower())
 
 
 def weighted(rng: random.Random, pairs) -> Any:
@@ -273,7 +260,7 @@ class Gen:
             accounts.append({
                 "id": i, "name": name, "account_number": f"CD{numbers[i - 1]}", "type": acc_type,
                 "industry": industry, "rating": r.choice(["Hot", "Warm", "Warm", "Cold", ""]),
-                "phone": self.phone(city), "website": f"www.{_slug(company_base(name))[:24]}.com",
+                "phone": self.phone(city), "website": f"www.{slug(company_base(name))[:24]}.com",
                 "annual_revenue": revenue if r.random() < 0.9 else None,
                 "employees": employees if r.random() < 0.92 else None,
                 "ownership": r.choice(["Public", "Private", "Private", "Subsidiary", ""]),
@@ -335,7 +322,7 @@ class Gen:
         return {
             "id": cid, "account_id": acc["id"], "salutation": r.choice(["", "", "Mr.", "Ms.", "Mrs.", "Dr."]),
             "first_name": first, "last_name": last, "title": title, "department": dept,
-            "email": f"{_slug(first)}.{_slug(last)}@{domain}", "phone": self.phone(city),
+            "email": f"{slug(first)}.{slug(last)}@{domain}", "phone": self.phone(city),
             "mobile": self.phone(city) if r.random() < 0.5 else "",
             "mailing_street": acc["billing_street"], "mailing_city": acc["billing_city"],
             "mailing_state": acc["billing_state"], "mailing_postal_code": acc["billing_postal_code"],
@@ -573,11 +560,11 @@ class Gen:
         first, last = name
         city = next(c for c in self.places["cities"] if c["city"] == city_name)
         employees = int(math.exp(r.uniform(math.log(10), math.log(20000))))
-        dom = _slug(company_base(company))[:20] or "example"
+        dom = slug(company_base(company))[:20] or "example"
         return {
             "id": lid, "salutation": r.choice(["", "", "Mr.", "Ms.", "Dr."]), "first_name": first, "last_name": last,
             "company": company, "title": r.choice(self.comp["titles"]),
-            "email": f"{_slug(first)[:1]}{_slug(last)}@{dom}.com", "phone": self.phone(city),
+            "email": f"{slug(first)[:1]}{slug(last)}@{dom}.com", "phone": self.phone(city),
             "mobile": self.phone(city) if r.random() < 0.35 else "", "website": f"www.{dom}.com" if r.random() < 0.6 else "",
             "status": status, "lead_source": weighted(r, self.sales["lead_sources"]), "industry": industry,
             "rating": r.choice(["Hot", "Warm", "Cold", "", ""]),

@@ -10,30 +10,21 @@ everything else. All dates are relative to `now`. Same (seed, now) -> identical 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import random
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from faker import Faker
 
 from domain import food as logic
 
-VOCAB_DIR = Path(__file__).parent / "vocab" / "food"
+from seed_data.common import vocab_dir, vocab_reader
+
+VOCAB_DIR = vocab_dir("food")
+vocab = vocab_reader("food")
 MORNING = {"breakfast", "bakery", "coffee", "donuts"}
 DRINK_MENUS = {"coffee", "bubble-tea", "smoothies", "ice-cream"}
 ORDER_ID_START = 40101
-
-
-@lru_cache(maxsize=None)
-def _vocab_text(name: str) -> str:
-    return (VOCAB_DIR / f"{name}.json").read_text()
-
-
-def vocab(name: str) -> Any:
-    return json.loads(_vocab_text(name))
 
 
 def parse_dish(s: str) -> dict[str, Any]:

@@ -9,18 +9,17 @@ spam). All dates are relative to `now`. Same (seed, now) -> identical rows.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import random
-import re
 import string
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from faker import Faker
 
-VOCAB_DIR = Path(__file__).parent / "vocab" / "mail"
+from seed_data.common import slug, vocab_dir, vocab_reader
+
+VOCAB_DIR = vocab_dir("mail")
+vocab = vocab_reader("mail")
 
 # How many conversations of each kind a world gets (about 2,100 messages over 18 months).
 PLAN: list[tuple[str, int]] = [
@@ -65,20 +64,6 @@ MY_FILES = [
     ("Team Photo.jpg", _JPG), ("Whiteboard Sketch.jpg", _JPG), ("Meeting Notes.txt", _TXT),
     ("Release Checklist.txt", _TXT), ("Vendor Comparison.xlsx", _XLSX),
 ]
-
-
-@lru_cache(maxsize=None)
-def _vocab_text(name: str) -> str:
-    return (VOCAB_DIR / f"{name}.json").read_text()
-
-
-def vocab(name: str) -> dict[str, Any]:
-    """A vocab file, parsed fresh (callers may not mutate shared state)."""
-    return json.loads(_vocab_text(name))
-
-
-def _slug(s: str) -> str:
-    return re.sub(r"[^a-z]", "", s.lower())
 
 
 def fmt_time(t: dt.datetime) -> str:
@@ -148,7 +133,7 @@ class WorldBuilder:
         raise RuntimeError("could not draw a unique name")
 
     def _email(self, first: str, last: str, domain: str, patterns: list[str]) -> str:
-        f, l = _slug(first), _slug(last)
+        f, l = slug(first), slug(last)
         for attempt in range(50):
             pat = self.rng.choice(patterns) if attempt < 10 else "{f}.{l}{n}"
             local = pat.format(f=f, l=l, fi=f[:1], n=self.rng.randint(2, 99))
