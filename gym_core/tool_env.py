@@ -3,7 +3,7 @@
     env = AsyncToolEnv("mail")
     obs, info = await env.reset(task="mail/star-latest-from-00")     # info["tools"]: OpenAI function list
     obs, reward, terminated, truncated, info = await env.step(
-        {"type": "tool", "name": "search_threads", "args": {"query": "from:ana"}})
+        {"type": "tool", "name": "search_mail", "args": {"query": "from:ana"}})
     ... await env.step({"type": "done", "answer": "March 14"})
 
 Observation: {goal, step, last_action_error, tool_result} (the last call's JSON result). The same worlds,

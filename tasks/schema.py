@@ -8,7 +8,7 @@
       "solution": [{"click": {"role": "row", "name": "Ana Ruiz"}}, ...],
       "near_misses": [[...], ...],           # trajectories that look right but must grade 0
       "adversarial": [{"kind": "hedge", "steps": [...], "why": "..."}, ...],  # dishonest ones: must grade 0
-      "tools": {"solution": [{"tool": "star_thread", "args": {"thread_id": 7}}, {"tool": "done", "args": {}}],
+      "tools": {"solution": [{"tool": "star", "args": {"thread_ids": [7]}}, {"tool": "done", "args": {}}],
                 "near_misses": [[...]]}   # tool mode: the same task as function calls
     }
 

@@ -1,8 +1,10 @@
 """GRPO in tool mode: one app's tools as a TRL `environment_factory` class, one method per tool, no browser.
 
-    Env = tool_env_class("mail", EnvSettings())       # methods: search_threads(query, ...), star_thread(...), done(answer)
-    env = Env(); first = env.reset(**row)             # -> the goal (text)
-    env.star_thread(thread_id=7)                      # -> the call's JSON result (or "Error: ..."), cut to its budget
+    Env = tool_env_class("mail")                      # methods: mail's tools (search_mail, star, ...) and done
+    env = Env(EnvSettings()); first = env.reset(**row)  # -> the goal (text)
+    env.search_mail(query="from:ana")                 # -> the call's JSON result (or "Error: ..."), cut to its budget
+    env.star(thread_ids=[7])
+    env.done(answer="")                               # ends the episode
     env.get_reward()                                  # the verifier's score of the world the calls left
 
 TRL derives each tool's schema from its method's signature and docstring, so the methods are made from
