@@ -7,6 +7,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from domain import mail as mail_rules
 from tasks.templates import World
 
 TOOLBAR = {"role": "toolbar", "name": "Conversation actions"}
@@ -55,7 +56,8 @@ class Mailbox:
         return next(lid for lid, p in self.label_paths.items() if p == path)
 
     def visible(self, m: dict) -> bool:
-        return not m["is_trashed"] and not m["is_spam"] and not m["is_draft"] and m["scheduled_at"] is None
+        """Live mail (domain/mail.py's rule, as the app lists it)."""
+        return mail_rules.holds(mail_rules.LIVE, m, self.now)
 
     def live(self, tid: int) -> list[dict]:
         return [m for m in self.in_thread[tid] if self.visible(m)]
@@ -76,7 +78,7 @@ class Mailbox:
         return any(m["in_inbox"] for m in self.live(tid)) and not self.snoozed(tid)
 
     def snoozed(self, tid: int) -> bool:
-        return any(m["snoozed_until"] and m["snoozed_until"] > self.now for m in self.in_thread[tid])
+        return any(mail_rules.holds(mail_rules.SNOOZED, m, self.now) for m in self.in_thread[tid])
 
     def is_mine(self, m: dict) -> bool:
         return m["from_email"].lower() == self.me["email"].lower()
