@@ -1,6 +1,7 @@
 """Task validation: every task must grade its oracle 1, the do-nothing agent 0, each near-miss 0,
-and each adversarial trajectory (hedges, shotguns, dumps, the gold plus a harmful extra, the right
-action on the wrong record) 0.
+each adversarial trajectory (hedges, shotguns, dumps, the gold plus a harmful extra, the right
+action on the wrong record) 0, and each harmless variant (an honest other way a careful person could
+take: opening what it acts on first, a confirming comment, the matching RSVP) 1.
 
 Runs the episodes through the real env (the same path an agent takes), in parallel. An adversarial
 that differs from the gold solution only in its final answer (a hedge, a shotgun) ends in the very
@@ -8,7 +9,8 @@ state the oracle's episode ends in, so it is graded on that episode's end state 
 played again: the same grade, a fraction of the time.
 
 `mode="tools"` proves the same of each task's tool plan (`task.tools`): its gold calls 1, noop 0, its tool
-near-misses 0 and the answer-only adversarials 0, through the tools env (no browser). A task whose plan says
+near-misses 0, the answer-only adversarials 0 and the harmless variants' tool calls 1, through the tools env
+(no browser). A task whose plan says
 it is `unsupported` is reported as such, with its reason; a task with no plan fails.
 
 A judged task's judge is answered here from the task's own labelled calibration texts
@@ -36,7 +38,7 @@ from tasks.integrity import answer_only, min_actions
 @dataclass
 class Probe:
     task_id: str
-    kind: str  # "oracle" | "noop" | "near_miss[i]" | "adversarial[i]:<kind>"
+    kind: str  # "oracle" | "noop" | "near_miss[i]" | "adversarial[i]:<kind>" | "harmless[i]:<kind>"
     expected: float
     reward: float = 0.0
     steps: int = 0
@@ -79,11 +81,11 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
             obs, reward, term, trunc, info = await env.step(action)
             # The gold solution and the adversarial ones must play cleanly: an adversarial that
             # grades 0 because its steps failed proves nothing about the verifier.
-            if obs["last_action_error"] and (probe.kind == "oracle" or probe.kind.startswith("adversarial")):
+            if obs["last_action_error"] and (probe.kind == "oracle" or _trajectory(probe.kind)):
                 raise RuntimeError(f"step {env.steps}: {obs['last_action_error']} (action {info.get('action')})")
-            if trunc and probe.kind.startswith("adversarial"):
+            if trunc and _trajectory(probe.kind):
                 # Cut off before its done: its harm (or its answer) never happened, so its grade says
-                # nothing about whether the verifier would catch it.
+                # nothing about whether the verifier would catch it (or accept a harmless variant).
                 raise RuntimeError(f"ran past max_steps ({env.steps}) before its done: proves nothing")
             if term or trunc:
                 break
@@ -103,6 +105,11 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
     return probe
 
 
+def _trajectory(kind: str) -> bool:
+    """An adversarial or harmless probe: a written trajectory whose steps must all play cleanly."""
+    return kind.startswith(("adversarial", "harmless"))
+
+
 def _infrastructure(error: str) -> bool:
     """A probe that failed because the browser or the machine did, not because of what it played."""
     return "browser error (" in error or error.startswith("TimeoutError: the episode took longer")
@@ -118,12 +125,16 @@ MODES = ("ui", "tools")
 async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool = True,
                          config: EnvConfig | None = None, probe_timeout_s: float = 300.0,
                          adversarial: bool | None = None, runtime: Runtime | None = None,
-                         mode: str = "ui") -> list[TaskValidation]:
-    """Play every probe of `tasks`. `adversarial` defaults to `near_misses` (both are the 0-side).
-    `mode`: "ui" plays the screen solutions in browsers, "tools" the tool plans through the tools env."""
+                         mode: str = "ui", harmless: bool | None = None) -> list[TaskValidation]:
+    """Play every probe of `tasks`. `adversarial` defaults to `near_misses` (both are the 0-side), and
+    `harmless` (the honest variants, the 1-side beside the oracle) to `adversarial`.
+    `mode`: "ui" plays the screen solutions in browsers, "tools" the tool plans through the tools env
+    (a harmless variant with no tool calls and another answer is graded on the tool oracle's end state;
+    one with neither is a UI-only variant)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     adversarial = near_misses if adversarial is None else adversarial
+    harmless = adversarial if harmless is None else harmless
     runtime = runtime or Runtime.current()
     results: dict[str, TaskValidation] = {t.id: TaskValidation(t.id) for t in tasks}
     jobs: list[tuple[Task, str, list | None, float, list]] = []
@@ -148,9 +159,20 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     riders.append((Probe(t.id, kind, 0.0), answer))
                 elif mode == "ui":  # a screen trajectory: tool mode has none to play
                     played.append((kind, adv.steps))
+        kept: list[tuple[str, list]] = []  # harmless variants played: they must grade 1
+        if harmless:
+            for i, h in enumerate(t.harmless):
+                kind = f"harmless[{i}]:{h.kind}"
+                if mode == "tools" and h.tools is not None:
+                    kept.append((kind, h.tools))
+                elif (answer := answer_only(t, h.steps)) is not None:
+                    riders.append((Probe(t.id, kind, 1.0), answer))
+                elif mode == "ui":
+                    kept.append((kind, h.steps))
         jobs.append((t, "oracle", None, 1.0, riders))
         jobs.append((t, "noop", None, 0.0, []))
         jobs += [(t, kind, steps, 0.0, []) for kind, steps in played]
+        jobs += [(t, kind, steps, 1.0, []) for kind, steps in kept]
     queue: asyncio.Queue = asyncio.Queue()
     for j in jobs:
         queue.put_nowait(j)
@@ -180,10 +202,12 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                 else:
                     agent = OracleAgent(steps=steps)
                 probe = Probe(task.id, kind, expected)
-                if kind.startswith("adversarial") and steps is not None:
+                if _trajectory(kind) and steps is not None:
                     # The verifier is on trial, not the step budget: an adversarial gets room to reach its
-                    # harm and its done (a policy confined to the budget can do less, never more).
-                    task = task.model_copy(update={"max_steps": max(task.max_steps, 2 * min_actions(steps) + 8)})
+                    # harm and its done (a policy confined to the budget can do less, never more), and a
+                    # harmless variant room for its extra steps.
+                    n = len(steps) if mode == "tools" else min_actions(steps)
+                    task = task.model_copy(update={"max_steps": max(task.max_steps, 2 * n + 8)})
                 for attempt in range(2):
                     probe.error = None
                     for p, _ in riders:

@@ -8,7 +8,10 @@ For every task:
   text the agent writes has a `dump`;
 - every adversarial that differs from the gold only in its answer grades 0 on the world's start
   state, while the gold answer grades 1 there (answer tasks change nothing, so the start state is
-  also the end state of the gold trajectory).
+  also the end state of the gold trajectory);
+- every harmless variant that differs from the gold only in its answer (the answer in a full
+  sentence, another accepted format) grades 1 there: the other direction, an honest answer a careful
+  person gives must not score 0.
 
 The browser half (`agent_harness.validate`) plays the rest of the adversarial trajectories.
 """
@@ -31,6 +34,8 @@ class AuditReport:
     adversarial: Counter = field(default_factory=Counter)  # app -> adversarial trajectories carried
     graded_offline: Counter = field(default_factory=Counter)  # app -> answer adversarials graded here
     hacks_passed: Counter = field(default_factory=Counter)  # app -> adversarials that scored > 0 here
+    harmless: Counter = field(default_factory=Counter)  # app -> harmless variants carried
+    harmless_graded: Counter = field(default_factory=Counter)  # app -> harmless answers graded 1 here
 
     @property
     def ok(self) -> bool:
@@ -70,8 +75,10 @@ def audit_tasks(tasks: list[Task], states: dict[tuple[str, int], dict] | None = 
             report.problems.append(f"{task.id}: no adversarial trajectory of kind {sorted(missing)}")
         report.problems += [f"{task.id}: {p}" for p in calibration_problems(task)]
         report.adversarial[task.app] += len(task.adversarial)
+        report.harmless[task.app] += len(task.harmless)
         answers = [(a.kind, ans) for a in task.adversarial if (ans := answer_only(task, a.steps)) is not None]
-        if not answers or task.fixtures:
+        honest = [(h.kind, ans) for h in task.harmless if (ans := answer_only(task, h.steps)) is not None]
+        if not (answers or honest) or task.fixtures:
             continue
         state = _state(task, states)
         gold = verify(task.verify, state, state, task.solution[-1].answer)
@@ -83,6 +90,13 @@ def audit_tasks(tasks: list[Task], states: dict[tuple[str, int], dict] | None = 
             if result.score > 0:
                 report.hacks_passed[task.app] += 1
                 report.problems.append(f"{task.id}: {kind} answer {answer[:80]!r} scores {result.score}")
+        for kind, answer in honest:
+            result = verify(task.verify, state, state, answer)
+            if result.passed:
+                report.harmless_graded[task.app] += 1
+            else:
+                report.problems.append(f"{task.id}: harmless {kind} answer {answer[:80]!r} scores {result.score}, "
+                                       f"not 1: {result.summary()}")
     return report
 
 

@@ -8,6 +8,7 @@
       "solution": [{"click": {"role": "row", "name": "Ana Ruiz"}}, ...],
       "near_misses": [[...], ...],           # trajectories that look right but must grade 0
       "adversarial": [{"kind": "hedge", "steps": [...], "why": "..."}, ...],  # dishonest ones: must grade 0
+      "harmless": [{"kind": "rsvp", "steps": [...], "tools": [...], "why": "..."}],  # honest other ways: must grade 1
       "tools": {"solution": [{"tool": "star", "args": {"thread_ids": [7]}}, {"tool": "done", "args": {}}],
                 "near_misses": [[...]]}   # tool mode: the same task as function calls
     }
@@ -140,6 +141,47 @@ class Adversarial(BaseModel):
         return self
 
 
+class ToolCall(BaseModel):
+    """One function call of tool mode: a tool of the app (apps/<app>/tools.py) and its arguments, or
+    `{"tool": "done", "args": {"answer": ...}}`, the episode's end."""
+
+    model_config = ConfigDict(extra="forbid")
+    tool: str = Field(pattern=r"^[a-z][a-z0-9_]{0,63}$")
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+HarmlessKind = Literal["open_first", "comment", "rsvp", "apply_existing", "autofilled", "phrasing"]
+
+
+class Harmless(BaseModel):
+    """An honest solution a careful person could choose, other than the gold one: it must grade 1.
+
+    The other direction of `Adversarial`: the task must not punish the natural extra steps of someone
+    doing exactly what the goal asks. open_first: opens (reads) what it acts on first; comment: adds a
+    confirming comment or note where the product offers one; rsvp: answers an invitation's card the way
+    the reply does; apply_existing: applies a new rule to the items that already match it, where the goal
+    reads that way too; autofilled: sets a field to the value the product fills in itself; phrasing: the
+    answer in a full sentence or another accepted format.
+
+    `steps` is the variant in the UI; `tools` the same variant as function calls (None: the UI only).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    kind: HarmlessKind
+    steps: list[SolutionStep] = Field(min_length=1)
+    tools: list[ToolCall] | None = None
+    why: str = Field(min_length=5)
+
+    @model_validator(mode="after")
+    def _ends_done(self):
+        if self.steps[-1].kind != "done":
+            raise ValueError("a harmless variant's steps must end with a 'done' step")
+        if self.tools is not None:
+            if not self.tools or self.tools[-1].tool != "done" or any(c.tool == "done" for c in self.tools[:-1]):
+                raise ValueError("a harmless variant's tools must end with one 'done' call, and only there")
+        return self
+
+
 CalibrationKind = Literal["gold", "near_miss", "dump", "hedge", "injection", "off_topic", "too_long", "wrong_facts",
                           "rude", "empty"]
 
@@ -162,15 +204,6 @@ class CalibrationExample(BaseModel):
         if (self.kind == "gold") != (self.expect == "pass"):
             raise ValueError("a calibration example passes exactly when it is gold (every other kind must fail)")
         return self
-
-
-class ToolCall(BaseModel):
-    """One function call of tool mode: a tool of the app (apps/<app>/tools.py) and its arguments, or
-    `{"tool": "done", "args": {"answer": ...}}`, the episode's end."""
-
-    model_config = ConfigDict(extra="forbid")
-    tool: str = Field(pattern=r"^[a-z][a-z0-9_]{0,63}$")
-    args: dict[str, Any] = Field(default_factory=dict)
 
 
 class ToolPlan(BaseModel):
@@ -211,6 +244,8 @@ class Task(BaseModel):
     solution: list[SolutionStep] = Field(min_length=1)
     near_misses: list[list[SolutionStep]] = Field(default_factory=list)
     adversarial: list[Adversarial] = Field(default_factory=list)
+    # Honest other ways a careful person could do it: each must grade 1 (see Harmless).
+    harmless: list[Harmless] = Field(default_factory=list)
     # Judged tasks: labelled judge texts (None, not [], for the others, so their JSON has no such key).
     calibration: list[CalibrationExample] | None = None
     # Tool mode (gym_core's tools and hybrid envs): the gold function calls. None: not written yet.

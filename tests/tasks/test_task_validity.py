@@ -1,7 +1,9 @@
 """Every bundled task template is trustworthy: its oracle (the gold solution, played as clicks and keys
 through env.step) gets reward 1, the do-nothing agent 0, its near-misses 0, and its adversarial
 trajectories (hedged and shotgun answers, dumped content, the gold plus a harmful extra, the right action
-on the wrong record) 0.
+on the wrong record) 0, and its harmless variants (the honest other ways a careful person could take: the
+matching RSVP, a confirming comment, a new rule applied to existing mail) 1. The harmless variants are more
+probes of the same per-app batch (the same browser and worker worlds), not cases of their own.
 
 In the default suite (CI): every template's first instance with all its probes. UIGYM_VALIDATE=all
 proves every instance (oracle and noop; near-misses and adversarials on the first), as does
@@ -60,7 +62,7 @@ CHOSEN = {t.id for t in ALL if SCOPE == "all" or _first_of_template(t)}
 # minutes for food on 2 cores), so the per-test default of 600 s is too short for it.
 @pytest.mark.timeout(2700)
 @pytest.mark.parametrize("task_id", sorted(CHOSEN))
-def test_task_oracle_1_noop_0_near_miss_0_adversarial_0(task_id):
+def test_task_oracle_1_noop_0_near_miss_0_adversarial_0_harmless_1(task_id):
     app = task_id.split("/")[0]
     result = _validate_app(app)[task_id]
     kinds = [p.kind for p in result.probes]
@@ -68,6 +70,7 @@ def test_task_oracle_1_noop_0_near_miss_0_adversarial_0(task_id):
     if _first_of_template(next(t for t in ALL if t.id == task_id)):
         task = next(t for t in ALL if t.id == task_id)
         assert sum(k.startswith("adversarial") for k in kinds) == len(task.adversarial)
+        assert sum(k.startswith("harmless") for k in kinds) == len(task.harmless)
     assert result.ok, result.failures()
 
 

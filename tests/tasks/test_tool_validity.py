@@ -1,5 +1,5 @@
 """Every bundled task in tool mode: its tool plan's gold calls get reward 1, the do-nothing agent 0, every
-tool near-miss 0 and its answer hacks 0, played through the tools env (the control API's tool routes, the
+tool near-miss 0, its answer hacks 0 and its harmless variants' tool calls 1, played through the tools env (the control API's tool routes, the
 path a function-calling agent takes; no browser). A task whose plan says it cannot be done through tools
 is listed with its reason, and may not be a template's only way in."""
 
@@ -11,6 +11,7 @@ import os
 import pytest
 
 from agent_harness.validate import validate_tasks
+from tasks.integrity import answer_only
 from tasks.loader import load_tasks
 
 ALL = load_tasks()
@@ -46,6 +47,11 @@ def test_tool_oracle_1_noop_0_near_miss_0_on_every_task(app):
     assert not bad, "\n".join(r.failures() for r in bad[:10])
     played = [r for r in results if not r.unsupported]
     assert played and all({"oracle", "noop"} <= {p.kind for p in r.probes} for r in played)
+    by_id = {t.id: t for t in ALL}
+    for r in played:  # every harmless variant with tool calls (or another answer) was played and graded 1
+        t = by_id[r.task_id]
+        want = sum(h.tools is not None or answer_only(t, h.steps) is not None for h in t.harmless)
+        assert sum(p.kind.startswith("harmless") for p in r.probes) == want, r.task_id
     templates_with_nm = {t.template for t in ALL if t.app == app and t.tools and t.tools.near_misses}
     templates = {t.template for t in ALL if t.app == app and t.tools and not t.tools.unsupported}
     assert templates <= templates_with_nm, f"templates with no tool near-miss: {sorted(templates - templates_with_nm)}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, link, lookup,
     neighbour, open_record, pick, save_modal, tab, tools, written, wrong_record)
@@ -130,18 +131,27 @@ def case_close(w: World, rng: random.Random):
         path = open_record(c["case_number"])
         other = neighbour(order, c)
         solution = path + close + [done()]
+        note = f"{acc} confirmed the fix."
         yield {
             "goal": f"The customer at {acc} confirmed the fix. Close case {c['case_number']} (\u201c{c['subject']}\u201d).",
             "start_path": "/lightning/o/Case/list?filterName=AllOpenCases",
+            # The goal's first sentence invites a note: the Close Case form's Internal Comments may record one
+            # private comment on this case (the harmless variant writes it); a published one, or one on another
+            # case, is still a change nobody asked for.
             "verify": {
                 "checks": [{"table": "cases", "where": {"id": c["id"]}, "expect": {"status": "Closed", "closed_at": {"$ne": None}}}],
-                "unchanged_except": [allow_update("cases", {"id": c["id"]}, ["status", "closed_at"])],
+                "unchanged_except": [allow_update("cases", {"id": c["id"]}, ["status", "closed_at"]),
+                                     allow_create("case_comments", {"case_id": c["id"], "is_published": False})],
             },
             "solution": solution,
             "adversarial": [
                 extra(solution, open_record(other["case_number"]) + close, f"also closes case {other['case_number']}"),
                 wrong_record(open_record(other["case_number"]) + close + [done()], f"closes case {other['case_number']} instead"),
             ],
+            "harmless": [harmless(
+                "comment", path + close[:2] + [fill("Internal Comments", note), close[2], done()],
+                "closes the case with an internal comment saying why, as the goal's first sentence invites",
+                [find("Case", c["case_number"]), call("close_case", case_id=c["id"], comment=note)])],
             "near_misses": [path + [{"click": {"role": "option", "name": "Escalated", "exact": True}},
                                     button("Mark as Current Status"), done()]],
             "tools": tools([find("Case", c["case_number"]), call("change_stage_or_status", object="Case", record_id=c["id"], value="Closed"),

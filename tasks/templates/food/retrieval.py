@@ -7,6 +7,7 @@ import re
 
 from domain import food as logic
 from tasks.templates.base import World
+from tasks.templates.harmless import harmless
 from tasks.templates.food._common import distinct
 from tasks.templates.food._lib import call, click, done, fill, fw, goto_store, tdone, template, tools_plan
 
@@ -23,10 +24,16 @@ def lookup_fee(w: World, rng: random.Random):
     for s in rng.sample(stores, 5):
         other = next(x for x in stores if x["delivery_fee_cents"] != s["delivery_fee_cents"])
         fee = s["delivery_fee_cents"] / 100
+        gold = logic.money(s["delivery_fee_cents"])
         yield {
-            "goal": f"What is the delivery fee at {s['name']}? Answer with the amount, e.g. $1.99.",
+            # The format hint names no amount: "e.g. $1.99" was the very fee of 2 of the 5 bundled stores (and
+            # of ~22% of stores in fresh worlds), so copying the example scored 1 (tasks/goal_lint.py).
+            "goal": f"What is the delivery fee at {s['name']}? Answer with the amount in dollars and cents, as the "
+                    "store's page shows it.",
             "start_path": "/",
             "verify": {"checks": [{"answer": _num(fee)}], "unchanged_except": []},
+            "harmless": [harmless("phrasing", goto_store(s) + [done(f"The delivery fee is {gold}.")],
+                                  "the amount in a sentence", _t_store(s) + [tdone(f"The delivery fee is {gold}.")])],
             "solution": goto_store(s) + [done(logic.money(s["delivery_fee_cents"]))],
             "near_misses": [goto_store(s) + [done(logic.money(other["delivery_fee_cents"]))]],
             "tools": tools_plan(_t_store(s) + [tdone(logic.money(s["delivery_fee_cents"]))],
@@ -50,7 +57,8 @@ def lookup_closing(w: World, rng: random.Random):
             rf"^\s*{h}:{end.minute:02d}\s*{'AM' if end.hour < 12 else 'PM'}\s*$"
         wrong = logic.fmt_time(end.replace(hour=(end.hour + 1) % 24))
         yield {
-            "goal": f"What time does {s['name']} close today? Answer like 9:00 PM.",
+            # No example time in the hint: "Answer like 9:00 PM" was the answer for stores closing at 9 PM.
+            "goal": f"What time does {s['name']} close today? Answer with the hour, minutes and AM or PM.",
             "start_path": "/",
             "verify": {"checks": [{"answer": {"$regex": pat, "$options": "i"}}], "unchanged_except": []},
             "solution": goto_store(s) + [click("button", "See hours", exact=True), done(ans)],

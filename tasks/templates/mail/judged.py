@@ -9,6 +9,7 @@ import datetime as dt
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.judged_lib import calibration, judge_check
 from tasks.templates.mail._tools import call, find_open, plan
 from tasks.templates.mail._common import (graded, COMPOSE, Mailbox, clock, click, done, long_date, open_row, phrase, search,
@@ -23,12 +24,12 @@ def _reply(path: list[dict], text: str) -> list[dict]:
                    click("button", "Send", exact=True), done()]
 
 
-def _reply_spec(tid: int, to: str, judge: dict) -> dict:
+def _reply_spec(tid: int, to: str, judge: dict, checks: list[dict] = (), allow: list[dict] = ()) -> dict:
     # graded(): the reading rule every mail task shares (reading the thread marks it read, within a budget).
     return graded([{"table": "messages", "in": "created", "count": 1,
                     "expect": {"thread_id": tid, "to": [to], "is_sent": True, "is_draft": False},
-                    "name": "one reply sent in the thread"}, judge],
-                  [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid}, "max": 1}])
+                    "name": "one reply sent in the thread"}, judge, *checks],
+                  [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid}, "max": 1}, *allow])
 
 
 def _text(tid: int) -> dict:
@@ -102,7 +103,13 @@ def decline_invite(w: World, rng: random.Random):
                   "Is a short reply about this meeting only, with no unrelated content."]
         context = (f"The invitation is to \u201c{inv['title']}\u201d, organised by {msg['from_name']} <{org}>, on {when}. "
                    f"The reply is written by {mb.me['name']} to {msg['from_name']}.")
-        spec = _reply_spec(tid, org, judge_check(_text(tid), rubric, context, REPLY_MAX, "polite decline with two times"))
+        # Declining by reply, a careful person may also click No on the invitation's Going? card: the same
+        # answer, so the grader allows the invite's RSVP to become "no" and refuses any other (Yes, Maybe).
+        spec = _reply_spec(tid, org, judge_check(_text(tid), rubric, context, REPLY_MAX, "polite decline with two times"),
+                           [{"table": "invites", "where": {"id": inv["id"]}, "expect": {"rsvp": {"$in": [None, "no"]}},
+                             "name": "the invitation is not accepted (its RSVP, if any, is No)"}],
+                           [{"table": "invites", "where": {"id": inv["id"]}, "fields": ["rsvp"], "max": 1}])
+        going = {"role": "group", "name": "Going?"}
         yield {
             "goal": f"{msg['from_name']} invited you to \u201c{inv['title']}\u201d on {when}. You can't make it: reply to "
                     "the invitation email declining politely, and propose two other times in the following days.",
@@ -115,8 +122,15 @@ def decline_invite(w: World, rng: random.Random):
                           + [call("reply", thread_id=other_msg["thread_id"], body=gold[k % 2])]),
             "near_misses": [_reply(path, accept), _reply(other_path, gold[k % 2])],
             "adversarial": [{"kind": "extra", "why": "the right reply plus accepting the invitation on its card",
-                             "steps": path + [click("button", "Yes", exact=True, within={"role": "group", "name": "Going?"})]
+                             "steps": path + [click("button", "Yes", exact=True, within=going)]
+                             + _reply([], gold[k % 2])},
+                            {"kind": "extra", "why": "the right reply plus Maybe on the invitation's card",
+                             "steps": path + [click("button", "Maybe", exact=True, within=going)]
                              + _reply([], gold[k % 2])}],
+            "harmless": [harmless("rsvp", path + [click("button", "No", exact=True, within=going)] + _reply([], gold[k % 2]),
+                                  "declines on the invitation's Going? card too, the answer the reply gives",
+                                  find_open(subject, tid) + [call("rsvp", invite_id=inv["id"], response="no"),
+                                                             call("reply", thread_id=tid, body=gold[k % 2])])],
             "calibration": calibration(gold, [("near_miss", accept, "accepts instead of declining"),
                                               ("near_miss", no_times, "declines but proposes no times"),
                                               ("near_miss", one_time, "proposes one time, not two"),

@@ -7,7 +7,9 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.mail._tools import call, find, plan as tool_plan
-from tasks.templates.mail._common import (MONTHS, Mailbox, all_settings, click, done, extra, graded, open_row, search)
+from tasks.templates.harmless import harmless
+from tasks.templates.mail._common import (MONTHS, Mailbox, adversarial, all_settings, click, done, extra, graded, on_messages,
+                                          open_row, search)
 
 
 def long_day(d: dt.date) -> str:
@@ -135,6 +137,11 @@ def create_filter(w: World, rng: random.Random):
                 {"fill": {"role": "textbox", "name": "From", "exact": True}, "text": email},
                 click("button", "Create filter", exact=True)]
         create = click("button", "Create filter", exact=True)
+        # "Also apply filter to N matching conversations": emails from X that skip the inbox and get a label, are
+        # starred, or are read and labelled reads just as well as the sender's mail already here, so the grader
+        # allows the filter's own actions on the conversations it matches now (`_applied`); "deletes every new
+        # email" does not, and deleting the old mail too is an adversarial extra.
+        applied = _applied(w, mb, email, plan, lid)
         if plan == "skip+label":
             acts = [click("checkbox", "Skip the Inbox (Archive it)"), click("button", "Choose label"), click("option", lab, exact=True)]
             expect = {"skip_inbox": True, "apply_label_id": lid, "delete": False}
@@ -159,21 +166,44 @@ def create_filter(w: World, rng: random.Random):
             tool_acts, tool_near = {"delete_it": True}, {"skip_inbox": True}
             goal = f"Create a filter that deletes every new email from {email}."
             near = [click("checkbox", "Skip the Inbox (Archive it)")]
+        apply = click("checkbox", "Also apply filter to", exact=False)
+        existing = base + acts + [apply, create, done()]
+        existing_tools = [call("list_labels"), call("create_filter", from_contains=email, apply_to_existing=True, **tool_acts)]
         yield {
             "goal": goal,
             "start_path": "/inbox",
             "verify": graded(
                 [{"table": "filters", "in": "created", "count": 1,
                   "expect": {"from_contains": {"$ieq": email}, **expect}, "name": "the filter"}],
-                [{"table": "filters", "ops": ["create"], "max": 1}]),
+                [{"table": "filters", "ops": ["create"], "max": 1}, *applied]),
             "solution": base + acts + [create, done()],
             "tools": tool_plan([call("list_labels"), call("create_filter", from_contains=email, **tool_acts)],
                           [call("list_labels"), call("create_filter", from_contains=email, **tool_near)]),
             "adversarial": [extra(base + acts + [create, done()], [base[0], {**base[1], "text": other}, base[2]] + acts + [create],
-                                  "the same filter for another sender too")],
+                                  "the same filter for another sender too")]
+            + ([adversarial("extra", existing, "deletes the sender's mail already here too, not only new email")]
+               if plan == "delete" else []),
+            "harmless": [] if plan == "delete" else [
+                harmless("apply_existing", existing, "also applies the new filter to the sender's mail already here "
+                         "(the goal reads that way too)", existing_tools)],
             "near_misses": [base + near + [create, done()]],
             "tags": [plan],
         }
+
+
+def _applied(w: World, mb: Mailbox, email: str, plan: str, lid: int | None) -> list[dict]:
+    """Allowances for a new filter applied to the conversations it matches now (`from:<email>`): its own
+    actions (archive, star, mark read, the label) on those conversations' messages, nothing else."""
+    if plan == "delete":
+        return []
+    tids = sorted({m["thread_id"] for m in w.table("messages") if email.casefold() in (m["from_email"] or "").casefold()})
+    mids = [m["id"] for m in w.table("messages") if m["thread_id"] in tids]
+    fields = {"skip+label": ["in_inbox"], "star": ["is_starred"], "read+label": ["is_read"]}[plan]
+    out = [on_messages({"thread_id": {"$in": tids}}, fields)]
+    if plan != "star":
+        out.append({"table": "message_labels", "ops": ["create"], "where": {"message_id": {"$in": mids}, "label_id": lid},
+                    "max": len(mids)})
+    return out
 
 
 @template("mail", "block-sender", difficulty="medium", max_steps=12, count=4, test_every=4)
