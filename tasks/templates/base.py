@@ -102,10 +102,15 @@ def instances_of(info: TemplateInfo, seed: int | None = None, *, strict: bool = 
     ids name the seed (`mail/star-latest-from-00.s7`, see tasks/fresh.py), so every episode can be
     replayed. `strict=False` returns however many instances the world yields instead of raising.
 
+    Every instance goes through the goal lint (tasks/goal_lint.py): a goal with a literal the answer check
+    accepts (a format example that is the answer) raises in strict mode; a fresh world's leaking instance is
+    left out.
+
     An instance may carry `distractors` (the world's competing answers, used for the generated
     hedge and shotgun answers, not stored) and `adversarial` (the template's own dishonest
     trajectories); see tasks/templates/adversarial.py.
     """
+    from tasks.goal_lint import goal_leaks
     from tasks.schema import Task
     from tasks.templates.adversarial import answer_adversarials
 
@@ -132,7 +137,14 @@ def instances_of(info: TemplateInfo, seed: int | None = None, *, strict: bool = 
         task.update(inst)
         task["adversarial"] = answer_adversarials(task["solution"], task.get("near_misses", []), distractors) \
             + list(inst.get("adversarial", []))
-        out.append(json.loads(Task.model_validate(task).model_dump_json(exclude_defaults=False, exclude_none=True)))
+        valid = Task.model_validate(task)
+        leaks = goal_leaks(valid, {**world.rows, "_meta": {"app": info.app, "seed": seed}})
+        if leaks:
+            if strict:
+                raise ValueError(f"template {info.app}/{info.name}: {task['id']}: {'; '.join(leaks)} "
+                                 f"(goal: {valid.goal!r})")
+            continue
+        out.append(json.loads(valid.model_dump_json(exclude_defaults=False, exclude_none=True)))
     if len(out) < info.count and strict:
         raise ValueError(f"template {info.app}/{info.name} yielded {len(out)} instances, {info.count} wanted")
     return out
