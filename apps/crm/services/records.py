@@ -104,6 +104,8 @@ def create_record(obj: str, form: Mapping[str, str], subtype: str = "", contact_
         raise form_error(e.errors, f"New {OBJECTS[obj].label}") from None
     if obj == "Task":
         values["task_subtype"] = subtype if subtype in ("Call", "Email") else "Task"
+    if obj == "Case":
+        autofill_case_account(values)
     rec = R.create(obj, values)
     db().flush()
     if obj == "Opportunity" and contact_id is not None and db().get(m.Contact, contact_id):
@@ -121,8 +123,23 @@ def update_record(obj: str, rid: int, form: Mapping[str, str]):
         values = R.parse_form(obj, form, rec)
     except R.FormError as e:
         raise form_error(e.errors, f"Edit {display_name(obj, rec)}") from None
+    if obj == "Case":
+        autofill_case_account(values, rec)
     R.update(rec, values)
     return rec
+
+
+def autofill_case_account(values: dict[str, Any], rec: m.Case | None = None) -> None:
+    """Salesforce fills a case's Account Name from its contact: a case saved with a contact and no account
+    (none given, or the field left blank) gets the contact's account. An account given stays as it is.
+    The one place the rule lives: the New and Edit modals and the create/update tools all save through here."""
+    contact_id = values.get("contact_id", rec.contact_id if rec is not None else None)
+    account_id = values.get("account_id", rec.account_id if rec is not None else None)
+    if contact_id is None or account_id is not None:
+        return
+    contact = db().get(m.Contact, contact_id)
+    if contact is not None and contact.account_id is not None:
+        values["account_id"] = contact.account_id
 
 
 # ------------------------------------------------------------------------------ delete

@@ -7,6 +7,7 @@ import random
 
 from domain.crm import OPEN_STAGES, company_base, normalize_company
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, find, finish, link, lookup, mdy,
     menuitem, money, neighbour, next_id, open_record, pick, save_modal, toggle_follow, tools, wrong_record,
@@ -220,11 +221,18 @@ def new_case(w: World, rng: random.Random):
             "solution": solution,
             "adversarial": [extra(solution, hedge, "opens a second case for the same problem at Medium priority")],
             "near_misses": [path + pick("Case Origin", origin) + [save_modal(), done()]],
-            # The near-miss leaves the dialog's default priority (Medium).
+            # The near-miss leaves the dialog's default priority (Medium). The gold calls set the contact only: the
+            # product fills the case's account from it (apps/crm/services/records.autofill_case_account), as the
+            # dialog opened from the contact prefills it; setting it too is the harmless variant.
             "tools": tools(*[[find("Contact", name),
                               call("create_record", object="Case", fields={"subject": subject, "origin": origin, "contact_id": c["id"],
-                                                                           "account_id": acc["id"], **prio}), finish()]
+                                                                           **prio}), finish()]
                              for prio in ({"priority": "High"}, {})]),
+            "harmless": [harmless(
+                "autofilled", path + lookup("Account Name", acc["name"], acc["name"], clear=True) + solution[len(path):],
+                "picks the case's account again, the one the product fills in from the contact",
+                [find("Contact", name), call("create_record", object="Case", fields={
+                    "subject": subject, "origin": origin, "contact_id": c["id"], "account_id": acc["id"], "priority": "High"})])],
         }
 
 
