@@ -104,113 +104,163 @@ def _json_pairs(values: list[str] | None, what: str) -> dict:
     return out
 
 
+# `uigym eval --help` panels, in the order they are shown.
+TASKS, AGENT, MODEL, GRADING, EXECUTION, OUTPUT = ("Tasks", "Agent", "Model agents (--agent openai, vllm)",
+                                                   "Grading", "Execution", "Output")
+
+
+def _model_kwargs(agent: str, mode: str, user_kwargs: dict, **model_options) -> dict:
+    """The agent's constructor arguments: --agent-arg's, over the [model] options for a model agent
+    (less the screen-only ones in tools mode: a function-calling model has no screen or action format)."""
+    if agent not in MODEL_AGENTS:
+        return dict(user_kwargs)
+    kwargs = {**model_options, **user_kwargs}
+    if mode == "tools":
+        for k in ("format", "coords", "image_size", "max_pixels", "history_images", "history_turns", "logprobs"):
+            kwargs.pop(k, None)
+    return kwargs
+
+
+def _check_agent(agent: str, mode: str, agent_kwargs: dict, user_kwargs: dict) -> None:
+    """Build the agent once, so a bad --agent or --agent-arg fails before any browser starts."""
+    from agent_harness.agents import agent_parameters
+    from agent_harness.episode import EvalConfig, make_agent_from
+
+    try:
+        probe = make_agent_from(EvalConfig(agent=agent, tasks=[], out=Path("."), mode=mode).agent_name(),
+                                dict(agent_kwargs))
+    except (ValueError, ImportError, AttributeError, TypeError) as e:
+        fail(str(e))
+    takes = agent_parameters(type(probe))
+    unknown = sorted(set(user_kwargs) - takes)
+    if unknown and ":" not in agent:  # a user's own class (module:Class) may read its **kw itself
+        fail(f"--agent-arg: {type(probe).__name__} takes no {', '.join(map(repr, unknown))}; "
+             f"it takes: {', '.join(sorted(takes)) or 'nothing'}")
+
+
+def _with_tool_solutions(chosen: list) -> list:
+    """--mode tools --agent oracle: the tasks with a tool plan (the others are named and left out)."""
+    missing = [t.id for t in chosen if t.tools is None or not t.tools.solution]
+    if missing:
+        console.print(f"[yellow]{len(missing)} task(s) have no tool solution and are left out[/yellow] "
+                      f"(e.g. {missing[0]})")
+        chosen = [t for t in chosen if t.id not in set(missing)]
+        if not chosen:
+            fail("no task left with a tool solution")
+    return chosen
+
+
 @app.command("eval")
 def eval_cmd(
-    agent: str = typer.Option("oracle", help="oracle, noop, random, openai (any OpenAI-compatible endpoint: "
-                                             "vLLM, uigym serve, hosted), or package.module:Class"),
-    tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, comma separated, e.g. 'mail/*'"),
-    split: Optional[str] = typer.Option(None, help="train, test, heldout-seed or heldout-template"),
+    # tasks
+    tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, comma separated, e.g. 'mail/*'",
+                              rich_help_panel=TASKS),
+    split: Optional[str] = typer.Option(None, help="train, test, heldout-seed or heldout-template",
+                                        rich_help_panel=TASKS),
     tasks_dir: Optional[Path] = typer.Option(None, help="load tasks from this folder (<dir>/<app>/*.json) "
-                                                        "instead of the bundled ones"),
+                                                        "instead of the bundled ones", rich_help_panel=TASKS),
     seeds: Optional[str] = typer.Option(None, help="fresh worlds: the matching templates' instances on these "
-                                                   "seeds (e.g. '1000-1019', held out), proven before they run"),
-    instances: int = typer.Option(1, min=1, help="with --seeds: instances per (template, seed)"),
-    workers: int = typer.Option(4, min=1, max=1024, help="episodes run at once, in total"),
-    procs: int = typer.Option(1, min=1, max=256, help="worker processes (each its own Chromium and app servers) "
-                                                      "sharing the --workers episodes; with --ray: actors"),
-    ray: Optional[str] = typer.Option(None, "--ray", help="run episodes on Ray actors: 'local', 'auto', "
-                                                          "'ray://HOST:10001' or HOST:PORT"),
-    ray_cpus_per_actor: float = typer.Option(1.0, help="CPUs Ray reserves for each actor"),
-    samples: int = typer.Option(1, min=1, help="episodes per task (pass@k is reported for k up to this)"),
-    out: Optional[Path] = typer.Option(None, help="results directory (default runs/<label>-<time>)"),
-    label: Optional[str] = typer.Option(None, help="the agent's name in results and reports "
-                                                   "(default: the agent, or the --model)"),
-    max_steps: Optional[int] = typer.Option(None, min=1, help="override each task's max_steps"),
-    episode_timeout: float = typer.Option(900.0, help="seconds before an episode is stopped (recorded as an error)"),
-    retry_errors: bool = typer.Option(False, help="rerun episodes that ended in an error in an earlier run"),
-    no_screenshots: bool = typer.Option(False, help="do not save screenshots"),
-    report: bool = typer.Option(True, help="write OUT/report/index.html when done"),
-    app_url: Optional[list[str]] = typer.Option(
-        None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
-                   "ports; its token in UIGYM_GYM_TOKEN); repeatable"),
-    app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module: serve that module under the "
-                                                              "app's name (test and third-party clones); repeatable"),
-    # model agents (--agent openai)
-    base_url: str = typer.Option("http://localhost:8000/v1", help="[model] OpenAI-compatible endpoint"),
-    model: Optional[str] = typer.Option(None, help="[model] model name (default: the first the server lists)"),
-    api_key: Optional[str] = typer.Option(None, envvar="UIGYM_API_KEY", help="[model] API key (default: "
-                                                                             "$UIGYM_API_KEY or $OPENAI_API_KEY)"),
-    action_format: str = typer.Option("json", "--format", help="[model] json, openai, anthropic, uitars, qwen, "
-                                                               "pyautogui"),
-    coords: str = typer.Option("abs", help="[model] abs (pixels of the image sent) or rel1000 (0-1000)"),
-    image_size: Optional[str] = typer.Option(None, help="[model] resize screenshots to WxH before sending"),
-    max_pixels: Optional[int] = typer.Option(None, help="[model] resize screenshots Qwen-style (sides multiples of "
-                                                        "28) to at most this many pixels"),
-    history_images: int = typer.Option(3, min=0, help="[model] screenshots kept as images in the history"),
-    history_turns: Optional[int] = typer.Option(None, help="[model] keep only the last N steps in the prompt"),
-    temperature: float = typer.Option(0.0, help="[model] sampling temperature"),
-    top_p: Optional[float] = typer.Option(None, help="[model] nucleus sampling"),
-    seed: Optional[int] = typer.Option(None, help="[model] sampling seed"),
-    max_tokens: int = typer.Option(512, help="[model] max tokens per reply"),
-    timeout: float = typer.Option(120.0, help="[model] seconds per request"),
-    retries: int = typer.Option(4, help="[model] retries (with backoff) on timeouts, 429 and 5xx"),
-    logprobs: bool = typer.Option(False, help="[model] ask for logprobs (summed per step in the trajectory)"),
-    agent_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE passed to the agent (JSON values); "
-                                                             "repeatable"),
-    judge_base_url: Optional[str] = typer.Option(None, help=JUDGE_URL_HELP + "; without one, judged tasks "
-                                                 "grade 'ungraded'"),
-    judge_model: Optional[str] = typer.Option(None, help=JUDGE_MODEL_HELP),
+                                                   "seeds (e.g. '1000-1019', held out), proven before they run",
+                                        rich_help_panel=TASKS),
+    instances: int = typer.Option(1, min=1, help="with --seeds: instances per (template, seed)",
+                                  rich_help_panel=TASKS),
+    samples: int = typer.Option(1, min=1, help="episodes per task (pass@k is reported for k up to this)",
+                                rich_help_panel=TASKS),
+    max_steps: Optional[int] = typer.Option(None, min=1, help="override each task's max_steps",
+                                            rich_help_panel=TASKS),
+    # agent
+    agent: str = typer.Option("oracle", help="oracle, noop, random, openai (any OpenAI-compatible endpoint: "
+                                             "vLLM, uigym serve, hosted), or package.module:Class",
+                              rich_help_panel=AGENT),
     mode: str = typer.Option("ui", help="ui (the screen), tools (the app's tools, no browser: the oracle plays "
                                         "tool plans, openai is a function-calling model, text-only ones too) or "
-                                        "hybrid (screen and tools)"),
+                                        "hybrid (screen and tools)", rich_help_panel=AGENT),
+    agent_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE passed to the agent (JSON values); "
+                                                             "repeatable", rich_help_panel=AGENT),
+    label: Optional[str] = typer.Option(None, help="the agent's name in results and reports "
+                                                   "(default: the agent, or the --model)", rich_help_panel=AGENT),
+    # model agents (--agent openai)
+    base_url: str = typer.Option("http://localhost:8000/v1", help="OpenAI-compatible endpoint",
+                                 rich_help_panel=MODEL),
+    model: Optional[str] = typer.Option(None, help="model name (default: the first the server lists)",
+                                        rich_help_panel=MODEL),
+    api_key: Optional[str] = typer.Option(None, envvar="UIGYM_API_KEY", help="API key (default: $UIGYM_API_KEY "
+                                          "or $OPENAI_API_KEY)", rich_help_panel=MODEL),
+    action_format: str = typer.Option("json", "--format", help="json, openai, anthropic, uitars, qwen, pyautogui",
+                                      rich_help_panel=MODEL),
+    coords: str = typer.Option("abs", help="abs (pixels of the image sent) or rel1000 (0-1000)",
+                               rich_help_panel=MODEL),
+    image_size: Optional[str] = typer.Option(None, help="resize screenshots to WxH before sending",
+                                             rich_help_panel=MODEL),
+    max_pixels: Optional[int] = typer.Option(None, help="resize screenshots Qwen-style (sides multiples of 28) to "
+                                                        "at most this many pixels", rich_help_panel=MODEL),
+    history_images: int = typer.Option(3, min=0, help="screenshots kept as images in the history",
+                                       rich_help_panel=MODEL),
+    history_turns: Optional[int] = typer.Option(None, help="keep only the last N steps in the prompt",
+                                                rich_help_panel=MODEL),
+    temperature: float = typer.Option(0.0, help="sampling temperature", rich_help_panel=MODEL),
+    top_p: Optional[float] = typer.Option(None, help="nucleus sampling", rich_help_panel=MODEL),
+    seed: Optional[int] = typer.Option(None, help="sampling seed", rich_help_panel=MODEL),
+    max_tokens: int = typer.Option(512, help="max tokens per reply", rich_help_panel=MODEL),
+    timeout: float = typer.Option(120.0, help="seconds per request", rich_help_panel=MODEL),
+    retries: int = typer.Option(4, help="retries (with backoff) on timeouts, 429 and 5xx", rich_help_panel=MODEL),
+    logprobs: bool = typer.Option(False, "--logprobs", help="ask for logprobs (summed per step in the trajectory)",
+                                  rich_help_panel=MODEL),
+    # grading
+    judge_base_url: Optional[str] = typer.Option(None, help=JUDGE_URL_HELP + "; without one, judged tasks "
+                                                 "grade 'ungraded'", rich_help_panel=GRADING),
+    judge_model: Optional[str] = typer.Option(None, help=JUDGE_MODEL_HELP, rich_help_panel=GRADING),
+    # execution
+    workers: int = typer.Option(4, min=1, max=1024, help="episodes run at once, in total",
+                                rich_help_panel=EXECUTION),
+    procs: int = typer.Option(1, min=1, max=256, help="worker processes (each its own Chromium and app servers) "
+                                                      "sharing the --workers episodes; with --ray: actors",
+                              rich_help_panel=EXECUTION),
+    ray: Optional[str] = typer.Option(None, "--ray", help="run episodes on Ray actors: 'local', 'auto', "
+                                                          "'ray://HOST:10001' or HOST:PORT",
+                                      rich_help_panel=EXECUTION),
+    ray_cpus_per_actor: float = typer.Option(1.0, help="CPUs Ray reserves for each actor",
+                                             rich_help_panel=EXECUTION),
+    episode_timeout: float = typer.Option(900.0, help="seconds before an episode is stopped (recorded as an "
+                                                      "error)", rich_help_panel=EXECUTION),
+    retry_errors: bool = typer.Option(False, "--retry-errors", help="rerun the episodes of an earlier run in "
+                                      "--out that ended without a grade: an error, or ungraded",
+                                      rich_help_panel=EXECUTION),
+    app_url: Optional[list[str]] = typer.Option(
+        None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
+                   "ports; its token in UIGYM_GYM_TOKEN); repeatable", rich_help_panel=EXECUTION),
+    app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module: serve that module under the "
+                                                              "app's name (test and third-party clones); "
+                                                              "repeatable", rich_help_panel=EXECUTION),
+    # output
+    out: Optional[Path] = typer.Option(None, help="results directory (default runs/<label>-<time>); a rerun "
+                                                  "into it skips finished episodes", rich_help_panel=OUTPUT),
+    no_screenshots: bool = typer.Option(False, "--no-screenshots", help="do not save screenshots",
+                                        rich_help_panel=OUTPUT),
+    no_report: bool = typer.Option(False, "--no-report", help="do not write OUT/report/index.html",
+                                   rich_help_panel=OUTPUT),
 ):
     """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl, a report to OUT/report/."""
     _set_judge_env(judge_base_url, judge_model)
-    from agent_harness.episode import EvalConfig, make_agent_from
+    from agent_harness.episode import EvalConfig
     from agent_harness.report.stats import pass_at_k_table
-    from agent_harness.results import latest_results, read_results
-    from agent_harness.runner import run_eval
+    from agent_harness.runner import run_eval_with_progress
     from agent_harness.summary import print_summary
     from gym_core.env import EnvConfig
-    from gym_core.runtime import Runtime
 
     if mode not in ("ui", "tools", "hybrid"):
         fail(f"--mode must be ui, tools or hybrid, got {mode!r}")
     chosen = _fresh(tasks, seeds, instances, split, workers, mode) if seeds else _select(tasks, split=split,
                                                                                      tasks_dir=tasks_dir)
     if mode == "tools" and agent == "oracle":
-        missing = [t.id for t in chosen if t.tools is None or not t.tools.solution]
-        if missing:
-            console.print(f"[yellow]{len(missing)} task(s) have no tool solution and are left out[/yellow] "
-                          f"(e.g. {missing[0]})")
-            chosen = [t for t in chosen if t.id not in set(missing)]
-            if not chosen:
-                fail("no task left with a tool solution")
-    agent_kwargs = user_kwargs = _json_pairs(agent_arg, "--agent-arg")
-    if agent in MODEL_AGENTS:
-        agent_kwargs = {
-            "base_url": base_url, "model": model, "api_key": api_key, "format": action_format, "coords": coords,
-            "image_size": image_size, "max_pixels": max_pixels, "history_images": history_images,
-            "history_turns": history_turns, "temperature": temperature, "top_p": top_p, "seed": seed,
-            "max_tokens": max_tokens, "timeout": timeout, "retries": retries, "logprobs": logprobs,
-            **agent_kwargs,
-        }
-    if mode == "tools" and agent in MODEL_AGENTS:  # a function-calling model: no screen, no action format
-        agent_kwargs = {k: v for k, v in agent_kwargs.items() if k not in (
-            "format", "coords", "image_size", "max_pixels", "history_images", "history_turns", "logprobs")}
-    probe_cfg = EvalConfig(agent=agent, tasks=[], out=Path("."), mode=mode)
-    try:
-        probe = make_agent_from(probe_cfg.agent_name(), dict(agent_kwargs))
-    except (ValueError, ImportError, AttributeError, TypeError) as e:
-        fail(str(e))
-    from agent_harness.agents import agent_parameters
-
-    takes = agent_parameters(type(probe))
-    unknown = sorted(set(user_kwargs) - takes)
-    if unknown and ":" not in agent:  # a user's own class (module:Class) may read its **kw itself
-        fail(f"--agent-arg: {type(probe).__name__} takes no {', '.join(map(repr, unknown))}; "
-             f"it takes: {', '.join(sorted(takes)) or 'nothing'}")
-    del probe
+        chosen = _with_tool_solutions(chosen)
+    user_kwargs = _json_pairs(agent_arg, "--agent-arg")
+    agent_kwargs = _model_kwargs(
+        agent, mode, user_kwargs, base_url=base_url, model=model, api_key=api_key, format=action_format,
+        coords=coords, image_size=image_size, max_pixels=max_pixels, history_images=history_images,
+        history_turns=history_turns, temperature=temperature, top_p=top_p, seed=seed, max_tokens=max_tokens,
+        timeout=timeout, retries=retries, logprobs=logprobs)
+    _check_agent(agent, mode, agent_kwargs, user_kwargs)
     label = label or (f"{agent}:{model}" if agent in MODEL_AGENTS and model else agent)
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label)
     out = out or Path("runs") / f"{safe}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
@@ -222,48 +272,17 @@ def eval_cmd(
     where = f"ray={ray} actors" if ray else (f"procs={procs}" if procs > 1 else "in-process")
     console.print(f"[bold]uigym eval[/bold]: agent={label} mode={mode} tasks={len(chosen)} samples={samples} "
                   f"workers={workers} ({where}) -> {out}")
-
-    async def main():
-        from rich.progress import (
-            BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn,
-        )
-
-        ids = {t.id for t in chosen}
-        done_rows = [r for r in latest_results(read_results(out)) if r.get("agent") == label and r["task_id"] in ids
-                     and r.get("sample", 0) < samples and not (retry_errors and r.get("error"))]
-        counts = {"passed": sum(1 for r in done_rows if r.get("passed")),
-                  "errors": sum(1 for r in done_rows if r.get("error"))}
-
-        def describe() -> str:
-            return f"episodes [green]{counts['passed']} passed[/green] [red]{counts['errors']} errors[/red]"
-
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      TimeRemainingColumn(), console=console, transient=True) as progress:
-            bar = progress.add_task(describe(), total=len(chosen) * samples, completed=len(done_rows))
-
-            def on_result(r: dict) -> None:
-                counts["passed"] += bool(r.get("passed"))
-                counts["errors"] += bool(r.get("error"))
-                progress.update(bar, advance=1, description=describe())
-
-            try:
-                return await run_eval(cfg, on_result=on_result)
-            finally:
-                await Runtime.current().close()
-
-    rows = asyncio.run(main())
-    print_summary(rows, title=f"uigym eval: {label}")
+    rows = run_eval_with_progress(cfg, console)
+    print_summary(rows, title=f"uigym eval: {label}", console=console, out=out)
     if samples > 1:
         console.print(pass_at_k_table(rows))
-    errors = [r for r in rows if r.get("error")]
-    for r in errors[:5]:
+    for r in [r for r in rows if r.get("error")][:5]:
         err.print(f"[yellow]{r['task_id']}[/yellow]: {r['error']}")
     console.print(f"results: {out / 'results.jsonl'}")
-    if report:
+    if not no_report:
         from agent_harness.report import write_report
 
-        index = write_report([out], out / "report")
-        console.print(f"report: {index}")
+        console.print(f"report: {write_report([out], out / 'report')}")
 
 
 @tasks_app.command("list")

@@ -80,6 +80,39 @@ def error_row(task: Task, sample: int, label: str, out: Path, error: str, steps:
                          episode_dir=str(episode_dir(out, task.id, sample).relative_to(out))).row()
 
 
+def is_graded(row: dict) -> bool:
+    """Whether an episode got a grade. An ungraded one (a judged task whose judge gave no verdict) has
+    reward 0 but is no failure: it counts in no pass rate or mean reward, only in its own `ungraded` count.
+    An episode that ended in an error is graded (a failure)."""
+    return not row.get("ungraded")
+
+
+def graded(rows: list[dict]) -> list[dict]:
+    """The rows that carry a grade: what every pass rate, mean reward and pass@k is computed over."""
+    return [r for r in rows if is_graded(r)]
+
+
+def pass_rate(rows: list[dict]) -> float | None:
+    """Passed over graded episodes; None when no episode was graded."""
+    g = graded(rows)
+    return sum(1 for r in g if r.get("passed")) / len(g) if g else None
+
+
+def needs_rerun(row: dict, retry_errors: bool) -> bool:
+    """Whether a resumed eval plays this recorded episode again: with `retry_errors`, the ones that ended
+    without a grade (an error, or ungraded: run again with a judge configured, they get one)."""
+    return retry_errors and bool(row.get("error") or not is_graded(row))
+
+
+def ungraded_reason(out: Path, row: dict) -> str | None:
+    """Why an ungraded episode got no grade, from its trajectory's verifier report (None if unreadable)."""
+    try:
+        verify = json.loads((Path(out) / row.get("episode_dir", "") / "trajectory.json").read_text()).get("verify")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return (verify or {}).get("ungraded_reason") if isinstance(verify, dict) else None
+
+
 def read_results(out: Path) -> list[dict]:
     path = Path(out) / RESULTS
     if not path.exists():

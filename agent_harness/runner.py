@@ -2,7 +2,7 @@
 
 Each finished episode is appended to <out>/results.jsonl at once (a crash loses nothing done), and
 a rerun with the same <out> skips episodes already there (`retry_errors` reruns the ones that
-ended in an error). An episode that crashes (browser, app server, agent, model endpoint) is
+ended without a grade: an error, or ungraded). An episode that crashes (browser, app server, agent, model endpoint) is
 recorded with its error and the worker carries on with a fresh env.
 
 Where episodes run (`EvalConfig`):
@@ -18,6 +18,9 @@ Where episodes run (`EvalConfig`):
 In every case this process alone writes results.jsonl and the episode folders, as results stream
 back; a worker process or actor that dies has its running episodes recorded as errors, and is
 replaced.
+
+`run_eval` is the API; `run_eval_with_progress` is what `uigym eval` calls: the same run behind a rich
+progress bar counting passed, failed-with-error and ungraded episodes (those of an earlier run included).
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ import asyncio
 from pathlib import Path
 from typing import Callable
 
+from rich.console import Console
+
 from agent_harness.episode import EpisodeSlot, EvalConfig, close_runtime, make_runtime
-from agent_harness.results import ResultsWriter, latest_results, read_results
+from agent_harness.results import ResultsWriter, is_graded, latest_results, needs_rerun, read_results
 from agent_harness.scale.procs import run_in_processes
 from agent_harness.scale.ray_backend import run_on_ray
 from gym_core.runtime import Runtime
@@ -38,10 +43,18 @@ def _key(task_id: str, sample: int) -> str:
     return f"{task_id}#{sample}"
 
 
+def finished_rows(cfg: EvalConfig) -> list[dict]:
+    """The rows of this run's (task, sample) pairs that results.jsonl already holds and that it does not
+    play again (`results.needs_rerun`)."""
+    planned = {_key(t.id, s) for t in cfg.tasks for s in range(cfg.samples)}
+    rows = latest_results([r for r in read_results(cfg.out) if r.get("agent") == cfg.label])
+    return [r for r in rows if _key(r["task_id"], r.get("sample", 0)) in planned
+            and not needs_rerun(r, cfg.retry_errors)]
+
+
 def todo_items(cfg: EvalConfig) -> list[tuple[Task, int]]:
     """The (task, sample) pairs this run still has to do, given what results.jsonl holds."""
-    rows = latest_results([r for r in read_results(cfg.out) if r.get("agent") == cfg.label])
-    done = {_key(r["task_id"], r.get("sample", 0)) for r in rows if not (cfg.retry_errors and r.get("error"))}
+    done = {_key(r["task_id"], r.get("sample", 0)) for r in finished_rows(cfg)}
     return [(t, s) for t in cfg.tasks for s in range(cfg.samples) if _key(t.id, s) not in done]
 
 
@@ -96,3 +109,43 @@ async def run_eval(cfg: EvalConfig, on_result: Callable[[dict], None] | None = N
             await _run_in_process(cfg, todo, emit, runtime)
     ids = {t.id for t in cfg.tasks}
     return [r for r in latest_results(read_results(out)) if r.get("agent") == cfg.label and r["task_id"] in ids]
+
+
+def run_eval_with_progress(cfg: EvalConfig, console: Console) -> list[dict]:
+    """`run_eval` in its own event loop behind a progress bar on `console` (episodes passed, with an error,
+    ungraded; finished ones of an earlier run counted from the start); closes the loop's Chromium and app
+    servers at the end. Returns what `run_eval` returns."""
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn,
+    )
+
+    done = finished_rows(cfg)
+    counts = {"passed": 0, "errors": 0, "ungraded": 0}
+
+    def count(r: dict) -> None:
+        counts["passed"] += bool(r.get("passed"))
+        counts["errors"] += bool(r.get("error"))
+        counts["ungraded"] += not is_graded(r)
+
+    def describe() -> str:
+        return (f"episodes [green]{counts['passed']} passed[/green] [red]{counts['errors']} errors[/red]"
+                + (f" [yellow]{counts['ungraded']} ungraded[/yellow]" if counts["ungraded"] else ""))
+
+    for r in done:
+        count(r)
+
+    async def main() -> list[dict]:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=console, transient=True) as progress:
+            bar = progress.add_task(describe(), total=len(cfg.tasks) * cfg.samples, completed=len(done))
+
+            def on_result(r: dict) -> None:
+                count(r)
+                progress.update(bar, advance=1, description=describe())
+
+            try:
+                return await run_eval(cfg, on_result=on_result)
+            finally:
+                await Runtime.current().close()
+
+    return asyncio.run(main())

@@ -1,66 +1,86 @@
-"""The end-of-run summary: pass rate by app and difficulty, mean steps and time."""
+"""The end-of-run summary: pass rate by app and difficulty, mean steps and time, in 80 columns.
+
+Every number comes from `agent_harness.report.stats.summarize` (the HTML report's too): pass rates and mean
+rewards are over graded episodes; ungraded ones (a judged task whose judge gave no verdict) have their own
+column and a line under the table saying why and how to grade them.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
-DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+from agent_harness.report.stats import DIFFICULTY_ORDER, summarize, ungraded_note
+
+# (header, justify). Headers break only where they have a line break, and each column is at least as wide
+# as its longest header line, so no header is ever cut; the widest table (9 columns, 5-digit counts) is
+# under 80 characters.
+SUMMARY_COLUMNS = [("app", "left"), ("difficulty", "left"), ("episodes", "right"), ("ungraded", "right"),
+                   ("errors", "right"), ("pass\nrate", "right"), ("mean\nreward", "right"),
+                   ("mean\nsteps", "right"), ("mean\nsecs", "right")]
+SPLIT_COLUMNS = [("split", "left"), ("episodes", "right"), ("ungraded", "right"), ("errors", "right"),
+                 ("pass\nrate", "right"), ("mean\nreward", "right")]
 
 
 def group_stats(rows: list[dict], keys: tuple[str, ...] = ("app", "difficulty")) -> list[dict]:
+    """`summarize` per group of `keys`, and for all rows (keyed "all"), sorted with "all" last."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         groups[tuple(r.get(k) for k in keys)].append(r)
         groups[("all",) + ("",) * (len(keys) - 1)].append(r)
-    out = []
-    for key, rs in groups.items():
-        n = len(rs)
-        out.append({
-            **dict(zip(keys, key)),
-            "episodes": n,
-            "pass_rate": sum(1 for r in rs if r.get("passed")) / n,
-            "mean_reward": sum(float(r.get("reward", 0)) for r in rs) / n,
-            "mean_steps": sum(int(r.get("steps", 0)) for r in rs) / n,
-            "mean_seconds": sum(float(r.get("seconds", 0)) for r in rs) / n,
-            "errors": sum(1 for r in rs if r.get("error")),
-            "ungraded": sum(1 for r in rs if r.get("ungraded")),
-        })
+    out = [{**dict(zip(keys, key)), **summarize(rs)} for key, rs in groups.items()]
     out.sort(key=lambda s: (s[keys[0]] == "all", str(s[keys[0]]),
                             DIFFICULTY_ORDER.get(str(s.get("difficulty")), 9)))
     return out
 
 
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{v:.0%}"
+
+
+def _num(v: float | None, digits: int) -> str:
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def _table(title: str, columns: list[tuple[str, str]]) -> Table:
+    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1, 0, 0))
+    for header, justify in columns:
+        t.add_column(header, justify=justify, no_wrap=True,  # type: ignore[arg-type]
+                     min_width=max(len(line) for line in header.splitlines()))
+    return t
+
+
 def summary_table(rows: list[dict], title: str = "uigym eval") -> Table:
-    t = Table(title=title)
-    for col, kw in [("app", {}), ("difficulty", {}), ("episodes", {"justify": "right"}),
-                    ("pass rate", {"justify": "right"}), ("mean reward", {"justify": "right"}),
-                    ("mean steps", {"justify": "right"}), ("mean s", {"justify": "right"}),
-                    ("errors", {"justify": "right"}), ("ungraded", {"justify": "right"})]:
-        t.add_column(col, **kw)
+    t = _table(title, SUMMARY_COLUMNS)
     for s in group_stats(rows):
-        style = "bold" if s["app"] == "all" else None
-        t.add_row(str(s["app"]), str(s["difficulty"] or ""), str(s["episodes"]), f"{s['pass_rate']:.0%}",
-                  f"{s['mean_reward']:.2f}", f"{s['mean_steps']:.1f}", f"{s['mean_seconds']:.1f}",
-                  str(s["errors"]), str(s["ungraded"]), style=style)
+        t.add_row(str(s["app"]), str(s["difficulty"] or ""), str(s["episodes"]), str(s["ungraded"]),
+                  str(s["errors"]), _pct(s["pass_rate"]), _num(s["mean_reward"], 2), _num(s["mean_steps"], 1),
+                  _num(s["mean_seconds"], 1), style="bold" if s["app"] == "all" else None)
     return t
 
 
 def generalisation_table(rows: list[dict]) -> Table:
     """Pass rate by generalisation split: the instance split (train/test), held-out seeds, held-out templates."""
-    t = Table(title="by generalisation split")
-    for col in ("split", "episodes", "pass rate", "mean reward", "errors"):
-        t.add_column(col, justify="right" if col != "split" else "left")
+    t = _table("by generalisation split", SPLIT_COLUMNS)
     for s in group_stats(rows, ("generalisation",)):
-        t.add_row(str(s["generalisation"]), str(s["episodes"]), f"{s['pass_rate']:.0%}", f"{s['mean_reward']:.2f}",
-                  str(s["errors"]), style="bold" if s["generalisation"] == "all" else None)
+        t.add_row(str(s["generalisation"]), str(s["episodes"]), str(s["ungraded"]), str(s["errors"]),
+                  _pct(s["pass_rate"]), _num(s["mean_reward"], 2),
+                  style="bold" if s["generalisation"] == "all" else None)
     return t
 
 
-def print_summary(rows: list[dict], title: str = "uigym eval", console: Console | None = None) -> None:
+def print_summary(rows: list[dict], title: str = "uigym eval", console: Console | None = None,
+                  out: Path | None = None) -> None:
+    """The tables, then the ungraded line when some episode got no grade (its reason read from the
+    trajectories under `out`, the run folder, when given)."""
     console = console or Console()
     console.print(summary_table(rows, title))
     if len({r.get("generalisation") for r in rows}) > 1:  # e.g. bundled test tasks beside held-out worlds
         console.print(generalisation_table(rows))
+    note = ungraded_note(rows, out)
+    if note:
+        console.print(note, style="yellow", markup=False, highlight=False)

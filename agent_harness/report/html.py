@@ -3,7 +3,8 @@
     write_report([Path("runs/a"), Path("runs/b")], Path("report"))  ->  report/index.html
 
 index.html: every run's summary (pass rate, pass@k, steps, tokens, time, errors), breakdowns by
-app, difficulty and template side by side, error kinds, and a per-task grid comparing the runs
+app, difficulty and template side by side (pass rates over graded episodes; ungraded ones counted apart,
+with a line saying why and how to grade them), error kinds, and a per-task grid comparing the runs
 (A passes where B fails...). Each episode has a page: the goal, the verifier's report per check, and
 every step's screenshot (the screen the model saw) with its action drawn on it: click markers, drag
 paths, scroll arrows, typed text and keys, plus the model's text, parse errors and action errors.
@@ -25,7 +26,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from agent_harness.report.stats import error_kinds, group_by, per_task, summarize
+from agent_harness.report.stats import error_kinds, group_by, per_task, summarize, ungraded_note
 from agent_harness.results import latest_results, read_results
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -39,6 +40,7 @@ class Run:
     path: Path
     rows: list[dict]
     summary: dict = field(default_factory=dict)
+    ungraded_note: str | None = None
 
     @property
     def name(self) -> str:
@@ -63,6 +65,7 @@ def load_runs(dirs: list[Path]) -> list[Run]:
             r.label = f"{r.label} ({r.path.name})"
     for r in runs:
         r.summary = summarize(r.rows)
+        r.ungraded_note = ungraded_note(r.rows, r.path)
     return runs
 
 
@@ -193,7 +196,7 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
     runs = load_runs([Path(d) for d in run_dirs])
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html", "jinja"]),
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters["pct"] = lambda v: f"{v:.0%}" if v is not None else "-"
+    env.filters["pct"] = lambda v: f"{v:.0%}" if v is not None else "-"  # None: nothing graded
     env.filters["num"] = lambda v, d=1: f"{v:,.{d}f}" if isinstance(v, (int, float)) else "-"
     env.filters["tojson_pretty"] = lambda v: json.dumps(v, indent=1, ensure_ascii=False)
     images = _Images(out, copy_images)
@@ -239,14 +242,14 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
         for pt in per_run_tasks:
             t = pt.get(tid)
             cells.append(None if t is None else {"n": t["n"], "c": t["c"], "rows": t["rows"],
-                                                  "rate": t["c"] / t["n"] if t["n"] else 0.0})
-        rates = [c["rate"] for c in cells if c is not None]
+                                                  "rate": t["c"] / t["n"] if t["n"] else None})
+        rates = [c["rate"] for c in cells if c is not None and c["rate"] is not None]
         grid.append({"task_id": tid, **meta.get(tid, {}), "cells": cells,
                      "differs": len(set(rates)) > 1})
     versus = None
     if len(runs) == 2:
         a, b = per_run_tasks
-        both = [t for t in task_ids if t in a and t in b]
+        both = [t for t in task_ids if a.get(t, {}).get("n") and b.get(t, {}).get("n")]  # graded in both
         versus = {
             "a_only": [t for t in both if a[t]["c"] and not b[t]["c"]],
             "b_only": [t for t in both if b[t]["c"] and not a[t]["c"]],

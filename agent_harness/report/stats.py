@@ -1,11 +1,20 @@
-"""Numbers for reports: pass rates by group, pass@k, steps, tokens, time, error kinds."""
+"""Numbers for reports: pass rates by group, pass@k, steps, tokens, time, error kinds.
+
+Pass rates, mean rewards and pass@k are over graded episodes only (`agent_harness.results.graded`): an
+ungraded episode (a judged task whose judge gave no verdict) is counted apart, never as a failure, and
+`ungraded_note` says why and how to grade it.
+"""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from math import comb
 
+from pathlib import Path
+
 from rich.table import Table
+
+from agent_harness.results import graded, is_graded, pass_rate, ungraded_reason
 
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
@@ -32,12 +41,15 @@ def ks_for(n: int) -> list[int]:
 
 
 def per_task(rows: list[dict]) -> dict[str, dict]:
-    """task_id -> {n, c, rows} (samples and passes)."""
-    out: dict[str, dict] = defaultdict(lambda: {"n": 0, "c": 0, "rows": []})
+    """task_id -> {n, c, ungraded, rows}: graded samples, passes among them, ungraded samples, all rows."""
+    out: dict[str, dict] = defaultdict(lambda: {"n": 0, "c": 0, "ungraded": 0, "rows": []})
     for r in rows:
         t = out[r["task_id"]]
-        t["n"] += 1
-        t["c"] += bool(r.get("passed"))
+        if is_graded(r):
+            t["n"] += 1
+            t["c"] += bool(r.get("passed"))
+        else:
+            t["ungraded"] += 1
         t["rows"].append(r)
     for t in out.values():
         t["rows"].sort(key=lambda r: r.get("sample", 0))
@@ -45,8 +57,9 @@ def per_task(rows: list[dict]) -> dict[str, dict]:
 
 
 def pass_at_ks(rows: list[dict]) -> dict[int, float]:
-    """Mean pass@k over tasks, for k up to the smallest number of samples any task has."""
-    tasks = per_task(rows)
+    """Mean pass@k over tasks, for k up to the smallest number of graded samples any task has (tasks
+    with no graded sample are left out)."""
+    tasks = {tid: t for tid, t in per_task(rows).items() if t["n"]}
     if not tasks:
         return {}
     n_min = min(t["n"] for t in tasks.values())
@@ -67,19 +80,24 @@ def error_kinds(rows: list[dict]) -> Counter:
 
 
 def summarize(rows: list[dict]) -> dict:
+    """One group's numbers. `pass_rate` and `mean_reward` are over its `graded` episodes (None when none
+    was graded); `ungraded` episodes are only counted. Steps, time, tokens and errors are over all."""
     n = len(rows)
     if not n:
-        return {"episodes": 0, "tasks": 0, "pass_rate": 0.0, "mean_reward": 0.0, "mean_steps": 0.0,
-                "mean_seconds": 0.0, "tokens": 0, "mean_tokens": 0.0, "mean_model_ms": 0.0, "parse_errors": 0,
-                "action_errors": 0, "errors": 0, "passed": 0, "pass_at_k": {}}
+        return {"episodes": 0, "tasks": 0, "graded": 0, "ungraded": 0, "pass_rate": None, "mean_reward": None,
+                "mean_steps": 0.0, "mean_seconds": 0.0, "tokens": 0, "mean_tokens": 0.0, "mean_model_ms": 0.0,
+                "parse_errors": 0, "action_errors": 0, "errors": 0, "passed": 0, "pass_at_k": {}}
     steps = sum(int(r.get("steps", 0)) for r in rows)
     calls = sum(int(r.get("model_calls", 0)) for r in rows)
+    g = graded(rows)
     return {
         "episodes": n,
         "tasks": len({r["task_id"] for r in rows}),
-        "passed": sum(1 for r in rows if r.get("passed")),
-        "pass_rate": sum(1 for r in rows if r.get("passed")) / n,
-        "mean_reward": sum(float(r.get("reward", 0)) for r in rows) / n,
+        "graded": len(g),
+        "ungraded": n - len(g),
+        "passed": sum(1 for r in g if r.get("passed")),
+        "pass_rate": pass_rate(rows),
+        "mean_reward": sum(float(r.get("reward", 0)) for r in g) / len(g) if g else None,
         "mean_steps": steps / n,
         "mean_seconds": sum(float(r.get("seconds", 0)) for r in rows) / n,
         "tokens": sum(int(r.get("tokens", 0)) for r in rows),
@@ -110,3 +128,24 @@ def pass_at_k_table(rows: list[dict], title: str = "pass@k (mean over tasks)") -
         t.add_column(f"pass@{k}", justify="right")
     t.add_row(*[f"{v:.1%}" for v in ks.values()])
     return t
+
+
+def _short_reason(reason: str | None) -> str:
+    """A verifier's ungraded_reason cut to its kind: "no judge configured", "judge timed out after 60 s"..."""
+    if not reason:
+        return "the judge gave no verdict"
+    return reason.split(";")[0].split(":")[0].strip()[:60] or "the judge gave no verdict"
+
+
+def ungraded_note(rows: list[dict], out: Path | None = None) -> str | None:
+    """The line under a summary when episodes are ungraded: how many, why (from the trajectories' verifier
+    reports under `out`, when given) and how to grade them. None when every episode was graded."""
+    ungraded = [r for r in rows if not is_graded(r)]
+    if not ungraded:
+        return None
+    why = Counter(_short_reason(ungraded_reason(out, r) if out is not None else None) for r in ungraded)
+    reasons = ", ".join(k if len(why) == 1 else f"{k}: {v}" for k, v in why.most_common())
+    n = len(ungraded)
+    return (f"{n} episode{'s' if n != 1 else ''} ungraded ({reasons}), left out of pass rates. To grade "
+            f"them, rerun with --judge-base-url URL --judge-model NAME --retry-errors "
+            f"(see README.md#judged-tasks).")

@@ -10,6 +10,7 @@ from PIL import Image
 
 from agent_harness.report import overlay_svg, pass_at_k, pass_at_ks, summarize, write_report
 from agent_harness.report.stats import error_kinds, ks_for
+from grading.judge import JUDGE_ENV_HELP
 
 
 def test_pass_at_k():
@@ -38,6 +39,18 @@ def test_summary_and_error_kinds():
     assert error_kinds(rows) == {"ModelError": 1, "unparsed reply (steps)": 1, "action error (steps)": 2}
 
 
+def test_ungraded_episodes_count_in_no_pass_rate_and_no_pass_at_k():
+    rows = [{"task_id": "a", "passed": True, "reward": 1.0}, {"task_id": "a", "passed": False, "reward": 0.0,
+                                                              "ungraded": True},
+            {"task_id": "b", "passed": False, "reward": 0.0, "ungraded": True}]
+    s = summarize(rows)
+    assert (s["episodes"], s["graded"], s["ungraded"], s["passed"]) == (3, 1, 2, 1)
+    assert s["pass_rate"] == 1.0 and s["mean_reward"] == 1.0
+    assert s["pass_at_k"] == {1: 1.0}  # task b has no graded sample: left out, not a 0
+    nothing = summarize([rows[2]])
+    assert nothing["pass_rate"] is None and nothing["mean_reward"] is None and nothing["pass_at_k"] == {}
+
+
 @pytest.mark.parametrize("action, needles", [
     ({"type": "click", "x": 10, "y": 20, "button": "left"}, ['cx="10"', "click (10, 20)"]),
     ({"type": "click", "x": 10, "y": 20, "button": "right"}, ["right click"]),
@@ -57,10 +70,12 @@ def test_overlays_draw_each_action(action, needles):
     assert "unparsed reply: bad" in str(overlay_svg({"type": "screenshot"}, (1280, 720), parse_error="bad"))
 
 
-def fake_run(root: Path, label: str, passes: dict[str, list[bool]]) -> Path:
+def fake_run(root: Path, label: str, passes: dict[str, list[bool | None]]) -> Path:
+    """A run folder; a None result is an ungraded episode (a judged task with no judge configured)."""
     rows = []
     for task, results in passes.items():
-        for sample, ok in enumerate(results):
+        for sample, result in enumerate(results):
+            ok = bool(result)
             edir = Path("episodes") / task.replace("/", "__") / f"s{sample}"
             (root / edir).mkdir(parents=True)
             for i in range(3):
@@ -74,11 +89,13 @@ def fake_run(root: Path, label: str, passes: dict[str, list[bool]]) -> Path:
             traj = {"task_id": task, "app": task.split("/")[0], "agent": label, "goal": f"Do {task}", "seed": 0,
                     "now": None, "sample": sample, "first_screenshot": "000.png", "steps": steps,
                     "reward": float(ok), "verify": {"score": float(ok), "passed": ok, "checks": [
-                        {"name": "the row", "kind": "row", "passed": ok, "detail": "found what was looked for"}]},
+                        {"name": "the row", "kind": "row", "passed": ok, "detail": "found what was looked for"}],
+                        **({"status": "ungraded", "ungraded_reason": JUDGE_ENV_HELP} if result is None else {})},
                     "viewport": [1280, 720]}
             (root / edir / "trajectory.json").write_text(json.dumps(traj))
             rows.append({"task_id": task, "app": task.split("/")[0], "difficulty": "easy", "template": "t1",
                          "agent": label, "sample": sample, "reward": float(ok), "passed": ok, "steps": 2,
+                         "ungraded": result is None,
                          "seconds": 1.5, "error": None, "answer": None, "tokens": 100, "episode_dir": str(edir),
                          "parse_errors": 1, "action_errors": 0, "model_calls": 2, "model_ms": 100.0})
     (root / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -103,3 +120,17 @@ def test_write_report_compares_runs_and_links_screenshots(tmp_path):
     text = (alone.parent / "episodes" / "0" / "mail__x__s0.html").read_text()
     assert 'src="../../img/0/episodes/mail__x/s0/000.png"' in text
     assert (alone.parent / "img" / "0" / "episodes" / "mail__x" / "s0" / "000.png").exists()
+
+
+def test_the_report_rates_graded_episodes_and_says_why_others_are_ungraded(tmp_path):
+    a = fake_run(tmp_path / "a", "oracle", {"mail/x": [True], "mail/judged-y": [None], "food/z": [True]})
+    b = fake_run(tmp_path / "b", "other", {"mail/x": [False], "mail/judged-y": [True], "food/z": [True]})
+    html = write_report([a, b], tmp_path / "rep").read_text()
+    runs = html.split('<table id="runs">', 1)[1].split("</table>", 1)[0]
+    oracle_row = next(tr for tr in runs.split("<tr>") if "<b>oracle</b>" in tr)
+    assert "100%" in oracle_row and "67%" not in oracle_row  # 2 of 2 graded, not 2 of 3
+    assert '<p class="ungraded-note"><b>oracle</b>: 1 episode ungraded (no judge configured)' in html
+    assert "--judge-base-url" in html and "README.md#judged-tasks" in html
+    assert "s0 ungraded" in html and 'class="pill ungraded episode-link"' in html
+    versus = html.split('<table id="versus">', 1)[1].split("</table>", 1)[0]
+    assert "mail/judged-y" not in versus  # ungraded in one run: no comparison to make
