@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .values import MISSING, compare, extract_numbers, get_path, is_number, render, values_equal
+from .values import MISSING, compare, distinct, distinct_numbers, get_path, is_number, render, values_equal
 
 __all__ = [
     "OPERATORS",
@@ -204,8 +204,9 @@ def _t_approx(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) 
 
 
 def _t_number(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
-    # Exactly one number: an answer naming two ("Either 23 or 8", "$524,000, $612,000") is a hedge.
-    nums = extract_numbers(v)
+    # Exactly one value, in whatever form it is written: an answer naming two ("Either 23 or 8",
+    # "$524,000, $612,000", "2 (or maybe three)") is a hedge; "2 (two)" names one.
+    nums = distinct_numbers(v)
     return len(nums) == 1 and match(nums[0], arg, refs)
 
 
@@ -213,9 +214,9 @@ _NUMBERS_TOL = 0.005  # half a cent: amounts are written to the cent
 
 
 def _t_numbers(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
-    # The numbers written, as a multiset, equal the expected ones (in any order): no extra, none missing.
-    got = sorted(extract_numbers(v))
-    want = sorted(arg)
+    # The distinct values written equal the distinct expected ones (in any order): no extra, none missing.
+    got = sorted(distinct_numbers(v))
+    want = sorted(distinct(arg))
     return len(got) == len(want) and all(abs(a - b) <= _NUMBERS_TOL for a, b in zip(got, want))
 
 
@@ -407,16 +408,16 @@ def _d_approx(arg: Any, m: Mapping[str, Any]) -> str:
 
 
 def _e_number(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
-    nums = extract_numbers(v)
+    nums = distinct_numbers(v)
     if not nums:
         return f"expected a number {describe(arg)}, but found no number in {render(v)}"
     if len(nums) > 1:
-        return f"expected one number {describe(arg)}, but {render(v)} names {len(nums)}: {render(nums)}"
+        return f"expected one number {describe(arg)}, but {render(v)} names {len(nums)} values: {render(nums)}"
     return f"expected a number {describe(arg)}, got {render(nums[0])} (read from {render(v)})"
 
 
 def _e_numbers(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
-    return f"expected exactly the numbers {render(sorted(arg))}, got {render(sorted(extract_numbers(v)))}"
+    return f"expected exactly the numbers {render(sorted(arg))}, got {render(sorted(distinct_numbers(v)))}"
 
 
 def _e_excludes(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:

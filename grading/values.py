@@ -3,23 +3,27 @@
 State rows are plain JSON, written by apps we do not control from here, so every helper is total:
 it answers for any input (odd types, missing keys, NaN) and never raises. The rules that graders
 depend on live here in one place: what "equal" means (1 == 1.0 but True != 1), which values can be
-ordered (numbers with numbers, strings with strings, so ISO dates compare lexicographically), how a
-number is read out of free text, and how values are shown in failure reports.
+ordered (numbers with numbers, strings with strings, so ISO dates compare lexicographically), which
+numbers free text states (read by grading.numbers), and how values are shown in failure reports.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from typing import Any, Final
+
+from .numbers import read_numbers
 
 __all__ = [
     "MISSING",
     "canonical",
     "compare",
+    "distinct",
+    "distinct_numbers",
     "extract_number",
+    "extract_numbers",
     "get_path",
     "is_number",
     "render",
@@ -117,40 +121,43 @@ def compare(a: Any, b: Any) -> int | None:
     return (a > b) - (a < b)
 
 
-# A sign counts only when it is not glued to a word ("item-3" is 3, "-3" is -3); a currency symbol
-# may sit on either side of the sign ("-$5", "$-5"); thousands separators need groups of three.
-_NUMBER_RE = re.compile(
-    r"(?:(?<![\w.])(?P<sign>[-\u2212]))?"
-    r"(?:[$\u20ac\u00a3\u00a5]\s?(?P<sign2>-)?)?"
-    r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
-)
-
-
 def extract_number(v: Any) -> int | float | None:
     """The first number written in `v`, or None.
 
-    Agents answer in prose ("The total is $1,234.50."), so graders compare numbers, not strings.
-    Numbers pass through unchanged; booleans and other types have no number.
+    Agents answer in prose ("The total is $1,234.50.", "two"), so graders compare numbers, not
+    strings. Numbers pass through unchanged; booleans and other types have no number.
     """
     nums = extract_numbers(v)
     return nums[0] if nums else None
 
 
 def extract_numbers(v: Any) -> list[int | float]:
-    """Every number written in `v`, in order ([] for none; a number passes through as [v]).
+    """Every number written in `v`, in order, in any form (digits, words, Roman numerals, superscripts,
+    fractions: `grading.numbers.read_numbers`); [] for none; a number passes through as [v].
 
-    The `$number` matcher insists on exactly one: "Either 23 or 8" names two candidates, and an
-    answer that hedges between values must not be graded by whichever comes first.
+    The `$number` matcher insists on exactly one distinct value: "Either 23 or 8" and "2 (or maybe
+    three)" name two candidates, and an answer that hedges between values must not be graded by
+    whichever comes first; "2 (two)" names one.
     """
     if is_number(v):
         return [v]
     if not isinstance(v, str):
         return []
-    out: list[int | float] = []
-    for m in _NUMBER_RE.finditer(v):
-        text = m.group("num").replace(",", "")
-        num: int | float = float(text) if "." in text else int(text)
-        out.append(-num if (m.group("sign") or m.group("sign2")) else num)
+    return [r.value for r in read_numbers(v)]
+
+
+def distinct_numbers(v: Any) -> list[int | float]:
+    """The distinct values among `extract_numbers(v)`, in order of first mention: "2 (two)" states one
+    value, [2]; "2 or 3" states two. What `$number` and `$numbers` grade."""
+    return distinct(extract_numbers(v))
+
+
+def distinct(values: Any) -> list[Any]:
+    """`values` without repeats (by ==, so 2 and 2.0 are one), in order of first appearance."""
+    out: list[Any] = []
+    for n in values:
+        if not any(n == m for m in out):
+            out.append(n)
     return out
 
 
