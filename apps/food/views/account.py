@@ -7,12 +7,13 @@ from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
+from apps._shared.actions import perform
 from apps.food.models import GiftCard, PaymentMethod, SupportRequest
-from apps.food.services import FormInvalid, Invalid, NotFound
+from apps.food.services import FormInvalid, Invalid
 from apps.food.services import account as account_service  # `account` is the page's view
 from apps.food.services.account import NOTIFY  # noqa: F401 (the notifications page and templates read it)
 from apps.food.views.blueprint import bp
-from apps.food.views.common import addresses, all_cards, user
+from apps.food.views.common import JSON_ERRORS, addresses, all_cards, json_error, user
 from domain import food as logic
 
 SECTIONS = {
@@ -51,74 +52,50 @@ def account(section: str):
 def save_profile():
     u = user()
     f = request.form
-    try:
-        account_service.save_profile(f.get("first_name", ""), f.get("last_name", ""), f.get("email", ""), f.get("phone", ""))
-    except FormInvalid as e:
-        return render_template("food/account.html", section="profile", SECTIONS=SECTIONS, u=u, errors=e.errors,
-                               form=f, member=logic.is_member(u, now()), msg="")
-    db().commit()
+    perform(account_service.save_profile, f.get("first_name", ""), f.get("last_name", ""), f.get("email", ""),
+            f.get("phone", ""), errors={FormInvalid: lambda e: render_template(
+                "food/account.html", section="profile", SECTIONS=SECTIONS, u=u, errors=e.errors, form=f,
+                member=logic.is_member(u, now()), msg="")})
     return redirect(url_for("food.account", section="profile", msg="Profile saved"))
 
 
 @bp.post("/api/notifications")
 def save_notification():
     data = inputs.body()
-    try:
-        on = account_service.set_notification(inputs.text(data, "key"), bool(data.get("on")))
-    except Invalid as e:
-        return jsonify(ok=False, error=str(e))
-    db().commit()
+    on = perform(account_service.set_notification, inputs.text(data, "key"), bool(data.get("on")),
+                 errors={Invalid: json_error})
     return jsonify(ok=True, key=inputs.text(data, "key"), on=on)
 
 
 @bp.post("/api/cards/<int:card_id>/delete")
 def delete_card(card_id: int):
-    try:
-        account_service.delete_card(card_id)
-    except NotFound:
-        abort(404)
-    except Invalid as e:
-        return jsonify(ok=False, error=str(e))
-    db().commit()
+    perform(account_service.delete_card, card_id, errors=JSON_ERRORS)
     return jsonify(ok=True)
 
 
 @bp.post("/api/cards/<int:card_id>/default")
 def default_card(card_id: int):
-    try:
-        account_service.set_default_card(card_id)
-    except NotFound:
-        abort(404)
-    except Invalid as e:
-        return jsonify(ok=False, error=str(e))
-    db().commit()
+    perform(account_service.set_default_card, card_id, errors=JSON_ERRORS)
     return jsonify(ok=True)
 
 
 @bp.post("/account/plus/subscribe")
 def plus_subscribe():
-    try:
-        account_service.subscribe_plus(request.form.get("plan"), inputs.integer(request.form, "payment_method_id", 0))
-    except Invalid as e:
-        return redirect(url_for("food.account", section="plus", msg=str(e)))
-    db().commit()
+    perform(account_service.subscribe_plus, request.form.get("plan"),
+            inputs.integer(request.form, "payment_method_id", 0),
+            errors={Invalid: lambda e: redirect(url_for("food.account", section="plus", msg=str(e)))})
     return redirect(url_for("food.account", section="plus", msg="Welcome to Forkful Plus!"))
 
 
 @bp.post("/account/plus/cancel")
 def plus_cancel():
-    if account_service.cancel_plus():
-        db().commit()
+    perform(account_service.cancel_plus)  # nothing to commit when there was no membership
     return redirect(url_for("food.account", section="plus", msg="Your membership was cancelled."))
 
 
 @bp.post("/account/credits/redeem")
 def redeem_gift():
-    try:
-        gc = account_service.redeem_gift_card(request.form.get("code") or "")
-    except Invalid as e:
-        msg = str(e)
-    else:
-        db().commit()
-        msg = f"{logic.money(gc.amount_cents)} was added to your credits."
-    return redirect(url_for("food.account", section="credits", msg=msg))
+    gc = perform(account_service.redeem_gift_card, request.form.get("code") or "",
+                 errors={Invalid: lambda e: redirect(url_for("food.account", section="credits", msg=str(e)))})
+    return redirect(url_for("food.account", section="credits",
+                            msg=f"{logic.money(gc.amount_cents)} was added to your credits."))

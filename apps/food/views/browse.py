@@ -7,12 +7,14 @@ from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import func, select
 
 from apps._shared import db, inputs, now
+from apps._shared.actions import perform
 from apps.food.models import Address, Cuisine, MenuItem, Order, Promo, Store
 from apps.food.services import FormInvalid, Invalid, NotFound, account
 from apps.food.services.search import RELATED_TO, SYNONYMS, normalize_query, search_stores
 from apps.food.views.blueprint import bp
 from apps.food.views.common import (
-    all_cards, any_filter, apply_filters, cuisine_map, cuisines, read_filters, sort_cards, store_deals, user,
+    all_cards, any_filter, apply_filters, cuisine_map, cuisines, json_404, json_error, json_form_errors, read_filters,
+    sort_cards, store_deals, user,
 )
 from domain import food as logic
 
@@ -117,11 +119,7 @@ def suggest():
 
 @bp.post("/api/mode")
 def set_mode():
-    try:
-        account.set_mode(inputs.body().get("mode"))
-    except Invalid as e:
-        return jsonify(ok=False, error=str(e))
-    db().commit()
+    perform(account.set_mode, inputs.body().get("mode"), errors={Invalid: json_error})
     return _back() or jsonify(mode=user().mode)
 
 
@@ -135,11 +133,7 @@ def _back():
 @bp.post("/api/address/select")
 def select_address():
     data = inputs.body()
-    try:
-        a = account.select_address(inputs.integer(data, "address_id", 0))
-    except NotFound as e:
-        return jsonify(error=str(e)), 404
-    db().commit()
+    a = perform(account.select_address, inputs.integer(data, "address_id", 0), errors={NotFound: json_404})
     return _back() or jsonify(ok=True, address=logic.address_line(a))
 
 
@@ -157,13 +151,14 @@ def address_fields(data) -> dict:
 @bp.post("/api/address")
 def add_address():
     data = inputs.body()
-    try:
+
+    def save():
         a = account.save_address(address_fields(data))
-    except FormInvalid as e:
-        return jsonify(ok=False, errors=e.errors)
-    if data.get("select", "1") not in ("0", False):
-        user().current_address_id = a.id
-    db().commit()
+        if data.get("select", "1") not in ("0", False):
+            user().current_address_id = a.id
+        return a
+
+    a = perform(save, errors={FormInvalid: json_form_errors})
     return jsonify(ok=True, id=a.id, address=logic.address_line(a))
 
 
@@ -172,13 +167,7 @@ def edit_address(aid: int):
     a = db().get(Address, aid)
     if a is None:
         abort(404)
-    data = inputs.body()
-    try:
-        a = account.save_address(address_fields(data), a)
-    except FormInvalid as e:
-        db().rollback()
-        return jsonify(ok=False, errors=e.errors)
-    db().commit()
+    a = perform(account.save_address, address_fields(inputs.body()), a, errors={FormInvalid: json_form_errors})
     return jsonify(ok=True, id=a.id)
 
 
@@ -186,11 +175,7 @@ def edit_address(aid: int):
 def delete_address(aid: int):
     if db().get(Address, aid) is None:
         abort(404)
-    try:
-        account.delete_address(aid)
-    except Invalid as e:
-        return jsonify(ok=False, error=str(e))
-    db().commit()
+    perform(account.delete_address, aid, errors={Invalid: json_error})
     return jsonify(ok=True)
 
 

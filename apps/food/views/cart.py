@@ -6,12 +6,15 @@ from flask import abort, g, jsonify, render_template
 from sqlalchemy import select
 
 from apps._shared import db, inputs
+from apps._shared.actions import perform
 from apps.food.models import CartItem, MenuItem, Store
 from apps.food.services import Conflict, Invalid, NotFound
 from apps.food.services import cart as cart_service
 from apps.food.services.cart import group_link
 from apps.food.views.blueprint import bp
-from apps.food.views.common import cart, cart_count, cart_items, cart_subtotal, item_groups
+from apps.food.views.common import (
+    cart, cart_count, cart_items, cart_subtotal, item_groups, json_404, json_conflict, json_error,
+)
 from domain import food as logic
 
 
@@ -26,18 +29,11 @@ def cart_json() -> dict:
 @bp.post("/api/cart/add")
 def cart_add():
     data = inputs.body()
-    try:
-        line = cart_service.add_item(inputs.integer(data, "item_id", 0), inputs.integer(data, "quantity", 1) or 1,
-                                     inputs.id_list(data, "option_ids"), inputs.text(data, "instructions"),
-                                     replace=bool(data.get("replace")))
-    except NotFound as e:
-        return jsonify(error=str(e)), 404
-    except Conflict as e:
-        return jsonify(ok=False, conflict=True, current_store=e.current_store, new_store=e.new_store)
-    except Invalid as e:
-        return jsonify(ok=False, error=str(e))
+    line = perform(cart_service.add_item, inputs.integer(data, "item_id", 0), inputs.integer(data, "quantity", 1) or 1,
+                   inputs.id_list(data, "option_ids"), inputs.text(data, "instructions"),
+                   replace=bool(data.get("replace")),
+                   errors={NotFound: json_404, Conflict: json_conflict, Invalid: json_error})
     name = db().get(MenuItem, line.item_id).name
-    db().commit()
     return jsonify(ok=True, name=name, **cart_json())
 
 
@@ -46,8 +42,7 @@ def cart_update(ci_id: int):
     ci = db().get(CartItem, ci_id)
     if ci is None:
         return jsonify(error="Not in your cart."), 404
-    cart_service.set_quantity(ci.id, inputs.integer(inputs.body(), "quantity", ci.quantity))
-    db().commit()
+    perform(cart_service.set_quantity, ci.id, inputs.integer(inputs.body(), "quantity", ci.quantity))
     return jsonify(ok=True, drawer=drawer_html(), **cart_json())
 
 
@@ -64,24 +59,18 @@ def cart_line_dialog(ci_id: int):
 @bp.post("/api/cart/item/<int:ci_id>/edit")
 def cart_line_save(ci_id: int):
     data = inputs.body()
-    try:
-        # a field left out is kept (the dialog sends all three)
-        cart_service.edit_line(ci_id, inputs.id_list(data, "option_ids") if "option_ids" in data else None,
-                               inputs.text(data, "instructions") if "instructions" in data else None,
-                               inputs.integer(data, "quantity", None))
-    except NotFound as e:
-        return jsonify(ok=False, error=str(e)), 404
-    except Invalid as e:
-        return jsonify(ok=False, error=str(e))
-    db().commit()
+    # a field left out is kept (the dialog sends all three)
+    perform(cart_service.edit_line, ci_id, inputs.id_list(data, "option_ids") if "option_ids" in data else None,
+            inputs.text(data, "instructions") if "instructions" in data else None,
+            inputs.integer(data, "quantity", None),
+            errors={NotFound: lambda e: (jsonify(ok=False, error=str(e)), 404), Invalid: json_error})
     return jsonify(ok=True, drawer=drawer_html(), **cart_json())
 
 
 @bp.post("/api/cart/clear")
 def cart_clear():
     if cart() is not None:
-        cart_service.clear()
-        db().commit()
+        perform(cart_service.clear)
     return jsonify(ok=True, count=0, drawer=drawer_html())
 
 

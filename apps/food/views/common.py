@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import request
+from flask import jsonify, request
 
 from apps._shared import now
+from apps._shared.actions import not_found
+from apps.food.services import Conflict, Invalid, NotFound
 
 # The user and the cart live in the service layer (apps/food/services/state.py); re-exported for the views.
 from apps.food.services.state import (  # noqa: F401
@@ -36,6 +38,29 @@ from apps.food.services.stores import (  # noqa: F401
     store_deals,
 )
 from domain import food as logic
+
+
+# The replies of a refused service call (apps/_shared/actions.py `perform`), as the page's scripts read them.
+def json_error(e: Invalid):
+    """A refusal the page shows: 200, {ok: false, error}."""
+    return jsonify(ok=False, error=str(e))
+
+
+def json_form_errors(e):
+    """A form with wrong fields: 200, {ok: false, errors: {field: message}}."""
+    return jsonify(ok=False, errors=e.errors)
+
+
+def json_404(e: NotFound):
+    return jsonify(error=str(e)), 404
+
+
+def json_conflict(e: Conflict):
+    """The cart holds another store's items: the page asks "Start a new cart?"."""
+    return jsonify(ok=False, conflict=True, current_store=e.current_store, new_store=e.new_store)
+
+
+JSON_ERRORS = {NotFound: not_found, Invalid: json_error}  # an unknown id is the 404 page
 
 
 FILTER_KEYS = ("r45", "fast", "price", "plus", "deals", "pickup", "sort")

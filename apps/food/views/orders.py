@@ -8,6 +8,7 @@ from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from apps._shared import db, inputs
+from apps._shared.actions import perform
 from apps.food.models import Order, OrderItem, PaymentMethod, Promo, Store, SupportRequest
 from apps.food.services import Conflict, Invalid
 from apps.food.services import orders as order_service
@@ -91,11 +92,8 @@ def receipt(order_id: int):
 def cancel(order_id: int):
     o = get_order(order_id)
     back = None if request.is_json else redirect(url_for("food.order_detail", order_id=o.id))
-    try:
-        order_service.cancel(o, inputs.body().get("reason", "") or "")
-    except Invalid as e:
-        return back or jsonify(ok=False, error=str(e))
-    db().commit()
+    perform(order_service.cancel, o, inputs.body().get("reason", "") or "",
+            errors={Invalid: lambda e: back or jsonify(ok=False, error=str(e))})
     return back or jsonify(ok=True)
 
 
@@ -144,13 +142,9 @@ def order_help(order_id: int):
 def reorder(order_id: int):
     o = get_order(order_id)
     data = inputs.body()
-    try:
-        order_service.reorder(o, replace=bool(data.get("replace")))
-    except Conflict as e:
-        if not request.is_json:
-            return redirect(url_for("food.orders", reorder_conflict=o.id))
-        return jsonify(ok=False, conflict=True, current_store=e.current_store)
-    db().commit()
+    perform(order_service.reorder, o, replace=bool(data.get("replace")), errors={Conflict: lambda e: (
+        jsonify(ok=False, conflict=True, current_store=e.current_store) if request.is_json
+        else redirect(url_for("food.orders", reorder_conflict=o.id)))})
     url = url_for("food.store_page", store_id=o.store_id, cart="open")
     return jsonify(ok=True, url=url) if request.is_json else redirect(url)
 

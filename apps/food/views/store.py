@@ -6,6 +6,7 @@ from flask import abort, jsonify, render_template, request
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
+from apps._shared.actions import perform
 from apps.food.models import CartItem, MenuCategory, MenuItem, Promo, Review, Store
 from apps.food.services import Conflict
 from apps.food.services import cart as cart_service
@@ -63,8 +64,7 @@ def item_dialog(store_id: int, item_id: int):
 def toggle_save(store_id: int):
     s = get_store(store_id)
     want = inputs.body().get("saved")
-    saved = toggle_saved(s.id, want if isinstance(want, bool) else None)
-    db().commit()
+    saved = perform(toggle_saved, s.id, want if isinstance(want, bool) else None)
     return jsonify(saved=saved, name=s.name)
 
 
@@ -73,18 +73,14 @@ def start_group_order():
     data = inputs.body()
     s = get_store(inputs.integer(data, "store_id", 0))
     limit = None if data.get("limit") == "none" else inputs.integer(data, "limit", None, 0, 10**7)
-    try:
-        c = cart_service.start_group_order(s.id, limit, replace=bool(data.get("replace")))
-    except Conflict as e:
-        return jsonify(ok=False, conflict=True, current_store=e.current_store)
-    db().commit()
+    c = perform(cart_service.start_group_order, s.id, limit, replace=bool(data.get("replace")),
+                errors={Conflict: lambda e: jsonify(ok=False, conflict=True, current_store=e.current_store)})
     return jsonify(ok=True, link=group_link(c), limit=limit)
 
 
 @bp.post("/api/group-order/end")
 def end_group_order():
-    cart_service.end_group_order()
-    db().commit()
+    perform(cart_service.end_group_order)
     return jsonify(ok=True)
 
 
