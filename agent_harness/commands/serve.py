@@ -22,6 +22,10 @@ def register(app: typer.Typer) -> None:
         api_key: Optional[str] = typer.Option(None, envvar="UIGYM_SERVE_API_KEY",
                                               help="require 'Authorization: Bearer KEY'"),
         quiet: bool = typer.Option(False, help="no request log"),
+        allow_remote_images: bool = typer.Option(False, help="also fetch http(s) image URLs (off: data: URLs "
+                                                            "only; local paths and file:// are never read)"),
+        max_model_len: Optional[int] = typer.Option(None, min=16, help="the context length: longer prompts get "
+                                                                     "a 400 (default: the model's config)"),
     ):
         """Serve a vision-language model behind the OpenAI chat completions API (images, tools, logprobs)."""
         from agent_harness.serve import serve
@@ -30,7 +34,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"{model} is not a folder (models are loaded from disk, never downloaded)",
                                      param_hint="--model")
         serve(model, host=host, port=port, served_name=served_model_name, device=device, dtype=dtype,
-              api_key=api_key, quiet=quiet)
+              api_key=api_key, quiet=quiet, allow_remote_images=allow_remote_images, max_model_len=max_model_len)
 
     @app.command("tiny-model")
     def tiny_model_cmd(

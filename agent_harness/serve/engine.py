@@ -1,7 +1,7 @@
 """Generation over a transformers vision-language model, for the OpenAI-compatible server.
 
-`Engine.chat(request)` takes an OpenAI chat completions request (messages with text and
-`image_url` parts holding data URLs, optional `tools`, sampling settings, `logprobs`) and returns
+`Engine.chat(request)` takes a checked OpenAI chat completions request (`request.ChatRequest`: messages
+with text and `image_url` parts holding data URLs, optional `tools`, sampling settings, `logprobs`) and returns
 the response object: `choices[0].message` (`content`, and `tool_calls` when tools were passed and
 the model wrote `<tool_call>{...}</tool_call>`), `finish_reason`, `logprobs`, `usage`.
 
@@ -11,8 +11,6 @@ throughput.
 
 from __future__ import annotations
 
-import base64
-import io
 import json
 import threading
 import time
@@ -20,75 +18,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
+from agent_harness.serve.request import ChatRequest, RequestError
 
+__all__ = ["Engine", "RequestError", "extract_tool_calls"]
 
-class RequestError(ValueError):
-    """A request the server refuses (HTTP 400)."""
-
-
-def load_image(url: str) -> Image.Image:
-    """An image from a data URL or a local file path / file:// URL (the server reaches no network)."""
-    if url.startswith("data:"):
-        try:
-            header, b64 = url.split(",", 1)
-            raw = base64.b64decode(b64)
-        except Exception as e:  # noqa: BLE001
-            raise RequestError(f"bad data URL: {e}") from None
-    elif url.startswith("file://") or url.startswith("/"):
-        path = Path(url[7:] if url.startswith("file://") else url)
-        if not path.is_file():
-            raise RequestError(f"no image file {path}")
-        raw = path.read_bytes()
-    else:
-        raise RequestError("images must be data URLs (data:image/png;base64,...) or local files; "
-                           "this server reaches no network")
-    try:
-        im = Image.open(io.BytesIO(raw))
-        return im.convert("RGB")
-    except Exception as e:  # noqa: BLE001
-        raise RequestError(f"cannot decode image: {e}") from None
-
-
-def split_images(messages: list[dict]) -> tuple[list[dict], list[Image.Image]]:
-    """Messages with image parts turned into {"type": "image"} placeholders, and the images in order."""
-    images: list[Image.Image] = []
-    out = []
-    for m in messages:
-        if not isinstance(m, dict) or "role" not in m:
-            raise RequestError("each message needs a role")
-        content = m.get("content")
-        if isinstance(content, list):
-            parts = []
-            for p in content:
-                kind = p.get("type")
-                if kind in ("image_url", "input_image", "image"):
-                    url = p.get("image_url")
-                    url = url.get("url") if isinstance(url, dict) else (url or p.get("image") or p.get("url"))
-                    if not isinstance(url, str):
-                        raise RequestError("an image part needs image_url.url")
-                    images.append(load_image(url))
-                    parts.append({"type": "image"})
-                elif kind in ("text", "input_text", "output_text"):
-                    parts.append({"type": "text", "text": p.get("text", "")})
-                else:
-                    raise RequestError(f"unsupported content part type {kind!r}")
-            m = {**m, "content": parts}
-        elif content is None:
-            m = {**m, "content": ""}
-        if m.get("tool_calls"):
-            calls = []
-            for tc in m["tool_calls"]:
-                f = dict(tc.get("function", tc))
-                if isinstance(f.get("arguments"), str):
-                    try:
-                        f["arguments"] = json.loads(f["arguments"])
-                    except json.JSONDecodeError:
-                        pass
-                calls.append({**tc, "function": f})
-            m = {**m, "tool_calls": calls}
-        out.append(m)
-    return out, images
+GREEDY_BELOW = 1e-5  # a temperature under this samples greedily
 
 
 def extract_tool_calls(text: str) -> tuple[str, list[dict]]:
@@ -116,7 +50,7 @@ def extract_tool_calls(text: str) -> tuple[str, list[dict]]:
 
 class Engine:
     def __init__(self, model_path: str, *, served_name: str | None = None, device: str = "cpu",
-                 dtype: str = "auto", max_new_tokens_cap: int = 4096):
+                 dtype: str = "auto", max_new_tokens_cap: int = 4096, max_model_len: int | None = None):
         import torch
         from transformers import AutoModelForImageTextToText, AutoProcessor
 
@@ -130,6 +64,9 @@ class Engine:
         self.tokenizer = getattr(self.processor, "tokenizer", self.processor)
         self.model = AutoModelForImageTextToText.from_pretrained(model_path, dtype=torch_dtype).to(device).eval()
         self.max_new_tokens_cap = max_new_tokens_cap
+        text_cfg = getattr(self.model.config, "text_config", None) or self.model.config
+        self.max_model_len = int(max_model_len or getattr(text_cfg, "max_position_embeddings", 0) or
+                                 getattr(self.tokenizer, "model_max_length", 0) or 32768)
         gc = self.model.generation_config
         eos = gc.eos_token_id if gc.eos_token_id is not None else self.tokenizer.eos_token_id
         self.eos_ids = set(eos if isinstance(eos, list) else [eos])
@@ -141,41 +78,46 @@ class Engine:
         return {"object": "list", "data": [{"id": self.name, "object": "model", "created": self.created,
                                             "owned_by": "uigym", "root": self.path}]}
 
-    def chat(self, req: dict) -> dict:
+    def chat(self, req: ChatRequest) -> dict:
+        """The response to a checked request; a RequestError (400) for what only the model can tell: an
+        image that does not decode, a template that refuses the messages, a prompt past the context."""
         torch = self.torch
-        messages = req.get("messages")
-        if not isinstance(messages, list) or not messages:
-            raise RequestError("messages must be a non-empty list")
-        if int(req.get("n") or 1) != 1:
-            raise RequestError("only n=1 is supported")
-        tools = req.get("tools") or None
-        if tools and req.get("tool_choice") == "none":
-            tools = None
-        msgs, images = split_images(messages)
+        asked = req.max_new_tokens
+        if asked is not None and asked > self.max_model_len:
+            raise RequestError(f"max_tokens is {asked}, more than this model's context length "
+                               f"({self.max_model_len} tokens)", param="max_tokens", code="invalid_value")
+        tools = req.tool_dicts()
+        images = req.images()
         try:
-            prompt = self.processor.apply_chat_template(msgs, tools=tools, add_generation_prompt=True, tokenize=False)
+            prompt = self.processor.apply_chat_template(req.template_messages(), tools=tools,
+                                                        add_generation_prompt=True, tokenize=False)
         except Exception as e:  # noqa: BLE001 - a template error is the request's fault
-            raise RequestError(f"chat template failed: {e}") from None
-        inputs = self.processor(text=[prompt], images=images or None, return_tensors="pt")
-        inputs = {k: v.to(self.device) if hasattr(v, "to") else v for k, v in inputs.items()}
+            raise RequestError(f"chat template failed: {e}", param="messages") from None
+        try:
+            inputs = self.processor(text=[prompt], images=images or None, return_tensors="pt")
+        except Exception as e:  # noqa: BLE001 - e.g. images the template gave no place
+            raise RequestError(f"the prompt could not be processed: {type(e).__name__}: {e}",
+                               param="messages") from None
         n_prompt = int(inputs["input_ids"].shape[1])
-        max_new = int(req.get("max_completion_tokens") or req.get("max_tokens") or 256)
-        max_new = max(1, min(max_new, self.max_new_tokens_cap))
-        temperature = float(req.get("temperature") if req.get("temperature") is not None else 1.0)
+        if n_prompt >= self.max_model_len:
+            raise self._too_long(n_prompt)
+        inputs = {k: v.to(self.device) if hasattr(v, "to") else v for k, v in inputs.items()}
+        max_new = max(1, min(asked or 256, self.max_new_tokens_cap, self.max_model_len - n_prompt))
+        temperature = 1.0 if req.temperature is None else req.temperature
         gen: dict[str, Any] = {"max_new_tokens": max_new, "return_dict_in_generate": True, "output_logits": True}
-        if temperature <= 0:
+        if temperature < GREEDY_BELOW:  # as vLLM: dividing logits by a tiny temperature overflows them
             gen["do_sample"] = False
         else:
-            gen.update(do_sample=True, temperature=temperature, top_p=float(req.get("top_p") or 1.0), top_k=0)
-        stop = req.get("stop")
+            gen.update(do_sample=True, temperature=temperature, top_p=req.top_p or 1.0, top_k=0)
+        stop = req.stop
         if stop:
             gen["stop_strings"] = [stop] if isinstance(stop, str) else list(stop)
             gen["tokenizer"] = self.tokenizer
-        want_lp = bool(req.get("logprobs"))
-        top_n = int(req.get("top_logprobs") or 0)
+        want_lp = bool(req.logprobs)
+        top_n = req.top_logprobs or 0
         with self.lock:
-            if req.get("seed") is not None:
-                torch.manual_seed(int(req["seed"]))
+            if req.seed is not None:
+                torch.manual_seed(req.seed)
             t0 = time.perf_counter()
             with torch.inference_mode():
                 out = self.model.generate(**inputs, **gen)
@@ -205,6 +147,12 @@ class Engine:
             "usage": {"prompt_tokens": n_prompt, "completion_tokens": len(seq), "total_tokens": n_prompt + len(seq)},
             "uigym": {"generate_s": round(gen_s, 4)},
         }
+
+    def _too_long(self, n_prompt: int | None) -> RequestError:
+        got = f"the prompt is {n_prompt} tokens" if n_prompt is not None else "the prompt is far longer than that"
+        return RequestError(f"this model's maximum context length is {self.max_model_len} tokens and {got}; "
+                            f"shorten the messages (or send fewer images)", param="messages",
+                            code="context_length_exceeded", status=400)
 
     def _token_entry(self, tid: int, lp: float) -> dict:
         tok = self.tokenizer.decode([tid])

@@ -153,9 +153,9 @@ def test_serve_answers_openai_chat_requests(tiny_server):
 
 
 @pytest.mark.parametrize("body, status, needle", [
-    ({"messages": []}, 400, "non-empty"),
+    ({"messages": []}, 400, "at least 1 item"),
     ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "http://x/y.png"}}]}]},
-     400, "reaches no network"),
+     400, "--allow-remote-images"),
     ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}]},
      400, "cannot decode image"),
     ({"model": "gpt-9", "messages": [{"role": "user", "content": "hi"}]}, 404, "does not exist"),
