@@ -56,8 +56,8 @@ def tool_mode_only(tmp_path, monkeypatch):
 
 def test_judged_tasks_without_a_judge_then_graded_as_the_summary_says(tool_mode_only, tmp_path):
     out = tmp_path / "run"
-    args = ["eval", "--agent", "oracle", "--mode", "tools", "--tasks", "mail/judged-thank-you-00,mail/star-latest-from-00",
-            "--workers", "2", "--no-report", "--out", str(out)]
+    args = ["eval", "--agent", "oracle", "--mode", "tools", "--workers", "2", "--no-report", "--out", str(out),
+            "--tasks", "mail/judged-thank-you-00,mail/star-latest-from-00"]
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 0, r.output
     text = " ".join(r.output.split())

@@ -101,7 +101,8 @@ def test_the_summary_of_the_bundled_run_fits_80_columns():
 @given(st.lists(st.builds(
     dict, app=st.sampled_from(APPS), difficulty=st.sampled_from(["easy", "medium", "hard"]),
     generalisation=st.sampled_from(["train", "test", "heldout-seed", "heldout-template"]),
-    passed=st.booleans(), ungraded=st.booleans(), error=st.booleans(), copies=st.sampled_from([1, 2, 150, 10_500]),  # counts of 1 to 5 digits
+    passed=st.booleans(), ungraded=st.booleans(), error=st.booleans(),
+    copies=st.sampled_from([1, 2, 150, 10_500]),  # counts of 1 to 5 digits
     seconds=st.floats(0, 99_999, allow_nan=False), steps=st.integers(0, 99_999)), min_size=1, max_size=6))
 def test_any_summary_fits_80_columns_with_every_header_whole(specs):
     rows = []
