@@ -17,8 +17,7 @@ import asyncio
 import base64
 import io
 import time
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Any, Awaitable, Callable
 
 import numpy as np
 from PIL import Image
@@ -34,11 +33,19 @@ from gym_core.config import EnvConfig
 from gym_core.page_input import PageInput
 from gym_core.page_scripts import MARKS_JS
 from gym_core.runtime import Runtime
+from gym_core.tab import app_path
 from gym_core.spaces import (
     A11Y_TREE_MAX_CHARS, ERROR_MAX_CHARS, MARK_TEXT_MAX_CHARS, MAX_MARKS, OBSERVATION_OPTIONS, URL_MAX_CHARS, clip_text,
 )
 from gym_core.world_env import WorldEnv
 from tasks import Task
+
+CAPTURE_TRIES = 3  # screenshots of a live page before it is reopened (_capture_kept)
+
+
+def _first_line(err: PlaywrightError) -> str:
+    return ((err.message or str(err)).splitlines() or [""])[0]
+
 
 def png_to_array(png: bytes) -> np.ndarray:
     """PNG -> HxWx3 uint8. libspng (pyspng) decodes about 3x faster than Pillow's path to numpy."""
@@ -54,7 +61,6 @@ class AsyncUIEnv(PageInput, WorldEnv):
                  world_id: str | None = None):
         super().__init__(app, config or EnvConfig(), runtime, world_id)
         self._init_tab()
-        self._last_url = ""
         self.allowed_actions = HYBRID_ACTION_TYPES if self.config.tools else ACTION_TYPES
 
     @property
@@ -102,9 +108,10 @@ class AsyncUIEnv(PageInput, WorldEnv):
             else:
                 await asyncio.wait_for(self._perform(action), self.config.action_timeout_s)
         except PlaywrightError as e:
-            await self._recover(e)
+            await self._recover(_first_line(e))
         except asyncio.TimeoutError:
-            await self._recover(PlaywrightError(f"the page did not respond within {self.config.action_timeout_s:.0f}s"))
+            await self._recover(f"the page did not respond within {self.config.action_timeout_s:.0f}s")
+        self._note_error_page()
 
     def _page_url(self) -> str:
         return self.page.url if self.page is not None else ""
@@ -117,70 +124,93 @@ class AsyncUIEnv(PageInput, WorldEnv):
         so the verifier never reads the world half-way through a save."""
         await self._drain(time.monotonic() + self.config.settle_timeout_ms / 1000)
 
-    async def _recover(self, err: PlaywrightError) -> None:
-        """A crashed page or browser: reopen the last URL in a fresh context; the world is intact."""
-        msg = (err.message or str(err)).splitlines()[0]
+    # ---------------------------------------------------------------- recover
+    # A recovery keeps what the action did. The browser failing an action or a screenshot says nothing of
+    # the page by itself (seen: "Unable to capture screenshot" right after a click that navigated, on a
+    # loaded machine): while the tab is there, the env waits for what it is doing and looks again, on the
+    # page the action reached. Only a tab that is gone (closed, crashed, its browser gone, or hung) is
+    # reopened, in a fresh context, at the last page it reached; never at the page before the action, and
+    # never by sending a request again (a reopen is a GET of that page). Every recovery counts in
+    # info["recovered"]; the agent is told (last_action_error) only when something may be lost: the
+    # action itself failed, or the page was reopened (an open dialog, a typed draft).
+    async def _recover(self, msg: str) -> None:
+        """The action failed in the browser: keep the page if it is there, else reopen it."""
         self.stats.recovered += 1
-        url = self._last_url or (self.server.url + (self.task.start_path if self.task else "/"))
+        if await self.page_alive():
+            await self.page_settled()
+            self._tell(f"browser error ({msg}); recovered on the same page ({self.shown_url()})")
+        else:
+            await self._reopen(msg)
+
+    async def _reopen(self, msg: str) -> None:
+        """Open the last page the tab reached in a fresh context (the world is intact)."""
+        path = app_path(self.reached_url) if self.reached_url else (self.task.start_path if self.task else "/")
         try:
-            await asyncio.to_thread(self.server.ensure_alive)
-            await self._open_page(self.server.url + urlsplit(url)._replace(scheme="", netloc="").geturl(), fresh=True)
-            self.last_error = f"browser error ({msg}); recovered by reopening the page"
-        except Exception as e2:  # noqa: BLE001 - report, don't crash the episode loop
-            self.last_error = f"browser error ({msg}); recovery failed: {e2}"
+            await asyncio.to_thread(self.server.ensure_alive)  # a restarted server comes back on a new port
+            await self._open_page(self.server.url + path, fresh=True)
+            self._tell(f"browser error ({msg}); recovered by reopening the page at {path}")
+        except Exception as e2:  # noqa: BLE001 - said in last_error, then raised: the episode cannot go on
+            self._tell(f"browser error ({msg}); recovery failed: {e2}")
             raise
 
+    def _note_error_page(self) -> None:
+        """On Chromium's error page, the agent is told what could not be loaded."""
+        err = self.error_page()
+        if err:
+            self._tell(err)
+
+    def _tell(self, text: str) -> None:
+        """Add `text` to what the agent is told about its last action (once, after what is there)."""
+        if text not in self.last_error:
+            self.last_error = f"{self.last_error}; {text}" if self.last_error else text
+
     # ---------------------------------------------------------------- observe
-    def _path(self) -> str:
-        if self.page is None:
-            return ""
-        parts = urlsplit(self.page.url)
-        path = parts.path or "/"
-        if parts.query:
-            path += "?" + parts.query
-        if parts.fragment:
-            path += "#" + parts.fragment
-        return path
+    # A test seam for fault injection: awaited at the start of every screenshot the env takes, with the env;
+    # what it raises is what the screenshot raises (tests/gym_core/test_recovery.py). None in normal use.
+    capture_fault: Callable[["AsyncUIEnv"], Awaitable[None]] | None = None
 
     async def capture(self) -> bytes:
         """PNG of the viewport, as the agent sees it."""
+        if self.capture_fault is not None:
+            await self.capture_fault(self)
         # optimizeForSpeed: a faster zlib level; the same pixels, ~40% less time, ~20% more bytes.
         r = await self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
         return base64.b64decode(r["data"])
 
-    async def _capture_across_commit(self) -> bytes:
-        """The screenshot, once more after the page's load if a navigation committed under the first try.
+    async def _capture_kept(self) -> bytes:
+        """The screenshot of the page the last action reached, taken again while that page is there.
 
-        Chromium drops a capture whose document is replaced while it runs ("Not attached to an active
-        page"); a late navigation (a save that redirected after the action settled, on a loaded machine)
-        does that without anything having crashed. The second try sees the new document; a second
-        failure is a real one and goes to recovery."""
-        try:
-            return await asyncio.wait_for(self.capture(), self.config.action_timeout_s)
-        except PlaywrightError:
-            if self.page is None or self.page.is_closed():
-                raise
-        try:
-            await self.page.wait_for_load_state("load", timeout=self.config.settle_timeout_ms)
-        except PlaywrightError:
-            pass  # the retry below decides
+        Chromium fails a capture now and then without anything being lost: a document replaced under it
+        ("Not attached to an active page": a late navigation, a save that redirected after the action
+        settled), or no frame to give on a loaded machine ("Unable to capture screenshot"). While the tab
+        is alive the env waits for what it is doing (the navigation it started, the load) and takes the
+        screenshot again, up to CAPTURE_TRIES times, counted once in info["recovered"] and not shown to the
+        agent: the action's effect and the page are kept. A tab that is gone, hung (the screenshot timed
+        out) or unable to give a frame at all is reopened at the last page it reached (`_reopen`)."""
+        msg = ""
+        for attempt in range(CAPTURE_TRIES):
+            try:
+                return await asyncio.wait_for(self.capture(), self.config.action_timeout_s)
+            except PlaywrightError as e:
+                msg, hung = _first_line(e), False
+            except asyncio.TimeoutError:
+                msg, hung = "the screenshot did not come back; the page hung", True
+            if attempt == 0:
+                self.stats.recovered += 1
+            if hung or not await self.page_alive():
+                break
+            await self.page_settled()
+        await self._reopen(msg)
         return await asyncio.wait_for(self.capture(), self.config.action_timeout_s)
 
     async def _observe(self) -> dict[str, Any]:
-        try:
-            png = await self._capture_across_commit()
-            self._last_url = self.page.url
-        except PlaywrightError as e:
-            await self._recover(e)
-            png = await self.capture()
-        except asyncio.TimeoutError:
-            await self._recover(PlaywrightError("the screenshot did not come back; the page hung"))
-            png = await self.capture()
+        png = await self._capture_kept()
+        self._note_error_page()
         self.last_png = png
         # Every value within its bound in gym_core.spaces.observation_space(self.config).
         obs: dict[str, Any] = {
             "screenshot": png_to_array(png),
-            "url": clip_text(self._path(), URL_MAX_CHARS),
+            "url": clip_text(self.shown_url(), URL_MAX_CHARS),
             "goal": self.goal,
             "step": self.steps,
             "last_action_error": clip_text(self.last_error, ERROR_MAX_CHARS),

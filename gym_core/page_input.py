@@ -19,6 +19,10 @@ from gym_core.page_scripts import ARM_SCROLL_JS
 from gym_core.tab import BrowserTab
 
 
+# Back and Forward, the way out of a page with nothing to click (Chromium's own error page among them).
+HISTORY_KEYS = [["Alt", "ArrowLeft"], ["Alt", "ArrowRight"]]
+
+
 class PageInput(BrowserTab):
     width: int
     height: int
@@ -69,11 +73,22 @@ class PageInput(BrowserTab):
             await page.keyboard.press(keys[-1])
             for k in reversed(keys[:-1]):
                 await page.keyboard.up(k)
+            if keys in HISTORY_KEYS:  # what a desktop Chromium does with them, and headless Chromium leaves undone
+                await self._history(HISTORY_KEYS.index(keys))
         elif isinstance(a, Wait):
             await asyncio.sleep(a.ms / 1000)
         elif isinstance(a, Screenshot):
             return
         await self._settle(marks)
+
+    async def _history(self, forward: int) -> None:
+        """Back (0) or Forward (1) in the tab's history, as far as its commit; `_settle` waits for the load.
+        Nothing happens where there is no page to go to, as in a browser."""
+        go = self.page.go_forward if forward else self.page.go_back
+        try:
+            await go(wait_until="commit", timeout=self.config.settle_timeout_ms)
+        except PlaywrightError:
+            pass  # a history entry that failed to load shows Chromium's error page: the observation says so
 
     async def _eval_quietly(self, js: str, arg: Any = None) -> Any:
         """page.evaluate, or None when the page went away meanwhile (a navigation is not an action error)."""

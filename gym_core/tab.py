@@ -11,6 +11,7 @@ import asyncio
 import datetime as dt
 import time
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit, urlunsplit
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
@@ -25,6 +26,19 @@ if TYPE_CHECKING:
     from gym_core.server import AppServer
 
 PARKED_PATH = "/_shared/static/parked.html"  # an empty page of every app's origin (park_tab)
+ERROR_PAGE_SCHEME = "chrome-error://"  # the URL of the page Chromium shows for a load it could not complete
+
+
+def app_path(url: str) -> str:
+    """The path of a URL with its query and fragment: where it is on its origin ('/' for none)."""
+    parts = urlsplit(url)
+    return urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+
+
+def display_url(url: str, app_url: str) -> str:
+    """A URL as an observation gives it: its path on the app's origin (`app_url`'s), else all of it."""
+    o = origin(url)
+    return app_path(url) if o is not None and o == origin(app_url) else url
 
 
 class BrowserTab:
@@ -45,6 +59,9 @@ class BrowserTab:
         self._ctx_origin = ""
         self._ctx_id = ""  # the browser context's CDP id
         self._parked = False
+        self._reached_url = ""  # the last page of the app's origin the main frame committed (see reached_url)
+        self._nav_failure: tuple[str, str] | None = None  # (url, net error) of the main frame's last failed load
+        self._crashed = False  # the renderer of the tab crashed (Playwright's `crash` event)
 
     # ------------------------------------------------------- public seams for tools that drive the page
     # The QA crawler resets worlds and navigates itself, takes its own screenshots, and needs the CDP
@@ -128,8 +145,10 @@ class BrowserTab:
         self._inflight = 0
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_request_done)
-        page.on("requestfailed", self._on_request_done)
+        page.on("requestfailed", self._on_request_failed)
         page.on("framenavigated", self._on_nav)
+        self._crashed, self._nav_failure = False, None
+        page.on("crash", self._on_crash)
         self.page = page
         # Screenshots straight from the DevTools protocol: the same pixels as page.screenshot(),
         # without its per-call bookkeeping (a step should cost about one bare screenshot).
@@ -243,9 +262,84 @@ class BrowserTab:
     def _on_request_done(self, _req) -> None:
         self._inflight = max(0, self._inflight - 1)
 
+    def _on_request_failed(self, req) -> None:
+        self._on_request_done(req)
+        try:
+            main = req.is_navigation_request() and req.frame.parent_frame is None
+        except PlaywrightError:  # a request of no frame (a worker's)
+            main = False
+        if main:
+            self._nav_failure = (req.url, req.failure or "failed")
+
     def _on_nav(self, frame) -> None:
         if frame.parent_frame is None:
             self._navs += 1
+            url = frame.url
+            if not url.startswith(ERROR_PAGE_SCHEME):
+                self._nav_failure = None
+            if self.server is not None and origin(url) == origin(self.server.url) and not url.startswith(
+                    self.server.url + PARKED_PATH):
+                self._reached_url = url
+
+    def _on_crash(self, _page) -> None:
+        self._crashed = True
+
+    # ------------------------------------------------------ where the tab is
+    @property
+    def reached_url(self) -> str:
+        """The last page of the app the tab's main frame committed, whether or not a screenshot of it was
+        taken: where a tab that is gone is reopened (the URL the last action reached, never the one before
+        it). '' before the first page of the app."""
+        return self._reached_url
+
+    def error_page(self) -> str:
+        """'' unless the tab shows Chromium's own error page (a load the browser could not complete: a
+        response it refused, a refused connection, a request the env's guard blocked); then what it
+        could not load and why, as the agent is told."""
+        if self.page is None or not self.page.url.startswith(ERROR_PAGE_SCHEME):
+            return ""
+        if self._nav_failure is None:
+            return f"the browser shows an error page ({self.page.url})"
+        url, why = self._nav_failure
+        hint = " (only the app's own pages can be opened)" if "ERR_BLOCKED_BY_CLIENT" in why else ""
+        return f"the browser could not load {url}: {why}{hint}"
+
+    def shown_url(self) -> str:
+        """The page's URL as the observation gives it: a path (with query and fragment) on the app's
+        origin, else the whole URL; on Chromium's error page, the URL it failed to load (what its address
+        bar shows), else the error page's own."""
+        if self.page is None:
+            return ""
+        url = self.page.url
+        if url.startswith(ERROR_PAGE_SCHEME) and self._nav_failure is not None:
+            url = self._nav_failure[0]
+        return display_url(url, self.server.url if self.server is not None else "")
+
+    async def page_alive(self) -> bool:
+        """Is the tab still there to be looked at: not closed, not crashed, its browser connected, and its
+        main thread answering within a few seconds (a page spinning in a script loop is as good as gone)."""
+        page = self.page
+        if page is None or page.is_closed() or self._crashed:
+            return False
+        browser = page.context.browser
+        if browser is not None and not browser.is_connected():
+            return False
+        try:
+            await asyncio.wait_for(page.evaluate("0"), min(5.0, self.config.action_timeout_s))
+        except (PlaywrightError, asyncio.TimeoutError):
+            return False
+        return not self._crashed
+
+    async def page_settled(self) -> None:
+        """Wait (within the settle timeout) for what the page is doing to finish: its requests in flight
+        (a navigation's own among them), then the load of the document it is on, its fonts and late requests."""
+        deadline = time.monotonic() + self.config.settle_timeout_ms / 1000
+        await self._drain(deadline)
+        try:
+            await self.page.wait_for_load_state("load", timeout=max(1, (deadline - time.monotonic()) * 1000))
+        except PlaywrightError:
+            pass
+        await self._after_load(deadline)
 
     def _on_nav_requested(self, _params) -> None:
         self._nav_requests += 1

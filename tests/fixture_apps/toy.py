@@ -87,6 +87,16 @@ def blueprints():
     def second():
         return "<!doctype html><html><body><h1>Second</h1><a href='/'>Back</a></body></html>"
 
+    @bp.get("/broken")
+    def broken():  # links whose loads fail in the browser: its error page, not the app's
+        return ("<!doctype html><html><body><h1>Broken links</h1>"
+                "<p><a href='/huge-header'>Huge header</a></p>"
+                "<p><a href='http://127.0.0.1:9/elsewhere'>Another origin</a></p></body></html>")
+
+    @bp.get("/huge-header")
+    def huge_header():  # a header past Chromium's 256 KiB limit: net::ERR_RESPONSE_HEADERS_TOO_BIG
+        return "never shown", 200, {"X-Huge": "a" * 300_000}
+
     @bp.post("/notes/<int:nid>/star")
     def star(nid: int):
         n = db().get(Note, nid)
