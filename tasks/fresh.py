@@ -52,7 +52,8 @@ HELDOUT_TEMPLATES = frozenset({
     "crm/escalate-case-reassign", "crm/convert-lead-no-opportunity",
 })
 
-_FRESH_ID = re.compile(r"^(?P<app>mail|food|crm)/(?P<template>[a-z0-9][a-z0-9._-]*?)-(?P<index>\d{2})\.s(?P<seed>\d+)$")
+# The whole id: fullmatch (a `$` would let "mail/x-00.s1\n" through).
+_FRESH_ID = re.compile(r"(?P<app>mail|food|crm)/(?P<template>[a-z0-9][a-z0-9._-]*?)-(?P<index>\d{2})\.s(?P<seed>\d+)")
 
 VALIDATION_VERSION = 1  # bump when what "proven" means changes (new probe kinds), to prove everything again
 
@@ -91,7 +92,7 @@ def fresh_id(app: str, template: str, index: int, seed: int) -> str:
 
 def parse_fresh_id(task_id: str) -> tuple[str, str, int, int] | None:
     """(app, template, index, seed) of a fresh-world task id, or None for a bundled id."""
-    m = _FRESH_ID.match(task_id)
+    m = _FRESH_ID.fullmatch(task_id)
     if not m:
         return None
     return m["app"], m["template"], int(m["index"]), int(m["seed"])

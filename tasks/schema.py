@@ -31,7 +31,7 @@ from grading import VerifySpec
 
 APPS = tuple(APP_MODULES)  # the clones, named once in apps.APP_MODULES
 AppName = Literal[APPS]  # type: ignore[valid-type]
-ID_RE = re.compile(rf"^({'|'.join(APPS)})/[a-z0-9][a-z0-9._-]*$")
+ID_RE = re.compile(rf"({'|'.join(APPS)})/[a-z0-9][a-z0-9._-]*")  # the whole id: fullmatch (`$` takes "x\n")
 
 
 class Target(BaseModel):
@@ -257,7 +257,7 @@ class Task(BaseModel):
     @field_validator("id")
     @classmethod
     def _id_shape(cls, v: str) -> str:
-        if not ID_RE.match(v):
+        if not ID_RE.fullmatch(v):
             raise ValueError(f"task id {v!r} must look like '<app>/<lowercase-name>', e.g. 'mail/star-latest-from-ana'")
         return v
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from flask import Flask
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from apps._shared.worlds import WORLD_ID_RE
+from apps._shared.worlds import valid_world_id
 
 WORLD_COOKIE = "uigym_world"
 
@@ -39,4 +39,4 @@ def verified_world(app: Flask, value: str | None) -> str | None:
         wid = _serializer(app).loads(value)
     except BadSignature:
         return None
-    return wid if isinstance(wid, str) and WORLD_ID_RE.match(wid) else None
+    return wid if valid_world_id(wid) else None

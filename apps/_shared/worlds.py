@@ -39,9 +39,15 @@ from apps._shared.jsonable import to_json_value
 if TYPE_CHECKING:
     from apps._shared.spec import AppSpec
 
-WORLD_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+WORLD_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")  # the whole id: use valid_world_id (fullmatch), never .match
 META_TABLE = "_gym_meta"
 SNAPSHOT_FORMAT = 2  # 2: `start` in _gym_meta
+
+
+def valid_world_id(world_id: object) -> bool:
+    """Whether `world_id` is a world id: 1-64 letters, digits, '-' or '_', the whole string. (fullmatch: a
+    `^...$` pattern with .match would take "x\n", and make a world file whose name ends in a newline.)"""
+    return isinstance(world_id, str) and WORLD_ID_RE.fullmatch(world_id) is not None
 
 
 def _short_hash(text_: str) -> str:
@@ -165,7 +171,7 @@ class WorldStore:
 
     # ------------------------------------------------------------------- worlds
     def check_id(self, world_id: str) -> str:
-        if not WORLD_ID_RE.match(world_id or ""):
+        if not valid_world_id(world_id):
             raise WorldError(f"bad world id {world_id!r}: use 1-64 letters, digits, '-' or '_'")
         return world_id
 

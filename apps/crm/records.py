@@ -17,7 +17,12 @@ from apps.crm.meta import OBJECTS, STAGE_FORECAST, STAGE_PROBABILITY, Field, Obj
 from domain.crm import normalize_company, quarter_bounds
 
 ME = m.CURRENT_USER_ID
-EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+EMAIL_RE = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")  # the whole text: use is_email (fullmatch)
+
+
+def is_email(text: str) -> bool:
+    """Whether `text`, all of it, is an email address (fullmatch: `$` would let a trailing newline in)."""
+    return EMAIL_RE.fullmatch(text) is not None
 MODEL_BY_API = {k: o.model for k, o in OBJECTS.items()}
 MODEL_BY_API["User"] = m.User
 
@@ -281,7 +286,7 @@ def parse_field(f: Field, form, errors: dict[str, str], out: dict[str, Any]) -> 
                 raise ValueError(f"Data value too large: max length = {f.max_length}")
             out[f.name] = raw
         elif t == "email":
-            if not EMAIL_RE.match(raw):
+            if not is_email(raw):
                 raise ValueError("You have entered an invalid format.")
             out[f.name] = raw
         elif t in ("currency", "number"):

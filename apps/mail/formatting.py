@@ -74,7 +74,12 @@ def file_size(n: int) -> str:
     return f"{max(1, round(n / 1000))} KB"
 
 
-EMAIL_RE = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$")
+EMAIL_RE = re.compile(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")  # the whole text: use is_email
+
+
+def is_email(text: str) -> bool:
+    """Whether `text`, all of it, is an email address (fullmatch: `$` would let a trailing newline in)."""
+    return EMAIL_RE.fullmatch(text) is not None
 
 
 class AddressError(ValueError):
@@ -99,7 +104,7 @@ def parse_addresses(text: str | list | None, field: str) -> list[str]:
             continue
         m = re.search(r"<([^<>]+)>\s*$", token)
         email = (m.group(1) if m else token).strip().strip('"').lower()
-        if not EMAIL_RE.match(email):
+        if not is_email(email):
             raise AddressError(token, field)
         if email not in out:
             out.append(email)

@@ -156,7 +156,7 @@ def compose(obj: str, rid: int, kind: str, f: Mapping[str, str]):
     to = (f.get("to") or "").strip()
     if not to:
         errors["to"] = "Complete this field."
-    elif not all(R.EMAIL_RE.match(x.strip()) for x in to.split(",") if x.strip()):
+    elif not all(R.is_email(x.strip()) for x in to.split(",") if x.strip()):
         errors["to"] = "You have entered an invalid format."
     if errors:
         raise _refused(errors)

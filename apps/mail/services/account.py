@@ -70,7 +70,7 @@ def contact_values(body: dict) -> dict:
     last = str(body.get("last_name") or "").strip()
     name = " ".join(x for x in (first, last) if x)
     email = str(body.get("email") or "").strip().lower()
-    if email and not fmt.EMAIL_RE.match(email):
+    if email and not fmt.is_email(email):
         raise ServiceError(f'"{email}" is not a valid email address.')
     if not name and not email:
         raise ServiceError("Please enter a name or an email address.")

@@ -337,7 +337,7 @@ def unread_from_here(session, mid: int) -> None:
 def block(session, email: str) -> str:
     """Block a sender (their future mail goes to Spam); blocking twice is one row."""
     email = str(email or "").strip().lower()
-    if not fmt.EMAIL_RE.match(email):
+    if not fmt.is_email(email):
         raise ServiceError("a valid 'email' is required")
     if session.scalar(select(BlockedSender.id).where(func.lower(BlockedSender.email) == email)) is None:
         session.add(BlockedSender(email=email, blocked_at=now()))

@@ -78,7 +78,7 @@ def filter_values(session, body: dict) -> dict:
     else:
         raise ServiceError("the label to apply does not exist")
     fwd = str(body.get("forward_to") or "").strip().lower()
-    if fwd and not fmt.EMAIL_RE.match(fwd):
+    if fwd and not fmt.is_email(fwd):
         raise ServiceError(f'"{fwd}" is not a valid forwarding address.')
     vals["forward_to"] = fwd
     imp = body.get("mark_important")

@@ -200,7 +200,7 @@ def _subject_re(tpl: str):
     for m in re.finditer(r"\{(\w+)\}", tpl):
         out += re.escape(tpl[last:m.start()]) + f"(?P<{m.group(1)}>.+?)"
         last = m.end()
-    return re.compile("^" + out + re.escape(tpl[last:]) + "$")
+    return re.compile(out + re.escape(tpl[last:]))  # matched whole (fullmatch)
 
 
 def question_pairs(mb: Mailbox) -> list[tuple[int, int, dict]]:
@@ -212,11 +212,11 @@ def question_pairs(mb: Mailbox) -> list[tuple[int, int, dict]]:
     for ev in events:
         qre, are = _subject_re(ev["question_subject"]), _subject_re(ev["announce_subject"])
         for tid, t in mb.threads.items():
-            qm = qre.match(t["subject"])
+            qm = qre.fullmatch(t["subject"])
             if not qm or len(mb.in_thread[tid]) != 1 or mb.is_mine(mb.first(tid)):
                 continue
             for atid, a in mb.threads.items():
-                am = are.match(a["subject"])
+                am = are.fullmatch(a["subject"])
                 if am and atid != tid and all(am.groupdict().get(k) == v for k, v in qm.groupdict().items()) \
                         and mb.first(tid)["from_email"] in mb.first(atid)["to"]:
                     found.append((tid, atid, ev))
