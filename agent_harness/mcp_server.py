@@ -6,7 +6,9 @@ The server is bound to one world of one app at start: the world's id is not an a
 the control API's token stays in this process, so a client can act on that world and nothing else. Tools,
 schemas and errors are the app's own (apps/<app>/tools.py, through the control API's tool routes): the
 same calls the tools env makes. A refused call comes back as an MCP error result (`isError`) with the
-app's message; the world is unchanged.
+app's message, except arguments no tool could take (nested too deeply, an integer beyond SQLite's range,
+a lone surrogate), which are a JSON-RPC error -32602 (invalid params) with the message; either way the
+world is unchanged, and nothing is logged as a server failure.
 """
 
 from __future__ import annotations
@@ -16,24 +18,29 @@ from typing import Any
 
 from mcp import types
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS
 
-from gym_core.server import ControlClient, ToolCallError
+from gym_core.server import ControlClient, InvalidToolArguments, ToolCallError
 
 
 def build_server(control: ControlClient, world: str, tools: list[dict], *, name: str) -> Server:
     """An MCP server whose tools are `tools` ({name, description, input_schema}, the control API's list),
     every call run in `world` through `control`."""
     listed = [types.Tool(name=t["name"], description=t["description"], input_schema=t["input_schema"]) for t in tools]
-    known = {t["name"] for t in tools}
 
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if params.name not in known:
-            return _error(f"unknown tool {params.name!r}; the tools are: {', '.join(sorted(known))}")
+        # The checks are the ControlClient's and the app's (one rule each, as for the envs). Arguments no tool
+        # could take (too deep, an integer beyond SQLite's range, a lone surrogate: see `encode_args`) are
+        # the request's invalid params: JSON-RPC -32602 with the message. Any other refusal (an unknown name,
+        # a mistyped argument, an unknown id) is the tool's error result, which the model reads and corrects.
         try:
             result = await control.call_tool(world, params.name, dict(params.arguments or {}))
+        except InvalidToolArguments as e:
+            raise MCPError(INVALID_PARAMS, str(e)) from None
         except ToolCallError as e:
             return _error(str(e))
         text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))

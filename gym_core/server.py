@@ -16,13 +16,21 @@ from urllib.parse import quote
 
 import httpx
 
+from apps.tool_args import MalformedArgs, encode_args, unknown_tool_message
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # holds apps/ (a checkout, or site-packages)
 
 READY_PREFIX = "UIGYM_READY "
 
 
 class ToolCallError(ValueError):
-    """A tool call the app refused (422): unknown tool, bad arguments, unknown id. The world is unchanged."""
+    """A tool call the app refused (422), or that the client refused before sending it: unknown tool, bad
+    arguments, unknown id. The world is unchanged."""
+
+
+class InvalidToolArguments(ToolCallError):
+    """Arguments no tool could take (apps/tool_args.py's `encode_args`: not plain JSON, too deep, an
+    integer beyond SQLite's range, a string that is not Unicode, too big), refused before they were sent."""
 
 
 class ServerError(RuntimeError):
@@ -60,6 +68,7 @@ class AppServer:
         self._drainer: threading.Thread | None = None
         self._lock = threading.Lock()
         self._log_path: Path | None = None
+        self.tool_names: tuple[str, ...] | None = None  # the app's tools, listed once (ControlClient.call_tool)
 
     # ---------------------------------------------------------------- lifecycle
     def start(self, timeout: float = 60.0) -> "AppServer":
@@ -206,7 +215,8 @@ class ControlClient:
 
     async def _call(self, method: str, path: str, **kw) -> dict:
         url = f"{self.server.control_url}{path}"
-        r = await self.client.request(method, url, headers=self.server.headers, timeout=300.0, **kw)
+        headers = {**self.server.headers, **kw.pop("headers", {})}
+        r = await self.client.request(method, url, headers=headers, timeout=300.0, **kw)
         if r.status_code == 422 and "/tools/" in path:
             raise ToolCallError(r.json().get("error", r.text))
         if r.status_code != 200:
@@ -230,9 +240,23 @@ class ControlClient:
         """{"app", "tools": [{name, description, input_schema}]}"""
         return await self._call("GET", "/tools")
 
-    async def call_tool(self, world: str, name: str, args: dict) -> Any:
-        """The tool's result; ToolCallError when the app refuses the call (the world unchanged)."""
-        return (await self._call("POST", f"/worlds/{world}/tools/{quote(name, safe='')}", json=args))["result"]
+    async def call_tool(self, world: str, name: Any, args: Any) -> Any:
+        """The tool's result; ToolCallError when the app refuses the call (the world unchanged), whatever
+        `name` and `args` are. Checked here before anything is sent: the name is one of the app's tools (so
+        the URL built from it is that tool's route: `..` or `a/../../health` never reach another route),
+        and the arguments are plain JSON any tool could take (apps/tool_args.py; InvalidToolArguments
+        otherwise); the app checks them again, and against the tool's schema (ToolSet.check)."""
+        if self.server.tool_names is None:
+            self.server.tool_names = tuple(t["name"] for t in (await self.tools())["tools"])
+        names = self.server.tool_names
+        if not isinstance(name, str) or name not in names:
+            raise ToolCallError(unknown_tool_message(self.server.app, name, names))
+        try:
+            body = encode_args(name, args)
+        except MalformedArgs as e:
+            raise InvalidToolArguments(str(e)) from None
+        return (await self._call("POST", f"/worlds/{world}/tools/{quote(name, safe='')}", content=body,
+                                 headers={"Content-Type": "application/json"}))["result"]
 
     async def health(self) -> dict:
         return await self._call("GET", "/health")

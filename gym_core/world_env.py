@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from apps.tool_args import MalformedArgs, encode_args
 from gym_core.actions import Action, ActionError, Done, ToolUse, action_to_dict, parse_action
 from gym_core.config import EnvConfig
 from gym_core.runtime import Runtime
@@ -146,7 +147,7 @@ class WorldEnv:
         parsed: Action | None = None
         terminated = False
         try:
-            parsed = parse_action(action, self.allowed_actions)
+            parsed = self._parse(action)
             if isinstance(parsed, Done):
                 terminated = True
                 self.answer = parsed.answer
@@ -167,6 +168,26 @@ class WorldEnv:
         info = self._info(**info_extra)
         info["action"] = action_to_dict(parsed) if parsed is not None else action
         return obs, reward, terminated, truncated, info
+
+    def _parse(self, action: Any) -> Action:
+        """The action, or ActionError for one this mode cannot take, whatever `action` is: a tool call's
+        arguments must also be plain JSON a tool could take (apps/tool_args.py's `encode_args`: not too
+        deep, integers SQLite can hold, valid Unicode), so a refused one is neither sent nor recorded."""
+        try:
+            parsed = parse_action(action, self.allowed_actions)
+        except ActionError:
+            raise
+        except RecursionError:  # a JSON string nested deeper than the parser reads
+            raise ActionError("the action is nested too deeply to read") from None
+        except ValueError as e:  # the JSON reader's other limit: an integer over 4300 digits
+            raise ActionError(f"the action cannot be read: {e}") from None
+        if isinstance(parsed, ToolUse):
+            try:
+                encode_args(parsed.name, parsed.args)
+            except MalformedArgs as e:
+                self.last_tool_result = ""  # as for any refused call
+                raise ActionError(str(e)) from None
+        return parsed
 
     async def _act(self, action: Action) -> None:
         """Carry out one parsed action other than done; an ActionError is the agent's mistake, shown to it."""
@@ -195,7 +216,9 @@ class WorldEnv:
         return self._tools[app]
 
     async def _call_tool(self, action: ToolUse) -> None:
-        """Run one tool call in this env's world: its result (or its error) is what the agent reads next."""
+        """Run one tool call in this env's world: its result (or its error) is what the agent reads next.
+        Any refusal (ToolCallError: an unknown name, arguments beyond their bounds, an unknown id, from the
+        client before sending or from the app) is the agent's mistake: an ActionError, the world unchanged."""
         try:
             result = await self.runtime.control(self.server).call_tool(self.world_id, action.name, action.args)
         except ToolCallError as e:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -220,17 +221,32 @@ def checked(action: dict) -> dict:
         raise ParseError(str(e)) from None
 
 
+def _shown(v: Any) -> str:
+    """A value for a message, short (repr of an int over 4300 digits raises)."""
+    try:
+        text = repr(v)
+    except ValueError:
+        return f"an integer of {v.bit_length()} bits" if isinstance(v, int) else type(v).__name__
+    return text if len(text) <= 80 else text[:80] + "..."
+
+
 def num(v: Any, what: str) -> float:
-    if isinstance(v, bool):
-        raise ParseError(f"{what} must be a number, got {v!r}")
-    if isinstance(v, (int, float)):
-        return float(v)
-    if isinstance(v, str):
+    """A finite number from a model's value (a number, or a numeric string); ParseError otherwise."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
         try:
-            return float(v.strip())
+            out = float(v)
+        except OverflowError:  # an int beyond any float
+            out = math.inf
+    elif isinstance(v, str):
+        try:
+            out = float(v.strip())
         except ValueError:
-            pass
-    raise ParseError(f"{what} must be a number, got {v!r}")
+            raise ParseError(f"{what} must be a number, got {_shown(v)}") from None
+    else:
+        raise ParseError(f"{what} must be a number, got {_shown(v)}")
+    if not math.isfinite(out):
+        raise ParseError(f"{what} must be a finite number, got {_shown(v)}")
+    return out
 
 
 def point(v: Any, ctx: FormatContext, what: str = "coordinate") -> tuple[int, int]:
@@ -303,12 +319,19 @@ def key_list(keys: Any, sep: str = "+") -> list[str]:
     return out
 
 
+_TOO_DEEP = "the JSON is nested too deeply to read"
+
+
 def loads_lenient(text: str) -> Any:
     """JSON, or the Python-literal dialect models often write (single quotes, True/None)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
         first = e
+    except RecursionError:  # deeper than the parser reads (no action is): a reply's mistake, like bad JSON
+        raise ValueError(_TOO_DEEP) from None
+    except ValueError as e:  # an integer over Python's 4300 digits
+        raise ValueError(str(e)) from None
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -334,6 +357,10 @@ def json_objects(text: str) -> list[Any]:
         except json.JSONDecodeError:
             i = j + 1
             continue
+        except RecursionError:
+            raise ParseError(_TOO_DEEP) from None
+        except ValueError as e:  # an integer over Python's 4300 digits
+            raise ParseError(f"a JSON value in the reply cannot be read: {e}") from None
         if isinstance(obj, (dict, list)) and obj:
             out.append(obj)
         i = end

@@ -29,6 +29,14 @@ KEY_OUT = {"Control": "ctrl", "Alt": "alt", "Shift": "shift", "Meta": "win", "En
            "PageDown": "pagedown", "Home": "home", "End": "end"}
 _FENCE = re.compile(r"```(?:python|py)?\s*\n(.*?)```", re.S)
 SPECIAL = {"DONE", "FAIL", "WAIT"}
+MAX_REPEATS = 10  # clicks= / presses=: more is refused, not expanded into that many actions
+
+
+def repeats(v: Any, what: str) -> int:
+    n = num(v, what)
+    if n > MAX_REPEATS:
+        raise ParseError(f"{what} must be at most {MAX_REPEATS}, got {n:g}")
+    return int(n)
 
 
 class PyAutoGUI(ActionFormat):
@@ -122,7 +130,7 @@ class PyAutoGUI(ActionFormat):
         try:
             args = [ast.literal_eval(a) for a in node.args]
             kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
-        except ValueError:
+        except (ValueError, RecursionError, MemoryError):
             raise ParseError(f"the arguments of {name}(...) must be literal values (numbers, strings)") from None
 
         def xy(required: bool = True) -> tuple[int, int] | None:
@@ -149,7 +157,7 @@ class PyAutoGUI(ActionFormat):
         if name == "click":
             x, y = xy()
             button = str(kw.get("button", "left")).lower()
-            clicks = int(num(kw.get("clicks", 1), "clicks"))
+            clicks = repeats(kw.get("clicks", 1), "clicks")
             if button not in ("left", "right", "middle"):
                 raise ParseError(f"unknown button {button!r}")
             if clicks == 2 and button == "left":
@@ -197,7 +205,7 @@ class PyAutoGUI(ActionFormat):
             return [{"type": "type", "text": text}]
         if name == "press":
             keys = args[0] if args else kw.get("keys")
-            presses = int(num(kw.get("presses", 1), "presses"))
+            presses = repeats(kw.get("presses", 1), "presses")
             if isinstance(keys, list):
                 return [{"type": "keypress", "keys": key_list([k])} for k in keys] * presses
             if not isinstance(keys, str):
@@ -240,6 +248,8 @@ class PyAutoGUI(ActionFormat):
                 tree = ast.parse(line)
             except SyntaxError as e:
                 raise ParseError(f"line {line[:80]!r} is not valid Python: {e.msg}") from None
+            except (RecursionError, MemoryError):  # nested beyond the parser's limits
+                raise ParseError(f"line {line[:80]!r} is nested too deeply to read") from None
             for stmt in tree.body:
                 if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
                     raise ParseError(f"only calls are allowed, not {line[:80]!r}")

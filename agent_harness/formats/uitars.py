@@ -94,7 +94,7 @@ def _kwargs(call: str) -> tuple[str, dict[str, Any]]:
         if node.args:
             kwargs["_args"] = [ast.literal_eval(a) for a in node.args]
         return name, kwargs
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the parser's limits too: read it forgivingly
         pass
     # Unescaped quotes inside content='...' (models write "content='It's done'"): take the outermost quotes.
     kwargs = {}

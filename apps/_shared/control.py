@@ -11,7 +11,9 @@ Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
     GET    /worlds/<id>/state
     DELETE /worlds/<id>
     GET    /tools                       -> {"app", "tools": [{name, description, input_schema}]}
-    POST   /worlds/<id>/tools/<name>    {arguments}  -> {"result": ...}, or 422 {"error": ...} (world unchanged)
+    POST   /worlds/<id>/tools/<name>    {arguments}  -> {"result": ...}, or 422 {"error": ...} (world unchanged):
+                                        any refusal of the call (unknown name, arguments too deep or beyond
+                                        their bounds, see apps/_shared/tools.py), never a 5xx
 
 `cookie` in the reset's answer, {name, value}, is the signed binding of a browser to the world: the gym sets
 it HttpOnly in its browser (apps/_shared/session.py).
@@ -29,7 +31,8 @@ from werkzeug.exceptions import HTTPException
 
 from apps._shared.fixtures import FixtureError
 from apps._shared.session import WORLD_COOKIE, sign_world
-from apps._shared.tools import ToolError, ToolSet
+from apps._shared.tools import MAX_DEPTH as MAX_ARGS_DEPTH
+from apps._shared.tools import MalformedArgs, ToolError, ToolSet
 from apps._shared.worlds import WorldError
 
 MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest bundled task's fixtures are a few kB
@@ -50,21 +53,23 @@ def _depth_ok(value: Any, limit: int) -> bool:
     return True
 
 
-def _json_body(shape: str = "{seed, now, fixtures}") -> dict:
-    """The request's JSON object; an empty body is {}. Anything else is a 400 saying what is wrong."""
+def _json_body(shape: str = "{seed, now, fixtures}", *, max_depth: int = MAX_JSON_DEPTH,
+               too_deep: type[Exception] = WorldError) -> dict:
+    """The request's JSON object; an empty body is {}. Anything else is a 400 saying what is wrong (a body
+    nested deeper than `max_depth`: `too_deep`, which the tool route makes a 422 like its other refusals)."""
     raw = request.get_data(cache=False)
     if not raw.strip():
         return {}
     try:
         body = json.loads(raw)
     except RecursionError:
-        raise WorldError(f"the JSON body is nested too deeply (at most {MAX_JSON_DEPTH} levels)") from None
+        raise too_deep(f"the JSON body is nested too deeply (at most {max_depth} levels)") from None
     except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
         raise WorldError(f"the body is not valid JSON: {e}") from None
     if not isinstance(body, dict):
         raise WorldError(f"the body must be a JSON object {shape}")
-    if not _depth_ok(body, MAX_JSON_DEPTH):
-        raise WorldError(f"the JSON body is nested too deeply (at most {MAX_JSON_DEPTH} levels)")
+    if not _depth_ok(body, max_depth):
+        raise too_deep(f"the JSON body is nested too deeply (at most {max_depth} levels)")
     return body
 
 
@@ -144,7 +149,10 @@ def create_control_app(page_app: Flask) -> Flask:
         store.check_id(world_id)
         if not store.world_path(world_id).exists():
             raise WorldError(f"world {world_id!r} does not exist; reset it first")
-        args = _json_body("of the tool's arguments")
+        # The arguments' own checks (ToolSet.check: a registered name, plain JSON within bounds, the schema)
+        # answer 422; the body's depth is checked first here, as a 422 too, since json.loads cannot read
+        # every depth.
+        args = _json_body("of the tool's arguments", max_depth=MAX_ARGS_DEPTH, too_deep=MalformedArgs)
         return jsonify(result=tool_set(page_app).call(page_app, world_id, name, args))
 
     @ctl.delete("/worlds/<world_id>")

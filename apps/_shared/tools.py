@@ -15,8 +15,16 @@ and OpenAI function calling publish; the docstring is the description. A tool bo
 functions the UI's views call, so a rule (a validation, a fee, a side effect) lives once.
 
 `ToolSet.call(app, world, name, args)` runs one call inside the world's database session:
-- the arguments are checked first (unknown tool, unknown or missing or mistyped argument, a string over
-  MAX_STRING characters, a payload over MAX_ARGS_BYTES): a ToolError naming what is wrong;
+- the arguments are checked first, by `ToolSet.check`, the one seam every caller passes (the control API's
+  tool route, hence the envs and `uigym mcp`): a ToolError naming what is wrong. First the shape any tool's
+  arguments must have (`encode_args` in apps/tool_args.py, which the gym's ControlClient also runs before
+  it sends a call): a
+  JSON object of plain JSON data, nested at most MAX_DEPTH levels, every integer within SQLite's signed
+  64-bit range (INT_MIN..INT_MAX: a bigger one would overflow the database, not name a row), every string
+  valid Unicode (no lone surrogate) of at most MAX_STRING characters, at most MAX_ARGS_BYTES in all; a
+  refusal of this kind is a MalformedArgs. Then the tool's own: a registered name, no unknown or missing or
+  mistyped argument, the annotations' bounds. Each tool's JSON schema publishes the integer range as
+  minimum/maximum wherever its annotation sets no tighter bound;
 - a ToolError raised by the body (unknown id, a missing required option, an invalid value) rolls the
   session back: the world is unchanged and the model gets the message;
 - otherwise the session is committed and the result returned as plain JSON.
@@ -30,22 +38,45 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from flask import Flask, g
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic.json_schema import GenerateJsonSchema
 
 from apps._shared.jsonable import to_json_value
+from apps.tool_args import (  # noqa: F401 - MAX_STRING, MAX_ARGS_BYTES and TOOL_NAME_RE are this module's API too
+    INT_MAX, INT_MIN, MAX_ARGS_BYTES, MAX_DEPTH, MAX_STRING, TOOL_NAME_RE, MalformedArgs, ToolError, encode_args, shown,
+    unknown_tool_message,
+)
 
-MAX_STRING = 20_000  # characters in any one string argument (a long email body is a few thousand)
-MAX_ARGS_BYTES = 200_000  # the whole JSON payload of one call
-TOOL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+def _int_out_of_range(value: Any, path: str = "") -> str | None:
+    """The first integer beyond INT_MIN..INT_MAX in validated arguments (a string like "1"*30 becomes one
+    in an int field), as a message; None if there is none."""
+    stack = [(value, path)]
+    while stack:
+        v, p = stack.pop()
+        if isinstance(v, int) and not isinstance(v, bool) and not INT_MIN <= v <= INT_MAX:
+            return f"'{p}': {shown(v, 30)} is out of range; an integer must lie in {INT_MIN}..{INT_MAX}"
+        if isinstance(v, dict):
+            stack.extend((x, f"{p}.{k}" if p else str(k)) for k, x in v.items())
+        elif isinstance(v, (list, tuple, set, frozenset)):
+            stack.extend((x, f"{p}[{i}]") for i, x in enumerate(v))
+    return None
 
 
-class ToolError(ValueError):
-    """A mistake a model can act on (unknown id, missing option, invalid value). The world is unchanged."""
+class _SchemaWithIntRange(GenerateJsonSchema):
+    """Every integer's schema states SQLite's range, unless its annotation sets a tighter bound."""
+
+    def int_schema(self, schema):
+        out = super().int_schema(schema)
+        if "exclusiveMinimum" not in out:
+            out["minimum"] = max(out.get("minimum", INT_MIN), INT_MIN)
+        if "exclusiveMaximum" not in out:
+            out["maximum"] = min(out.get("maximum", INT_MAX), INT_MAX)
+        return out
 
 
 @dataclass
@@ -57,7 +88,7 @@ class Tool:
 
     def schema(self) -> dict:
         """The arguments' JSON schema, self-contained (no $defs references left to resolve)."""
-        schema = self.params.model_json_schema()
+        schema = self.params.model_json_schema(schema_generator=_SchemaWithIntRange)
         schema.pop("title", None)
         for prop in schema.get("properties", {}).values():
             prop.pop("title", None)
@@ -87,18 +118,6 @@ def _summary(e: ValidationError) -> str:
     more = len(e.errors()) - 5
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
-
-def _too_long(value: Any, path: str = "") -> str | None:
-    stack = [(value, path)]
-    while stack:
-        v, p = stack.pop()
-        if isinstance(v, str) and len(v) > MAX_STRING:
-            return p or "an argument"
-        if isinstance(v, dict):
-            stack.extend((x, f"{p}.{k}" if p else str(k)) for k, x in v.items())
-        elif isinstance(v, list):
-            stack.extend((x, f"{p}[{i}]") for i, x in enumerate(v))
-    return None
 
 
 class ToolSet:
@@ -141,7 +160,7 @@ class ToolSet:
     def get(self, name: Any) -> Tool:
         tool = self.tools.get(name) if isinstance(name, str) else None
         if tool is None:
-            raise ToolError(f"unknown tool {name!r}; the {self.app} tools are: {', '.join(self.tools)}")
+            raise ToolError(unknown_tool_message(self.app, name, self.tools))
         return tool
 
     def describe(self) -> list[dict]:
@@ -151,26 +170,19 @@ class ToolSet:
         return [t.openai() for t in self.tools.values()]
 
     def check(self, name: Any, args: Any) -> tuple[Tool, dict]:
-        """The tool and its validated arguments, or a ToolError saying what is wrong."""
+        """The tool and its validated arguments, or a ToolError saying what is wrong (a MalformedArgs for
+        arguments no tool could take). Never any other exception, whatever `name` and `args` are."""
         tool = self.get(name)
-        if args is None:
-            args = {}
-        if not isinstance(args, dict):
-            raise ToolError(f"{tool.name}: the arguments must be a JSON object, got {type(args).__name__}")
+        encode_args(tool.name, args)
         try:
-            size = len(json.dumps(args, allow_nan=False))
-        except (TypeError, ValueError):
-            raise ToolError(f"{tool.name}: the arguments must be plain JSON (no NaN or Infinity)") from None
-        if size > MAX_ARGS_BYTES:
-            raise ToolError(f"{tool.name}: the arguments are {size} bytes; at most {MAX_ARGS_BYTES}")
-        where = _too_long(args)
-        if where:
-            raise ToolError(f"{tool.name}: '{where}' is longer than {MAX_STRING} characters")
-        try:
-            model = tool.params.model_validate(args)
+            model = tool.params.model_validate(args or {})
         except ValidationError as e:
             raise ToolError(f"{tool.name}: {_summary(e)}") from None
-        return tool, {k: getattr(model, k) for k in type(model).model_fields}
+        kwargs = {k: getattr(model, k) for k in type(model).model_fields}
+        beyond = _int_out_of_range(kwargs)
+        if beyond:
+            raise MalformedArgs(f"{tool.name}: {beyond}")
+        return tool, kwargs
 
     def call(self, app: Flask, world_id: str, name: Any, args: Any) -> Any:
         """Run one call in `world_id` (which must exist); commit on success, roll back on any error."""
