@@ -6,9 +6,10 @@ The server is bound to one world of one app at start: the world's id is not an a
 the control API's token stays in this process, so a client can act on that world and nothing else. Tools,
 schemas and errors are the app's own (apps/<app>/tools.py, through the control API's tool routes): the
 same calls the tools env makes. A refused call comes back as an MCP error result (`isError`) with the
-app's message, except arguments no tool could take (nested too deeply, an integer beyond SQLite's range,
-a lone surrogate), which are a JSON-RPC error -32602 (invalid params) with the message; either way the
-world is unchanged, and nothing is logged as a server failure.
+app's message, except arguments no tool could take (nested too deeply, an integer beyond SQLite's range;
+a lone surrogate, which the SDK's JSON reader already refuses as a parse error), which are a JSON-RPC error
+-32602 (invalid params) with the message; either way the world is unchanged, and nothing is logged as a
+server failure.
 """
 
 from __future__ import annotations

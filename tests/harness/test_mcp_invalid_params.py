@@ -1,6 +1,7 @@
 """`uigym mcp` answers arguments no tool could take (an integer beyond SQLite's range, nesting deeper than
-the tools' bound, a lone surrogate) with JSON-RPC's invalid-params error (-32602) and a clean message: not
-an internal error (code 0) with a traceback in the log. The world is unchanged and the session goes on."""
+the tools' bound) with JSON-RPC's invalid-params error (-32602) and a clean message: not an internal error
+(code 0) with a traceback in the log. A lone surrogate on the wire is already the SDK's parse error (-32700).
+The world is unchanged and the session goes on."""
 
 from __future__ import annotations
 
