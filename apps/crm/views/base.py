@@ -12,6 +12,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from apps._shared import db, now
+from apps._shared.headers import bounded_path, short_text
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.icons import sicon, uicon
@@ -82,7 +83,7 @@ def wants_json() -> bool:
 
 
 def safe_path(p: str | None) -> str | None:
-    if not p:
+    if not bounded_path(p):  # none, or too long to send back in a Location header
         return None
     parts = urlsplit(p)
     path = parts.path + (f"?{parts.query}" if parts.query else "")
@@ -96,7 +97,9 @@ def back_url() -> str:
 
 
 def done(redirect_to: str | None = None, toast: str | None = None, **extra):
-    """A state change succeeded: JSON for fetch callers; otherwise a 303 to the target page (or back)."""
+    """A state change succeeded: JSON for fetch callers; otherwise a 303 to the target page (or back), the
+    toast riding in a cookie. The toast is cut to a bounded length (it quotes what the user typed)."""
+    toast = short_text(toast) if toast else toast
     if wants_json():
         return json_ok(redirect=redirect_to, reload=redirect_to is None, toast=toast, **extra)
     resp = redirect(redirect_to or back_url(), code=303)

@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 
 from apps._shared import db, inputs, now
 from apps._shared.actions import perform
+from apps._shared.headers import bounded_path
 from apps.food.models import Address, Cuisine, MenuItem, Order, Promo, Store
 from apps.food.services import FormInvalid, Invalid, NotFound, account
 from apps.food.services.search import RELATED_TO, SYNONYMS, normalize_query, search_stores
@@ -124,7 +125,7 @@ def set_mode():
 
 
 def _back():
-    nxt = request.form.get("next", "")
+    nxt = bounded_path(request.form.get("next", "")) or ""  # too long for a Location header: no redirect
     if nxt.startswith("/") and not nxt.startswith("//"):
         return redirect(nxt)
     return None
