@@ -120,9 +120,12 @@ class ToolModelAgent(ModelAgent):
     def _action(self, name: str, raw: str) -> dict:
         try:
             args = json.loads(raw) if raw.strip() else {}
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, RecursionError, ValueError) as e:
+            # Not JSON, nested deeper than the parser reads, or an integer past Python's 4300 digits: the
+            # model's mistake, answered like any other unreadable arguments, never raised out of act().
             self.parse_errors += 1
-            self.last_parse_error = f"the arguments of {name} are not JSON: {e.msg}"
+            why = e.msg if isinstance(e, json.JSONDecodeError) else ("nested too deeply" if isinstance(e, RecursionError) else str(e))
+            self.last_parse_error = f"the arguments of {name} are not JSON: {why}"
             args = {"__unreadable_arguments__": raw[:200]}  # the app refuses them and says so
         if name == "done":
             answer = args.get("answer") if isinstance(args, dict) else None

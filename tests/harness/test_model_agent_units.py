@@ -89,3 +89,17 @@ def test_a_misspelt_agent_arg_is_refused_with_the_names_the_agent_takes(tmp_path
     bad = runner.invoke(app, ["eval", "--agent", "oracle", "--tasks", "food/*", "--agent-arg", "temperature=0",
                               "--out", str(tmp_path / "o")])
     assert bad.exit_code == 2 and "OracleAgent takes no 'temperature'" in bad.output
+
+
+@pytest.mark.parametrize("raw", ["{", "[" * 5000 + "]" * 5000, '{"thread_ids": [' + "9" * 5000 + "]}",
+                                 '{"a": ' * 3000 + "1" + "}" * 3000])
+def test_unreadable_tool_arguments_are_a_parse_error_never_an_exception(raw):
+    """Arguments that are not JSON, too deep for the parser, or hold an integer past Python's 4300 digits
+    come back as unreadable arguments the app refuses (a step with an error), counted as a parse error."""
+    from agent_harness.agents.tool_model import ToolModelAgent
+
+    agent = ToolModelAgent(base_url="http://127.0.0.1:9/v1", model="m")
+    agent.parse_errors = 0  # what reset() sets
+    action = agent._action("star", raw)
+    assert action["type"] == "tool" and "__unreadable_arguments__" in action["args"]
+    assert agent.parse_errors == 1 and "are not JSON" in agent.last_parse_error
