@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import abort, request
 
-from apps._shared import db
+from apps._shared.actions import perform
 from apps.crm import records as R
 from apps.crm.services import ServiceError
 from apps.crm.services import activities as svc
@@ -20,11 +20,8 @@ def compose(obj: str, rid: int, kind: str):
     if obj not in COMPOSER_OBJECTS or kind not in svc.KINDS:
         abort(404)
     R.get_record(obj, rid)
-    try:
-        _, toast = svc.compose(obj, rid, kind, request.form)
-    except ServiceError as e:
-        return fail(message=getattr(e, "ui_message", str(e)))
-    db().commit()
+    _, toast = perform(svc.compose, obj, rid, kind, request.form,
+                       errors={ServiceError: lambda e: fail(message=getattr(e, "ui_message", str(e)))})
     return done(None, toast=toast)
 
 
@@ -32,8 +29,7 @@ def compose(obj: str, rid: int, kind: str):
 def task_complete(rid: int):
     rec = R.get_record("Task", rid)
     want = request.form.get("done", "1") != "0"
-    svc.complete_task(rid, want)
-    db().commit()
+    perform(svc.complete_task, rid, want)
     return done(None, toast=f'Task "{rec.subject}" was {"marked complete" if want else "reopened"}.')
 
 

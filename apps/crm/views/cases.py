@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from flask import abort, render_template, request
 
-from apps._shared import db
+from apps._shared.actions import perform
 from apps.crm import records as R
 from apps.crm.meta import CASE_REASONS
-from apps.crm.services import ServiceError
 from apps.crm.services import cases as svc
-from apps.crm.views.base import bp, done, fail
+from apps.crm.views.base import bp, done
 from apps.crm.views.records import modal_response
+from apps.crm.views.refusals import modal
 
 
 def _form(rec, values: dict, errors: dict) -> str:
@@ -30,9 +30,6 @@ def case_close(rid: int):
                               "Case", rid)
     values = {"status": request.form.get("status", ""), "reason": request.form.get("reason", ""),
               "comment": request.form.get("comment", "")}
-    try:
-        svc.close_case(rid, values["status"], values["reason"] or None, values["comment"])
-    except ServiceError as e:
-        return fail(_form(rec, values, e.errors or {"status": str(e)}), message=str(e))
-    db().commit()
+    perform(svc.close_case, rid, values["status"], values["reason"] or None, values["comment"],
+            errors=modal(lambda e: _form(rec, values, e.errors or {"status": str(e)}), with_message=True))
     return done(None, toast=f"Case \u201c{rec.case_number}\u201d was saved.")

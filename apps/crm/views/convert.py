@@ -6,13 +6,14 @@ from flask import render_template, request
 from sqlalchemy import select
 
 from apps._shared import db
+from apps._shared.actions import perform
 from apps.crm import models as m
 from apps.crm import records as R
-from apps.crm.services import ServiceError
 from apps.crm.services import convert as svc
 from apps.crm.services.convert import matching_accounts, matching_contacts
 from apps.crm.views.base import bp, done, fail
 from apps.crm.views.records import modal_response
+from apps.crm.views.refusals import modal
 
 
 def convert_context(lead: m.Lead, form=None, errors=None) -> dict:
@@ -38,9 +39,6 @@ def lead_convert(rid: int):
         return fail(message="This lead was already converted.", status=400)
     if request.method == "GET":
         return modal_response(render_template("crm/convert.html", **convert_context(lead)), "Lead", rid)
-    try:
-        svc.convert_lead(rid, request.form)
-    except ServiceError as e:
-        return fail(render_template("crm/convert.html", **convert_context(lead, request.form, e.errors)))
-    db().commit()
+    perform(svc.convert_lead, rid, request.form, errors=modal(lambda e: render_template(
+        "crm/convert.html", **convert_context(lead, request.form, e.errors))))
     return done(f"/lightning/r/Lead/{lead.id}/convert")

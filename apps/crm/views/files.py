@@ -9,6 +9,7 @@ import io
 from flask import Response, abort, render_template, request, send_file
 
 from apps._shared import db, inputs
+from apps._shared.actions import perform
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.services import ServiceError
@@ -46,13 +47,8 @@ def files_add(obj: str, rid: int):
         if n is None:
             abort(400, description="'file_id' must be file ids.")
         ids.append(n)
-    try:
-        links = svc.attach(obj, rid, ids)
-    except ServiceError as e:
-        if e.status == 404:
-            abort(404, description=str(e))
-        return fail(_add_modal(obj, rid, str(e).split(": ", 1)[-1]))
-    db().commit()
+    links = perform(svc.attach, obj, rid, ids, errors={ServiceError: lambda e: (
+        abort(404, description=str(e)) if e.status == 404 else fail(_add_modal(obj, rid, str(e).split(": ", 1)[-1])))})
     n = len(links)
     return done(f"/lightning/r/{obj}/{rid}/view", toast=f"{n} file{'s' if n != 1 else ''} added to the record.")
 
@@ -61,11 +57,9 @@ def files_add(obj: str, rid: int):
 def files_upload(obj: str, rid: int):
     _parent_or_404(obj, rid)
     up = request.files.get("file")
-    try:
-        f = svc.upload(obj, rid, up.filename if up else "", up.read(svc.MAX_BYTES + 1) if up else b"")
-    except ServiceError as e:
-        return fail(message=next(iter(e.errors.values()), str(e)), status=e.status if e.status >= 400 else 400)
-    db().commit()
+    f = perform(svc.upload, obj, rid, up.filename if up else "", up.read(svc.MAX_BYTES + 1) if up else b"",
+                errors={ServiceError: lambda e: fail(message=next(iter(e.errors.values()), str(e)),
+                                                     status=e.status if e.status >= 400 else 400)})
     return done(f"/lightning/r/{obj}/{rid}/view", toast=f"1 file was added to the {obj.lower()}: {f.title}.")
 
 
@@ -124,6 +118,5 @@ def file_link_delete(lid: int):
                                                       "The file stays in Files.",
                                               action=f"/lightning/r/FileLink/{lid}/delete", button="Remove"),
                               lk.parent_type, lk.parent_id)
-    svc.remove(lid)
-    db().commit()
+    perform(svc.remove, lid)
     return done(f"/lightning/r/{lk.parent_type}/{lk.parent_id}/view", toast="File was removed from the record.")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from flask import abort, render_template, request
 
 from apps._shared import db
+from apps._shared.actions import perform
 from apps.crm import models as m
 from apps.crm.meta import LIST_OBJECTS, OBJECTS
-from apps.crm.services import ServiceError
 from apps.crm.services import listviews as lv_svc
 from apps.crm.views.base import done, fail, lurl
 from apps.crm.views.base import bp
+from apps.crm.views.refusals import modal
 
 
 def _form(lv: m.ListView, visible: list[str], error: str = "") -> str:
@@ -37,9 +38,6 @@ def listview_fields(obj: str, lv_id: int):
 
         return modal_response(_form(lv, lv_svc.columns_of(lv)), obj)
     cols = [c for c in request.form.getlist("columns") if c]
-    try:
-        lv_svc.set_columns(lv, cols)
-    except ServiceError as e:
-        return fail(_form(lv, cols, next(iter(e.errors.values()), str(e))), message=str(e))
-    db().commit()
+    perform(lv_svc.set_columns, lv, cols,
+            errors=modal(lambda e: _form(lv, cols, next(iter(e.errors.values()), str(e))), with_message=True))
     return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{lv.name}" was saved.')

@@ -7,15 +7,16 @@ from flask import abort, redirect, render_template, request
 from sqlalchemy import func, select
 
 from apps._shared import db, inputs
+from apps._shared.actions import perform
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.filters import OPS, describe, ops_for, sort_expr
 from apps.crm.meta import LIST_OBJECTS, OBJECTS, STAGES
-from apps.crm.services import ServiceError
 from apps.crm.services import listviews as lv_svc
 from apps.crm.services import records as rec_svc
 from apps.crm.services.read import DEFAULT_SORT, base_query
 from apps.crm.views.base import bp, done, fail, json_error, json_ok, lurl, page, rurl
+from apps.crm.views.refusals import MESSAGE, modal
 
 PAGE_SIZE = 50
 MASS_ACTIONS = {"Lead": ["Change Owner", "Change Status"], "Case": ["Change Owner", "Change Status"],
@@ -172,8 +173,7 @@ def kanban_move():
     stage = body.get("stage")
     if rec is None or stage not in STAGES:
         return json_error(message="That opportunity or stage doesn't exist.", status=400)
-    rec_svc.set_path_value("Opportunity", rec.id, stage)
-    db().commit()
+    perform(rec_svc.set_path_value, "Opportunity", rec.id, stage)
     return json_ok(toast=f'Stage changed to "{stage}" for {rec.name}.', amount=rec.amount or 0)
 
 
@@ -218,11 +218,15 @@ def inline_save():
     if body.get("check"):
         db().rollback()
         return json_ok()
-    for rec, values in staged:
-        R.update(rec, values)
-    db().commit()
+    perform(_update_all, staged)
     n = len(staged)
     return done(None, toast=f"{n} {o.plural} updated." if n != 1 else f"{o.label} was saved.")
+
+
+def _update_all(staged: list) -> None:
+    """Every inline edit, checked above, written in one transaction."""
+    for rec, values in staged:
+        R.update(rec, values)
 
 
 # ------------------------------------------------------------------------ mass actions
@@ -246,14 +250,17 @@ def mass_action(obj: str, action: str):
     # Ids no longer there are skipped, as before: the service wants existing ones.
     ids_found = list(db().scalars(select(o.model.id).where(o.model.id.in_(ids))))
     if action == "owner":
-        try:
-            recs = rec_svc.mass_action(obj, ids_found, "owner", request.form.get("owner_id", "")) if ids_found else []
+        owner = request.form.get("owner_id", "")
+
+        def change_owner() -> list:
             if not ids_found:
-                rec_svc.user(request.form.get("owner_id", ""))
-        except ServiceError as e:
-            html = render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
-                                   status_options=[], errors=e.errors or {"owner_id": "Complete this field."})
-            return fail(html)
+                rec_svc.user(owner)  # the owner is checked even when no record is left
+                return []
+            return rec_svc.mass_action(obj, ids_found, "owner", owner)
+
+        recs = perform(change_owner, errors=modal(lambda e: render_template(
+            "crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids), status_options=[],
+            errors=e.errors or {"owner_id": "Complete this field."})))
         toast = f"Owner changed for {len(recs)} {o.label.lower() if len(recs) == 1 else o.plural.lower()}."
     elif action == "status":
         st = request.form.get("status", "")
@@ -261,14 +268,13 @@ def mass_action(obj: str, action: str):
             html = render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
                                    status_options=o.field("status").options, errors={"status": "Complete this field."})
             return fail(html)
-        recs = rec_svc.mass_action(obj, ids_found, "status", st) if ids_found else []
+        recs = perform(rec_svc.mass_action, obj, ids_found, "status", st) if ids_found else []
         toast = f"Status changed for {len(recs)} {o.plural.lower() if len(recs) != 1 else o.label.lower()}."
     else:
         if obj != "Task":
             abort(404)
-        recs = rec_svc.mass_action(obj, ids_found, "complete") if ids_found else []
+        recs = perform(rec_svc.mass_action, obj, ids_found, "complete") if ids_found else []
         toast = f"{len(recs)} task{'s' if len(recs) != 1 else ''} marked complete."
-    db().commit()
     return done(None, toast=toast)
 
 
@@ -293,16 +299,11 @@ def listview_form(obj: str, mode: str, lv_id: int | None = None):
                                api_name=_api_name(name) if name else "", visibility=(lv.visibility if lv and mode == "rename" else "me"),
                                errors={})
     if mode == "delete":
-        name = lv_svc.delete_view(lv)
-        db().commit()
+        name = perform(lv_svc.delete_view, lv)
         return done(lurl(obj), toast=f'List view "{name}" was deleted.')
-    try:
-        saved = lv_svc.save(obj, mode, lv, request.form.get("name", ""), request.form.get("api_name", ""),
-                            request.form.get("visibility", ""))
-    except ServiceError as e:
-        html = render_template("crm/modal_listview.html", obj=obj, o=o, mode=mode, lv=lv, errors=e.errors, **e.form)
-        return fail(html)
-    db().commit()
+    saved = perform(lv_svc.save, obj, mode, lv, request.form.get("name", ""), request.form.get("api_name", ""),
+                    request.form.get("visibility", ""), errors=modal(lambda e: render_template(
+                        "crm/modal_listview.html", obj=obj, o=o, mode=mode, lv=lv, errors=e.errors, **e.form)))
     if mode == "rename":
         return done(lurl(obj, filterName=saved.api_name), toast=f'List view "{saved.name}" was saved.')
     return done(lurl(obj, filterName=saved.api_name, filters="open"),
@@ -317,9 +318,5 @@ def listview_filters(obj: str, lv_id: int):
     if lv.is_standard:
         return fail(message="You can't edit filters on a standard list view. Clone it to make changes.")
     body = inputs.body(form_json="payload")
-    try:
-        lv_svc.set_filters(lv, body.get("scope", "all"), inputs.objects(body, "filters"))
-    except ServiceError as e:
-        return fail(message=str(e))
-    db().commit()
+    perform(lv_svc.set_filters, lv, body.get("scope", "all"), inputs.objects(body, "filters"), errors=MESSAGE)
     return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{lv.name}" was saved.')

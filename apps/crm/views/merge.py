@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from flask import abort, render_template, request
 
-from apps._shared import db
+from apps._shared.actions import perform
 from apps.crm import records as R
 from apps.crm.meta import OBJECTS
-from apps.crm.services import ServiceError
 from apps.crm.services import merge as svc
 from apps.crm.services.merge import MERGE_FIELDS, candidates  # noqa: F401 - tasks' templates read MERGE_FIELDS here
 from apps.crm.views.base import bp, done, fail, rurl
 from apps.crm.views.records import modal_response
+from apps.crm.views.refusals import MESSAGE
 
 def _display(obj: str, rec, fname: str, names: R.Names) -> str:
     return svc.display_value(obj, rec, fname, names)
@@ -63,9 +63,6 @@ def merge_do(obj: str, rid: int):
     ids = [int(x) for x in request.form.get("ids", "").split(",") if x.isdecimal()]
     master_id = request.form.get("master", "")
     sources = {f: int(v) for f in MERGE_FIELDS[obj] if (v := request.form.get(f"f_{f}", "")).isdecimal()}
-    try:
-        master, n = svc.merge(obj, rid, ids, int(master_id) if master_id.isdecimal() else -1, sources)
-    except ServiceError as e:
-        return fail(message=str(e))
-    db().commit()
+    master, n = perform(svc.merge, obj, rid, ids, int(master_id) if master_id.isdecimal() else -1, sources,
+                        errors=MESSAGE)
     return done(rurl(obj, master.id), toast=f'{n} {o.plural.lower()} were merged into "{master.name}".')

@@ -10,11 +10,13 @@ from urllib.parse import urlencode
 from flask import abort, render_template, request
 
 from apps._shared import db, inputs
+from apps._shared.actions import perform
 from apps.crm import records as R
 from apps.crm.services import ServiceError
 from apps.crm.services import products as svc
-from apps.crm.views.base import bp, done, fail
+from apps.crm.views.base import bp, done
 from apps.crm.views.records import modal_response
+from apps.crm.views.refusals import modal
 
 
 def _base(rid: int) -> str:
@@ -45,11 +47,7 @@ def products_pricebook(rid: int):
     if request.method == "GET":
         return modal_response(_pricebook_modal(opp, {}), "Opportunity", rid)
     raw = request.form.get("price_book_id", "")
-    try:
-        svc.choose_price_book(rid, inputs.id_text(raw))
-    except ServiceError as e:
-        return fail(_pricebook_modal(opp, e.errors, raw))
-    db().commit()
+    perform(svc.choose_price_book, rid, inputs.id_text(raw), errors=modal(lambda e: _pricebook_modal(opp, e.errors, raw)))
     # Lightning goes straight on to Add Products once the book is chosen.
     return done(f"{_base(rid)}/add")
 
@@ -101,13 +99,8 @@ def products_save(rid: int):
              "service_date": f.get(f"date-{i}", ""), "description": f.get(f"description-{i}", "")}
         values[i] = v
         items.append({"price_book_entry_id": i, **v})
-    try:
-        added = svc.add_products(rid, items)
-    except ServiceError as e:
-        if opp.price_book_id is None:
-            return fail(_pricebook_modal(opp, e.errors))
-        return fail(_edit_modal(opp, ids, e.errors, values))
-    db().commit()
+    added = perform(svc.add_products, rid, items, errors=modal(lambda e: (
+        _pricebook_modal(opp, e.errors) if opp.price_book_id is None else _edit_modal(opp, ids, e.errors, values))))
     n = len(added)
     return done(f"/lightning/r/Opportunity/{rid}/view", toast=f"{n} product{'s' if n != 1 else ''} added to the opportunity.")
 
@@ -127,20 +120,17 @@ def line_item_edit(lid: int):
     action = f"/lightning/r/OpportunityLineItem/{lid}/edit"
     delete_url = f"/lightning/r/OpportunityLineItem/{lid}/delete"
 
-    def modal(errors: dict, v: dict) -> str:
+    def line_modal(errors: dict, v: dict) -> str:
         return render_template("crm/modal_line_item.html", li=li, product=product, action=action, delete_url=delete_url,
                                errors=errors, v=v)
 
     if request.method == "GET":
         v = {"quantity": li.quantity, "sales_price": R.fmt_money(li.unit_price), "service_date": R.fmt_date(li.service_date),
              "description": li.description}
-        return modal_response(modal({}, v), "Opportunity", li.opportunity_id)
+        return modal_response(line_modal({}, v), "Opportunity", li.opportunity_id)
     v = {k: request.form.get(k, "") for k in ("quantity", "sales_price", "service_date", "description")}
-    try:
-        svc.update_line_item(lid, v["quantity"] or "0", v["sales_price"] or "-1", v["service_date"], v["description"])
-    except ServiceError as e:
-        return fail(modal(e.errors, v))
-    db().commit()
+    perform(svc.update_line_item, lid, v["quantity"] or "0", v["sales_price"] or "-1", v["service_date"], v["description"],
+            errors=modal(lambda e: line_modal(e.errors, v)))
     return done(None, toast=f"{product.name if product else 'Product'} was saved.")
 
 
@@ -152,6 +142,5 @@ def line_item_delete(lid: int):
                                               message="Are you sure you want to delete this opportunity product?",
                                               action=f"/lightning/r/OpportunityLineItem/{lid}/delete", button="Delete"),
                               "Opportunity", li.opportunity_id)
-    name = svc.delete_line_item(lid)
-    db().commit()
+    name = perform(svc.delete_line_item, lid)
     return done(f"/lightning/r/Opportunity/{li.opportunity_id}/view", toast=f'Opportunity Product "{name}" was deleted.')

@@ -9,14 +9,15 @@ from flask import abort, redirect, render_template, request
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
+from apps._shared.actions import perform
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import GUIDANCE, KEY_FIELDS, OBJECTS, PATHS
-from apps.crm.services import ServiceError
 from apps.crm.services import records as svc
 from apps.crm.services.read import activity_scope
 from apps.crm.services.activities import composer_defaults  # noqa: F401 - the record page and composers read it
 from apps.crm.views.base import bp, done, fail, json_ok, lurl, page, rurl
+from apps.crm.views.refusals import modal
 
 VIEWABLE = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
 TRACKED = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
@@ -262,8 +263,7 @@ def record_page(obj: str, rid: int, modal_html: str = ""):
         abort(404)
     rec = R.get_record(obj, rid)
     if obj in TRACKED and request.method == "GET":
-        rec.last_viewed_at = now()
-        db().commit()
+        perform(_viewed, rec)
     ctx = record_context(obj, rec)
     o = ctx["o"]
     names = ctx["names"]
@@ -292,6 +292,11 @@ def record_page(obj: str, rid: int, modal_html: str = ""):
     ctx["composer_defaults"] = composer_defaults(obj, rec)
     title = ctx["name"]
     return page("crm/record.html", active=obj, title=f"{title} | {o.label}", page_icon=o.icon, **ctx)
+
+
+def _viewed(rec) -> None:
+    """Opening a record's page puts it in Recently Viewed."""
+    rec.last_viewed_at = now()
 
 
 def build_path(obj: str, rec) -> dict:
@@ -397,34 +402,8 @@ def record_new(obj: str):
         extra = {"contact_id": values.pop("_contact_id", None)}
         return modal_response(render_form(obj, "new", values, {}, extra=extra), obj)
     cid = inputs.id_text(request.form.get("contact_id", "")) if obj == "Opportunity" else None
-    try:
-        rec = svc.create_record(obj, request.form, request.form.get("subtype", ""), cid)
-    except ServiceError as e:
-        db().rollback()
-        vals = Prefill({k: v for k, v in request.form.items()})
-        for f in o.fields:
-            if f.type in ("lookup", "user") and f.name not in ("who", "what"):
-                vals[f.name] = int(vals[f.name]) if str(vals.get(f.name, "")).isdecimal() else None
-        for k in ("who", "what"):
-            raw = request.form.get(f"{k}_id", "")
-            if ":" in raw:
-                t, _, i = raw.partition(":")
-                vals[f"{k}_type"], vals[f"{k}_id"] = t, int(i) if i.isdecimal() else None
-            else:
-                vals[f"{k}_type"], vals[f"{k}_id"] = None, None
-        for f in o.fields:
-            if f.type == "date" and vals.get(f.name):
-                try:
-                    vals[f.name] = R.parse_date(vals[f.name])
-                except ValueError:
-                    pass
-            if f.type == "datetime" and vals.get(f.name):
-                try:
-                    vals[f.name] = dt.datetime.combine(R.parse_date(vals[f.name]), R.parse_time(request.form.get(f.name + "_time") or "12:00 AM"))
-                except ValueError:
-                    vals[f.name] = None
-        return fail(render_form(obj, "new", vals, e.errors, extra={"contact_id": request.form.get("contact_id")}))
-    db().commit()
+    rec = perform(svc.create_record, obj, request.form, request.form.get("subtype", ""), cid,
+                  errors=modal(lambda e: _new_form_again(obj, e.errors)))
     name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
     toast = f'{o.label} "{name}" was created.'
     if request.form.get("save_new"):
@@ -432,6 +411,34 @@ def record_new(obj: str):
     if request.form.get("stay") == "1":
         return done(None, toast=toast)
     return done(rurl(obj, rec.id), toast=toast)
+
+
+def _new_form_again(obj: str, errors: dict) -> str:
+    """The New form refused: what was typed (lookups, dates and times read back), with the errors."""
+    o = OBJECTS[obj]
+    vals = Prefill({k: v for k, v in request.form.items()})
+    for f in o.fields:
+        if f.type in ("lookup", "user") and f.name not in ("who", "what"):
+            vals[f.name] = int(vals[f.name]) if str(vals.get(f.name, "")).isdecimal() else None
+    for k in ("who", "what"):
+        raw = request.form.get(f"{k}_id", "")
+        if ":" in raw:
+            t, _, i = raw.partition(":")
+            vals[f"{k}_type"], vals[f"{k}_id"] = t, int(i) if i.isdecimal() else None
+        else:
+            vals[f"{k}_type"], vals[f"{k}_id"] = None, None
+    for f in o.fields:
+        if f.type == "date" and vals.get(f.name):
+            try:
+                vals[f.name] = R.parse_date(vals[f.name])
+            except ValueError:
+                pass
+        if f.type == "datetime" and vals.get(f.name):
+            try:
+                vals[f.name] = dt.datetime.combine(R.parse_date(vals[f.name]), R.parse_time(request.form.get(f.name + "_time") or "12:00 AM"))
+            except ValueError:
+                vals[f.name] = None
+    return render_form(obj, "new", vals, errors, extra={"contact_id": request.form.get("contact_id")})
 
 
 @bp.route("/lightning/r/<obj>/<int:rid>/edit", methods=["GET", "POST"])
@@ -446,19 +453,19 @@ def record_edit(obj: str, rid: int):
         return fail(message="You can't edit a converted lead.", status=400)
     if request.method == "GET":
         return modal_response(render_form(obj, "edit", rec, {}, rid), obj, rid)
-    try:
-        svc.update_record(obj, rid, request.form)
-    except ServiceError as e:
-        db().rollback()
-        shadow = Prefill({c.name: getattr(rec, c.name) for c in o.model.__table__.columns})
-        for k, v in request.form.items():
-            if k in shadow and isinstance(shadow[k], str):
-                shadow[k] = v
-        shadow["name"] = rec.name if hasattr(rec, "first_name") else getattr(rec, "name", "")
-        return fail(render_form(obj, "edit", shadow, e.errors, rid))
-    db().commit()
+    perform(svc.update_record, obj, rid, request.form, errors=modal(lambda e: _edit_form_again(obj, rec, rid, e.errors)))
     name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
     return done(None, toast=f'{o.label} "{name}" was saved.')
+
+
+def _edit_form_again(obj: str, rec, rid: int, errors: dict) -> str:
+    """The Edit form refused: the record as stored (the refusal was rolled back) with the text typed over it."""
+    shadow = Prefill({c.name: getattr(rec, c.name) for c in OBJECTS[obj].model.__table__.columns})
+    for k, v in request.form.items():
+        if k in shadow and isinstance(shadow[k], str):
+            shadow[k] = v
+    shadow["name"] = rec.name if hasattr(rec, "first_name") else getattr(rec, "name", "")
+    return render_form(obj, "edit", shadow, errors, rid)
 
 
 @bp.get("/lightning/r/<obj>/<int:rid>/clone")
@@ -489,8 +496,7 @@ def record_delete(obj: str, rid: int):
         return modal_response(render_template("crm/modal_confirm.html", title=f"Delete {o.label}",
                                               message=f"Are you sure you want to delete this {o.label.lower()}?",
                                               action=f"/lightning/r/{obj}/{rid}/delete", button="Delete"), obj, rid)
-    svc.delete_record(obj, rid)
-    db().commit()
+    perform(svc.delete_record, obj, rid)
     back = request.form.get("back") or ""
     target = lurl(obj) if obj != "Event" else "/lightning/page/home"
     if obj == "Task":
@@ -512,12 +518,8 @@ def record_owner(obj: str, rid: int):
     if request.method == "GET":
         return modal_response(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors={},
                                               action=f"/lightning/r/{obj}/{rid}/owner"), obj, rid)
-    try:
-        _, u = svc.change_owner(obj, rid, request.form.get("owner_id", ""))
-    except ServiceError as e:
-        return fail(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors=e.errors,
-                                    action=f"/lightning/r/{obj}/{rid}/owner"))
-    db().commit()
+    _, u = perform(svc.change_owner, obj, rid, request.form.get("owner_id", ""), errors=modal(lambda e: render_template(
+        "crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors=e.errors, action=f"/lightning/r/{obj}/{rid}/owner")))
     return done(None, toast=f"{u.name} now owns the record for {name}.")
 
 
@@ -526,8 +528,7 @@ def record_follow(obj: str, rid: int):
     if obj not in VIEWABLE:
         abort(404)
     R.get_record(obj, rid)
-    following = svc.set_follow(obj, rid)
-    db().commit()
+    following = perform(svc.set_follow, obj, rid)
     return json_ok(following=following)
 
 
@@ -557,8 +558,7 @@ def record_path(obj: str, rid: int):
         return fail(message="Choose a valid value.", status=400)
     if obj == "Lead" and value == "Closed - Converted":
         return done(f"/lightning/r/Lead/{rid}/convert")
-    svc.set_path_value(obj, rid, value, request.form.get("loss_reason"))
-    db().commit()
+    perform(svc.set_path_value, obj, rid, value, request.form.get("loss_reason"))
     label = OBJECTS[obj].field(field).label
     return done(None, toast=f"{label} changed successfully.")
 
@@ -574,12 +574,8 @@ def note_new(obj: str, rid: int):
         return modal_response(render_template("crm/modal_note.html", note=None, errors={}, action=action, title="New Note"), obj, rid)
     title = request.form.get("title", "").strip()
     body = request.form.get("body", "").strip()
-    try:
-        svc.add_note(obj, rid, title, body)
-    except ServiceError as e:
-        return fail(render_template("crm/modal_note.html", note={"title": title, "body": body},
-                                    errors=e.errors, action=action, title="New Note"))
-    db().commit()
+    perform(svc.add_note, obj, rid, title, body, errors=modal(lambda e: render_template(
+        "crm/modal_note.html", note={"title": title, "body": body}, errors=e.errors, action=action, title="New Note")))
     return done(None, toast=f'Note "{title}" was created.')
 
 
@@ -593,12 +589,8 @@ def note_edit(nid: int):
                                               delete_url=f"/lightning/r/Note/{nid}/delete"), note.parent_type, note.parent_id)
     title = request.form.get("title", "").strip()
     body = request.form.get("body", "").strip()
-    try:
-        svc.edit_note(nid, title, body)
-    except ServiceError as e:
-        return fail(render_template("crm/modal_note.html", note={"title": title, "body": body},
-                                    errors=e.errors, action=action, title=note.title))
-    db().commit()
+    perform(svc.edit_note, nid, title, body, errors=modal(lambda e: render_template(
+        "crm/modal_note.html", note={"title": title, "body": body}, errors=e.errors, action=action, title=note.title)))
     return done(None, toast=f'Note "{title}" was saved.')
 
 
@@ -610,8 +602,7 @@ def note_delete(nid: int):
         return modal_response(render_template("crm/modal_confirm.html", title="Delete Note",
                                               message="Are you sure you want to delete this note?",
                                               action=f"/lightning/r/Note/{nid}/delete", button="Delete"), note.parent_type, note.parent_id)
-    svc.delete_note(nid)
-    db().commit()
+    perform(svc.delete_note, nid)
     return done(None, toast="Note was deleted.")
 
 
@@ -625,12 +616,9 @@ def contact_role_new(rid: int):
     if request.method == "GET":
         return modal_response(render_template("crm/modal_role.html", opp=opp, errors={}, action=action, roles=CONTACT_ROLES), "Opportunity", rid)
     cid = request.form.get("contact_id", "")
-    try:
-        svc.add_contact_role(rid, int(cid) if inputs.id_text(cid) is not None else None, request.form.get("role", ""),
-                             request.form.get("is_primary") in ("on", "true", "1"))
-    except ServiceError as e:
-        return fail(render_template("crm/modal_role.html", opp=opp, errors=e.errors, action=action, roles=CONTACT_ROLES))
-    db().commit()
+    perform(svc.add_contact_role, rid, int(cid) if inputs.id_text(cid) is not None else None, request.form.get("role", ""),
+            request.form.get("is_primary") in ("on", "true", "1"), errors=modal(lambda e: render_template(
+                "crm/modal_role.html", opp=opp, errors=e.errors, action=action, roles=CONTACT_ROLES)))
     return done(None, toast="Contact role was added.")
 
 

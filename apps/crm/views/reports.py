@@ -8,17 +8,18 @@ from flask import abort, redirect, render_template, request
 from sqlalchemy import or_, select
 
 from apps._shared import db, now
+from apps._shared.actions import perform
 from apps.crm import charts
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.filters import OPS, describe, filter_param, ops_for
 from apps.crm.meta import OBJECTS, REPORT_TYPES
-from apps.crm.views.base import bp, done, fail, json_ok, page
+from apps.crm.views.base import bp, done, json_ok, page
 from apps.crm.services.reports import (  # noqa: F401 - re-exported: templates and tests read them from here
     DASH_FOLDERS, DEFAULT_COLUMNS, FOLDERS, MEASURE, ORDERS, cell_value, col_label, report_state, run_report)
-from apps.crm.services import ServiceError
 from apps.crm.services import reports as svc
 from apps.crm.views.records import modal_response
+from apps.crm.views.refusals import MESSAGE, modal
 
 
 def state_params(st: dict, **over) -> dict:
@@ -182,8 +183,7 @@ def report_view(rid: int):
         return redirect(state_url(rid, edited))
     st = report_state(rep, args)
     res = run_report(rep, st)
-    rep.last_run_at = now()
-    db().commit()
+    perform(_stamp, rep, "last_run_at")
     money = bool(res["measure"])
     chart = chart_for(rep.chart, res["groups"], money, w=760, label=f"{rep.name} chart") if rep.chart != "none" and res["groups"] else None
     o = OBJECTS[rep.report_type]
@@ -195,13 +195,17 @@ def report_view(rid: int):
                 filters_open=request.args.get("filters", "1") != "0", owner=R.user_by_id(rep.owner_id))
 
 
+def _stamp(row, field: str) -> None:
+    """A report run or a dashboard opened: its time is stamped (Recently run / viewed)."""
+    setattr(row, field, now())
+
+
 @bp.post("/lightning/r/Report/<int:rid>/save")
 def report_save(rid: int):
     rep = db().get(m.Report, rid)
     if rep is None:
         abort(404)
-    svc.save(rep, report_state(rep, request.form))
-    db().commit()
+    perform(svc.save, rep, report_state(rep, request.form))
     where = "edit" if request.form.get("next") == "edit" else "view"  # the builder's Save stays in the builder
     return done(f"/lightning/r/Report/{rid}/{where}", toast=f'Report "{rep.name}" was saved.')
 
@@ -219,13 +223,10 @@ def report_save_as(rid: int):
                                               folders=FOLDERS, types=REPORT_TYPES, errors={}))
     name = request.form.get("name", "").strip()
     folder = request.form.get("folder") or "Private Reports"
-    try:
-        new = svc.save_as(rep, st, name, folder, request.form.get("description", ""))
-    except ServiceError as e:
-        return fail(render_template("crm/modal_report.html", mode="saveas", rep=rep, params=state_params(st), name=name,
-                                    description=request.form.get("description", ""), folder=folder, folders=FOLDERS,
-                                    types=REPORT_TYPES, errors=e.errors))
-    db().commit()
+    new = perform(svc.save_as, rep, st, name, folder, request.form.get("description", ""), errors=modal(
+        lambda e: render_template("crm/modal_report.html", mode="saveas", rep=rep, params=state_params(st), name=name,
+                                  description=request.form.get("description", ""), folder=folder, folders=FOLDERS,
+                                  types=REPORT_TYPES, errors=e.errors)))
     return done(f"/lightning/r/Report/{new.id}/view", toast=f'Report "{name}" was saved.')
 
 
@@ -267,11 +268,8 @@ def report_new_save():
         return modal_response(_save_modal(rtype, st, "", "", "Private Reports", nxt, {}))
     name, desc = request.form.get("name", "").strip(), request.form.get("description", "")
     folder = request.form.get("folder") or "Private Reports"
-    try:
-        new = svc.create(name, rtype, folder, desc, st)
-    except ServiceError as e:
-        return fail(_save_modal(rtype, st, name, desc, folder, nxt, e.errors))
-    db().commit()
+    new = perform(svc.create, name, rtype, folder, desc, st,
+                  errors=modal(lambda e: _save_modal(rtype, st, name, desc, folder, nxt, e.errors)))
     return done(f"/lightning/r/Report/{new.id}/{'view' if nxt == 'run' else 'edit'}", toast=f'Report "{name}" was saved.')
 
 
@@ -284,11 +282,7 @@ def report_delete(rid: int):
         return modal_response(render_template("crm/modal_confirm.html", title="Delete Report",
                                               message=f'Are you sure you want to delete "{rep.name}"?',
                                               action=f"/lightning/r/Report/{rid}/delete", button="Delete"))
-    try:
-        name = svc.delete(rep)
-    except ServiceError as e:
-        return fail(message=str(e))
-    db().commit()
+    name = perform(svc.delete, rep, errors=MESSAGE)
     return done("/lightning/o/Report/home", toast=f'Report "{name}" was deleted.')
 
 
@@ -332,7 +326,6 @@ def dashboard_view(did: int):
             groups = res["groups"] or [{"label": "Total", "sum": res["sum"], "count": res["count"]}]
             item["svg"] = chart_for(c["chart"], groups, money, w=380, label=c["title"])
         comps.append(item)
-    d.last_viewed_at = now()
-    db().commit()
+    perform(_stamp, d, "last_viewed_at")
     return page("crm/dashboard.html", active="Dashboard", title=f"{d.name} | Dashboard", d=d, comps=comps,
                 owner=R.user_by_id(d.owner_id), page_icon="standard:dashboard")

@@ -9,6 +9,7 @@ from flask import abort, jsonify, make_response, redirect, render_template, requ
 from sqlalchemy import func, or_, select
 
 from apps._shared import db, inputs, now
+from apps._shared.actions import perform
 from apps._shared.caching import world_image
 from apps.crm import models as m
 from apps.crm import records as R
@@ -199,16 +200,15 @@ def api_favorite_toggle():
         return jsonify(ok=False, message="That page can't be a favorite."), 400
     fav = db().scalar(select(m.Favorite).where(m.Favorite.user_id == R.ME, m.Favorite.url == url))
     if fav is not None:
-        db().delete(fav)
-        db().commit()
+        perform(db().delete, fav)
         return json_ok(favorite=False, toast="Removed from favorites.")
     label = inputs.text(body, "label").split(" | ")[0][:255] or "Page"
     icon = inputs.text(body, "icon") or "standard:home"
     if icon not in TAB_ICONS.values() and not any(icon == o.icon for o in OBJECTS.values()):
         icon = "standard:home"
     order = (db().scalar(select(func.max(m.Favorite.sort_order)).where(m.Favorite.user_id == R.ME)) or 0) + 1
-    db().add(m.Favorite(id=R.next_id(m.Favorite), user_id=R.ME, label=label, url=url, icon=icon, sort_order=order, created_at=now()))
-    db().commit()
+    perform(db().add, m.Favorite(id=R.next_id(m.Favorite), user_id=R.ME, label=label, url=url, icon=icon,
+                                 sort_order=order, created_at=now()))
     return json_ok(favorite=True, toast=f'"{label}" added to favorites.')
 
 
@@ -217,8 +217,7 @@ def api_favorite_remove(fid: int):
     fav = db().get(m.Favorite, fid)
     if fav is None or fav.user_id != R.ME:
         abort(404)
-    db().delete(fav)
-    db().commit()
+    perform(db().delete, fav)
     return done(None, toast=f'"{fav.label}" removed from favorites.')
 
 
@@ -235,17 +234,20 @@ def api_notification_read(nid: int):
     if n is None or n.user_id != R.ME:
         abort(404)
     if not n.is_read:
-        n.is_read = True
-        db().commit()
+        perform(_mark_read, [n])
     return done(n.url or None)
 
 
 @bp.post("/crm/api/notifications/read-all")
 def api_notifications_read_all():
-    for n in db().scalars(select(m.Notification).where(m.Notification.user_id == R.ME, m.Notification.is_read.is_(False))):
-        n.is_read = True
-    db().commit()
+    perform(_mark_read, db().scalars(select(m.Notification).where(m.Notification.user_id == R.ME,
+                                                                  m.Notification.is_read.is_(False))))
     return done(None)
+
+
+def _mark_read(notes) -> None:
+    for n in notes:
+        n.is_read = True
 
 
 # ---------------------------------------------------------------------------- settings
@@ -254,10 +256,12 @@ def api_density():
     val = request.values.get("value") or inputs.body().get("value")
     if val not in ("comfy", "compact"):
         return jsonify(ok=False), 400
-    me = db().get(m.User, R.ME)
-    me.display_density = val
-    db().commit()
+    perform(_set_density, val)
     return done(None)
+
+
+def _set_density(val: str) -> None:
+    db().get(m.User, R.ME).display_density = val
 
 
 @bp.get("/lightning/app-launcher")

@@ -1,8 +1,9 @@
 """JSON endpoints the pages call with fetch: send, drafts, schedule, conversation actions (archive, snooze,
 labels, move...), undo, message actions, block, empty Trash/Spam, settings, contacts, RSVP.
 
-The rules live in apps/mail/services/ (shared with the tools); these views read the request, call a service,
-commit, and answer with the toast the page shows."""
+The rules live in apps/mail/services/ (shared with the tools); these views read the request, call a service in
+one transaction (apps/_shared/actions.py `perform`: committed when it returns, rolled back when it refuses, the
+refusal answered by `_api_error`), and answer with the toast the page shows."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from flask import g, jsonify, request
 from sqlalchemy import delete, select
 
 from apps._shared import db, inputs
+from apps._shared.actions import perform
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Label, Message, MessageLabel, Thread
@@ -100,16 +102,14 @@ def send():
     mode = body.get("mode") or "new"
     if mode == "new":
         ck = _compose_key(body)
-        with _COMPOSE_LOCK:
-            msg, thread = C.send(session, mode="new", **_letter(body), draft_id=_draft_for(ck, body),
-                                 file_ids=body.get("file_ids"))
-            session.commit()
+        with _COMPOSE_LOCK:  # committed before the lock is let go: a save racing this Send finds "done"
+            msg, thread = perform(C.send, session, mode="new", **_letter(body), draft_id=_draft_for(ck, body),
+                                  file_ids=body.get("file_ids"))
             _remember(ck, "done")
     else:
-        msg, thread = C.send(session, mode=mode, **_letter(body), thread_id=body.get("thread_id"),
-                             in_reply_to_id=body.get("in_reply_to_id"), file_ids=body.get("file_ids"),
-                             forward_attachment_ids=body.get("forward_attachment_ids"))
-        session.commit()
+        msg, thread = perform(C.send, session, mode=mode, **_letter(body), thread_id=body.get("thread_id"),
+                              in_reply_to_id=body.get("in_reply_to_id"), file_ids=body.get("file_ids"),
+                              forward_attachment_ids=body.get("forward_attachment_ids"))
     _SENT_AT[(getattr(g, "uigym_world", ""), msg.id)] = time.monotonic()
     if len(_SENT_AT) > 5000:
         for k in list(_SENT_AT)[:1000]:
@@ -132,8 +132,7 @@ def undo_send(mid: int):
     sent = _SENT_AT.get((getattr(g, "uigym_world", ""), mid))
     if sent is None or time.monotonic() - sent > C.me(session).undo_send_seconds + UNDO_GRACE_S:
         raise ApiError("This message has already been sent.", 409)
-    out = C.undo_send(session, mid)
-    session.commit()
+    out = perform(C.undo_send, session, mid)
     _SENT_AT.pop((getattr(g, "uigym_world", ""), mid), None)
     return jsonify(ok=True, toast="Sending undone.", **out)
 
@@ -148,9 +147,8 @@ def save_draft():
     with _COMPOSE_LOCK:
         if ck is not None and _COMPOSE.get(ck) == "done":
             raise ApiError("this draft was sent or discarded", 409)
-        m, thread = C.save_draft(session, **_letter(body), draft_id=_draft_for(ck, body),
-                                 file_ids=body.get("file_ids"))
-        session.commit()
+        m, thread = perform(C.save_draft, session, **_letter(body), draft_id=_draft_for(ck, body),
+                            file_ids=body.get("file_ids"))  # committed under the lock, as Send
         _remember(ck, m.id)
     return jsonify(ok=True, id=m.id, thread_id=thread.id, attachments=_chips(FS.attachments_of(session, m.id)))
 
@@ -173,8 +171,7 @@ def get_draft(mid: int):
 def remove_draft_attachment(mid: int, aid: int):
     """The x on an attachment chip in compose."""
     session = db()
-    C.remove_attachment(session, mid, aid)
-    session.commit()
+    perform(C.remove_attachment, session, mid, aid)
     return jsonify(ok=True, attachments=_chips(FS.attachments_of(session, mid)))
 
 
@@ -193,17 +190,15 @@ def upload_file():
     on the computer; downloads are generated, as for every attachment here)."""
     body = _json()
     session = db()
-    f = FS.upload(session, body.get("name"), body.get("size"), body.get("mime"))
-    session.commit()
+    f = perform(FS.upload, session, body.get("name"), body.get("size"), body.get("mime"))
     return jsonify(ok=True, file={**FS.file_dict(f), "size_label": FS.size_label(f.size)})
 
 
 @bp.post("/api/drafts/<int:mid>/discard")
 def discard_draft(mid: int):
     session = db()
-    with _COMPOSE_LOCK:
-        C.discard_draft(session, mid)
-        session.commit()
+    with _COMPOSE_LOCK:  # committed under the lock, as Send
+        perform(C.discard_draft, session, mid)
         _remember(_compose_key(request.get_json(silent=True) or {}), "done")
     return jsonify(ok=True, toast="Draft discarded.")
 
@@ -215,8 +210,8 @@ def schedule():
     session = db()
     ck = _compose_key(body)
     with _COMPOSE_LOCK:
-        m, thread, when = C.schedule(session, at=body.get("at"), **_letter(body), draft_id=_draft_for(ck, body))
-        session.commit()
+        m, thread, when = perform(C.schedule, session, at=body.get("at"), **_letter(body),
+                                  draft_id=_draft_for(ck, body))  # committed under the lock, as Send
         _remember(ck, "done")
     return jsonify(ok=True, thread_id=thread.id, message_id=m.id,
                    toast=f"Send scheduled for {fmt.DAY_ABBR[when.weekday()]}, {fmt.month_day_time(when)}")
@@ -235,8 +230,7 @@ def thread_scheduled(tid: int):
 def cancel_scheduled(mid: int):
     """Cancel send: the scheduled message goes back to Drafts (and opens in compose)."""
     session = db()
-    m = C.cancel_scheduled(session, mid)
-    session.commit()
+    m = perform(C.cancel_scheduled, session, mid)
     return jsonify(ok=True, draft_id=m.id, toast="Sending cancelled.")
 
 
@@ -252,8 +246,7 @@ def _flag(body: dict, key: str) -> bool:
 def star_thread(tid: int):
     """Starring a conversation stars its latest message; unstarring clears every star in it (Gmail)."""
     session = db()
-    starred = S.star_thread(session, tid, _flag(_json(), "starred"))
-    session.commit()
+    starred = perform(S.star_thread, session, tid, _flag(_json(), "starred"))
     return jsonify(ok=True, starred=starred)
 
 
@@ -261,8 +254,7 @@ def star_thread(tid: int):
 def star_message(mid: int):
     session = db()
     on = _flag(_json(), "starred")
-    starred = S.star_message(session, mid, on)
-    session.commit()
+    starred = perform(S.star_message, session, mid, on)
     return jsonify(ok=True, starred=starred)
 
 
@@ -270,8 +262,7 @@ def star_message(mid: int):
 def important_thread(tid: int):
     session = db()
     on = _flag(_json(), "important")
-    S.set_important(session, tid, on)
-    session.commit()
+    perform(S.set_important, session, tid, on)
     return jsonify(ok=True, important=on)
 
 
@@ -282,8 +273,7 @@ def thread_action():
     if not isinstance(action, str):
         raise ApiError("'action' is required")
     session = db()
-    toast, undo = apply_action(session, action, _ids(body), body)
-    session.commit()
+    toast, undo = perform(apply_action, session, action, _ids(body), body)
     return jsonify(ok=True, toast=toast, undo=undo)
 
 
@@ -294,8 +284,7 @@ def mark_all_read():
 
     body = _json()
     session = db()
-    n = S.mark_read_where(session, conds_for_path(str(body.get("path") or "/inbox")))
-    session.commit()
+    n = perform(S.mark_read_where, session, conds_for_path(str(body.get("path") or "/inbox")))
     return jsonify(ok=True, toast=_plural(n, "Conversation marked as read.", "{n} conversations marked as read."))
 
 
@@ -306,7 +295,12 @@ def undo():
     changes = body.get("changes")
     if not isinstance(changes, list):
         raise ApiError("'changes' must be a list")
-    session = db()
+    perform(_restore, db(), changes, body)
+    return jsonify(ok=True, toast="Action undone.")
+
+
+def _restore(session, changes: list, body: dict) -> None:
+    """Undo's writes: a change refused half-way (ApiError) leaves nothing written."""
     for ch in changes:
         if not isinstance(ch, dict) or not isinstance(ch.get("id"), int):
             raise ApiError("each change needs an integer 'id'")
@@ -332,8 +326,6 @@ def undo():
             row.is_muted = bool(th.get("is_muted"))
             if th.get("category") in {k for k, _, _ in Q.CATEGORIES} | {"forums"}:
                 row.category = th["category"]
-    session.commit()
-    return jsonify(ok=True, toast="Action undone.")
 
 
 # -------------------------------------------------------------------------------- message actions
@@ -341,16 +333,14 @@ def undo():
 def trash_message(mid: int):
     """'Delete this message' (one message of a conversation)."""
     session = db()
-    empty = S.trash_message(session, mid)
-    session.commit()
+    empty = perform(S.trash_message, session, mid)
     return jsonify(ok=True, toast="Message moved to Trash.", thread_empty=empty)
 
 
 @bp.post("/api/messages/<int:mid>/unread_from_here")
 def unread_from_here(mid: int):
     session = db()
-    S.unread_from_here(session, mid)
-    session.commit()
+    perform(S.unread_from_here, session, mid)
     return jsonify(ok=True, toast="Marked as unread.")
 
 
@@ -358,8 +348,7 @@ def unread_from_here(mid: int):
 def block():
     body = _json()
     session = db()
-    email = S.block(session, body.get("email"))
-    session.commit()
+    email = perform(S.block, session, body.get("email"))
     return jsonify(ok=True, toast=f"You have blocked {email}")
 
 
@@ -368,10 +357,9 @@ def unblock():
     body = _json()
     session = db()
     if isinstance(body.get("id"), int):
-        S.unblock(session, block_id=body["id"])
+        perform(S.unblock, session, block_id=body["id"])
     else:
-        S.unblock(session, email=body.get("email"))
-    session.commit()
+        perform(S.unblock, session, email=body.get("email"))
     return jsonify(ok=True, toast="Address unblocked.")
 
 
@@ -380,8 +368,7 @@ def empty_folder():
     """'Empty Trash now' / 'Delete all spam messages now'."""
     body = _json()
     session = db()
-    n = S.empty_folder(session, body.get("folder"))
-    session.commit()
+    n = perform(S.empty_folder, session, body.get("folder"))
     return jsonify(ok=True, toast=_plural(n, "1 conversation deleted forever.", "{n} conversations deleted forever."))
 
 
@@ -395,6 +382,5 @@ def contacts_suggest():
 def rsvp(iid: int):
     body = _json()
     session = db()
-    answer = S.rsvp(session, iid, body.get("rsvp"))
-    session.commit()
+    answer = perform(S.rsvp, session, iid, body.get("rsvp"))
     return jsonify(ok=True, rsvp=answer)

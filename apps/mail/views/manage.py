@@ -1,12 +1,14 @@
 """JSON endpoints for what Settings manages: labels, filters, settings values, contacts.
 
-The rules live in apps/mail/services/ (shared with the tools); these views call them and commit."""
+The rules live in apps/mail/services/ (shared with the tools); these views call them in one transaction each
+(apps/_shared/actions.py `perform`; a refusal is answered by actions.py's `_api_error`)."""
 
 from __future__ import annotations
 
 from flask import jsonify
 
 from apps._shared import db
+from apps._shared.actions import perform
 from apps.mail.models import Thread
 from apps.mail.services import account as A
 from apps.mail.services import filters as F
@@ -23,23 +25,27 @@ from apps.mail.views.actions import _json
 def create_label():
     body = _json()
     session = db()
-    lab = L.create(session, body.get("name"), body.get("parent_id"))
+    lab = perform(_create_label, session, body)
     out = {"ok": True, "id": lab.id, "toast": f'Label "{lab.name}" created.'}
-    apply_to = body.get("apply_to")  # label the selected conversations too ("Create new" from the Labels menu)
+    out["path"] = L.path_of(session, lab.id)
+    return jsonify(out)
+
+
+def _create_label(session, body: dict):
+    """The label and, from the Labels menu's "Create new", the selected conversations labelled: one transaction."""
+    lab = L.create(session, body.get("name"), body.get("parent_id"))
+    apply_to = body.get("apply_to")
     if isinstance(apply_to, list) and apply_to:
         apply_action(session, "move" if body.get("move") else "label", apply_to,
                      {"add": [lab.id], "target": f"label:{lab.id}", "from_label_id": body.get("from_label_id")})
-    session.commit()
-    out["path"] = L.path_of(session, lab.id)
-    return jsonify(out)
+    return lab
 
 
 @bp.post("/api/labels/<int:lid>")
 def update_label(lid: int):
     body = _json()
     session = db()
-    L.update(session, lid, body)
-    session.commit()
+    perform(L.update, session, lid, body)
     return jsonify(ok=True, toast="Label updated.")
 
 
@@ -47,8 +53,7 @@ def update_label(lid: int):
 def delete_label(lid: int):
     """Remove a label: its messages lose it (they are not deleted); sublabels move up a level."""
     session = db()
-    name = L.remove(session, lid)
-    session.commit()
+    name = perform(L.remove, session, lid)
     return jsonify(ok=True, toast=f'The label "{name}" has been removed.')
 
 
@@ -57,8 +62,7 @@ def delete_label(lid: int):
 def create_filter():
     body = _json()
     session = db()
-    f, n = F.create(session, body, apply_existing=bool(body.get("apply_existing")))
-    session.commit()
+    f, n = perform(F.create, session, body, apply_existing=bool(body.get("apply_existing")))
     toast = "Your filter was created." + (f" {n} conversation{'s' if n != 1 else ''} updated." if n else "")
     return jsonify(ok=True, id=f.id, toast=toast, applied=n)
 
@@ -67,16 +71,14 @@ def create_filter():
 def update_filter(fid: int):
     body = _json()
     session = db()
-    _f, n = F.update(session, fid, body, apply_existing=bool(body.get("apply_existing")))
-    session.commit()
+    _f, n = perform(F.update, session, fid, body, apply_existing=bool(body.get("apply_existing")))
     return jsonify(ok=True, toast="Your filter was updated.", applied=n)
 
 
 @bp.post("/api/filters/<int:fid>/delete")
 def delete_filter(fid: int):
     session = db()
-    F.remove(session, fid)
-    session.commit()
+    perform(F.remove, session, fid)
     return jsonify(ok=True, toast="Filter deleted.")
 
 
@@ -99,8 +101,7 @@ def settings():
     """Quick settings (density) and Settings > General / Inbox (Save Changes)."""
     body = _json()
     session = db()
-    acct = A.update_settings(session, body)
-    session.commit()
+    acct = perform(A.update_settings, session, body)
     return jsonify(ok=True, toast="Your preferences have been saved.",
                    **{k: getattr(acct, k) for k in A.SETTING_CHOICES if k in body})
 
@@ -110,8 +111,7 @@ def settings():
 def create_contact():
     body = _json()
     session = db()
-    c = A.create_contact(session, body)
-    session.commit()
+    c = perform(A.create_contact, session, body)
     return jsonify(ok=True, id=c.id, toast="Contact saved.")
 
 
@@ -119,8 +119,7 @@ def create_contact():
 def update_contact(cid: int):
     body = _json()
     session = db()
-    c = A.update_contact(session, cid, body)
-    session.commit()
+    c = perform(A.update_contact, session, cid, body)
     return jsonify(ok=True, id=c.id, toast="Contact saved.")
 
 
@@ -131,16 +130,14 @@ def star_contact(cid: int):
     if not isinstance(body.get("starred"), bool):
         A.contact(session, cid)  # an unknown contact is a 404 first, as before
         raise ServiceError("'starred' must be true or false")
-    c = A.star_contact(session, cid, body["starred"])
-    session.commit()
+    c = perform(A.star_contact, session, cid, body["starred"])
     return jsonify(ok=True, starred=c.is_starred)
 
 
 @bp.post("/api/contacts/<int:cid>/delete")
 def delete_contact(cid: int):
     session = db()
-    A.delete_contact(session, cid)
-    session.commit()
+    perform(A.delete_contact, session, cid)
     return jsonify(ok=True, toast="Contact deleted.")
 
 

@@ -7,6 +7,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from apps._shared import db, now
+from apps._shared.actions import perform
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Attachment, BlockedSender, Invite, Label, Message, MessageLabel, Thread
@@ -46,6 +47,12 @@ def _active_for(back: str) -> str | None:
     return None
 
 
+def _mark_read(msgs: list[Message]) -> None:
+    """Opening a conversation reads every message it shows."""
+    for m in msgs:
+        m.is_read = True
+
+
 @bp.get("/thread/<int:thread_id>")
 def thread(thread_id: int):
     session = db()
@@ -67,9 +74,7 @@ def thread(thread_id: int):
         msgs = sched
     unread_ids = {m.id for m in msgs if not m.is_read}
     if unread_ids:
-        for m in msgs:
-            m.is_read = True
-        session.commit()
+        perform(_mark_read, msgs)
 
     d = Q.Directory(session)
     ids = [m.id for m in msgs]
