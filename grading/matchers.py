@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from .values import MISSING, compare, distinct, distinct_numbers, get_path, is_number, render, values_equal
 
 __all__ = [
+    "strict_end",
     "OPERATORS",
     "MatcherError",
     "ROW_SETS",
@@ -171,8 +172,38 @@ def _regex_flags(m: Mapping[str, Any]) -> int:
     return flags
 
 
+def strict_end(pattern: str) -> str:
+    """The pattern with each `$` that ends it (outside a class, unescaped) written as `\\Z`.
+
+    Python's `$` also matches before a final newline, so `^X$` would accept "X\\n": a value that is not X.
+    In a grader `$` means the end of the value (with the m option, the end of a line, as written)."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            lead = "[^" if pattern[i + 1:i + 2] == "^" else "["
+            if pattern[i + len(lead):i + len(lead) + 1] == "]":  # `[]...]`, `[^]...]`: a leading ] is a member
+                out.append(lead + "]")
+                i += len(lead) + 1
+                continue
+        elif ch == "$":
+            ch = r"\Z"
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def _t_regex(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
-    return isinstance(v, str) and re.search(arg, v, _regex_flags(m)) is not None
+    flags = _regex_flags(m)
+    pattern = arg if flags & re.MULTILINE else strict_end(arg)
+    return isinstance(v, str) and re.search(pattern, v, flags) is not None
 
 
 def _t_startswith(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:

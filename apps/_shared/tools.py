@@ -130,7 +130,7 @@ class ToolSet:
     def tool(self, fn: Callable[..., Any] | None = None, *, name: str | None = None):
         def register(f: Callable[..., Any]) -> Callable[..., Any]:
             tool_name = name or f.__name__
-            if not TOOL_NAME_RE.match(tool_name):
+            if not TOOL_NAME_RE.fullmatch(tool_name):
                 raise ValueError(f"tool name {tool_name!r} must be lowercase snake_case")
             if tool_name in self.tools or tool_name == "done":
                 raise ValueError(f"tool {tool_name!r} is defined twice (or is the env's reserved 'done')")
