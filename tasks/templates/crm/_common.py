@@ -7,6 +7,7 @@ ISO strings (the state JSON's format); money is whole dollars.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -38,6 +39,29 @@ def money(v: int) -> str:
 
 def num_answer(v: float, tol: float = 0.5) -> dict:
     return {"$number": {"$approx": v, "$tol": tol}}
+
+
+_PHONE_SEP = r"[\s().\-\u2010-\u2015]*"
+
+
+def phone_answer(phone: str) -> dict:
+    """Answer matcher for a phone number, alone or in a sentence ("The main number is (509) 555-8054."):
+    its digits in order with the usual punctuation between them (a leading +1 allowed for a 10-digit number)
+    and no other digit anywhere, so a second number (a hedge) fails. `$phone` takes the bare number only."""
+    digits = re.sub(r"\D", "", phone)
+    cc = "(?:1" + _PHONE_SEP + ")?" if len(digits) == 10 and not phone.lstrip().startswith("+") else ""
+    return {"$regex": r"^\D*" + cc + _PHONE_SEP.join(digits) + r"\D*$"}
+
+
+def name_answer(name: str, others: list[str]) -> dict:
+    """Answer matcher for a person's name, alone or in a sentence ("Daniel Kim owns the most."): the whole
+    name as words, and no word of any other candidate's name (one lookahead each, so a hedge naming a second
+    person fails, by full, first or last name). Anchored, with no alternation (grading/lint.py)."""
+    own = {t.casefold() for t in name.split()}
+    bad = dict.fromkeys(t for o in others for t in o.split() if t.casefold() not in own)
+    guards = "".join(rf"(?!.*(?<!\w){re.escape(t)}(?!\w))" for t in bad)
+    whole = r"\s+".join(re.escape(t) for t in name.split())
+    return {"$regex": rf"^{guards}.*(?<!\w){whole}(?!\w).*$", "$options": "is"}
 
 
 class Crm:

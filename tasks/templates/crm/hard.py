@@ -166,9 +166,11 @@ def escalate_case_reassign(w: World, rng: random.Random):
                 button("Show more actions"), menuitem("Change Owner"), *lookup("Owner", owner_first, owner),
                 button("Change Owner", within=DIALOG),
                 tab("Log a Call"), fill("Comments", comment, within=None), button("Save"), done()]
+        # Audit (#48): "log a call with <contact>" also read as a call logged on the contact's own page (not on the
+        # case), which the check (the call related to the case) refuses: the goal now says where the call goes.
         yield {
             "goal": f"Case {c['case_number']} from {acc} (\u201c{c['subject']}\u201d) needs engineering. Escalate it, raise its priority "
-                    f"to High, assign it to Mateo Rossi, and log a call with {crm.cname(contact)} noting: {note}",
+                    f"to High, assign it to Mateo Rossi, and log a call on the case with {crm.cname(contact)} noting: {note}",
             "start_path": "/lightning/o/Case/list?filterName=AllOpenCases",
             "verify": {
                 "checks": [

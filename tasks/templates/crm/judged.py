@@ -10,7 +10,8 @@ import random
 
 from tasks.templates import World, template
 from tasks.templates.crm._common import (
-    ME, Crm, button, call, done, fill, find, finish, mdy, money, open_record, save_modal, tab, tools)
+    DIALOG, ME, Crm, allow_update, button, call, done, extra, fill, find, finish, mdy, menuitem, money, open_record, save_modal, tab,
+    tools)
 from tasks.templates.judged_lib import calibration, judge_check
 
 
@@ -235,6 +236,7 @@ def handoff_task(w: World, rng: random.Random):
     cands = [o for o in crm.opps if crm.is_open(o) and crm.unique(o["name"]) and o["owner_id"] == ME and o["amount"]]
     for k, o in enumerate(rng.sample(cands, len(cands))):
         uid = [7, 8, 9, 11][k % 4]
+        stranger = [8, 9, 11, 7][k % 4]  # another teammate (not drawn from rng: the instances stay the same)
         user = crm.uname(uid)
         subject = "Take over this opportunity"
         acc = crm.acc[o["account_id"]]["name"]
@@ -272,15 +274,24 @@ def handoff_task(w: World, rng: random.Random):
                             "expect": {"what_type": "Opportunity", "what_id": o["id"], "subject": {"$ieq": subject},
                                        "owner_id": uid, "task_subtype": "Task"}, "name": f"one task for {user}"},
                            judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context,
-                                       500, "briefs the teammate")],
-                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"what_id": o["id"]}, "max": 1}],
+                                       500, "briefs the teammate"),
+                           {"table": "opportunities", "where": {"id": o["id"]}, "expect": {"owner_id": {"$in": [ME, uid]}},
+                            "name": f"the opportunity stays yours or goes to {user}"}],
+                # Audit (#48): "Hand the opportunity over to <user>" also reads as Change Owner to them, which a careful
+                # person may do beside the briefing task: the owner may become that teammate (nobody else).
+                "unchanged_except": [{"table": "tasks", "ops": ["create"], "where": {"what_id": o["id"]}, "max": 1},
+                                     allow_update("opportunities", {"id": o["id"]}, ["owner_id"])],
             },
             "solution": task(text),
             "near_misses": [task(no_date), task(text, assign=False)],
             "tools": tools(*[[find("Opportunity", o["name"]), call("list_users"),
                               call("new_task", object="Opportunity", record_id=o["id"], subject=subject, comments=body, **who), finish()]
                              for body, who in ((text, {"assigned_to_id": uid}), (no_date, {"assigned_to_id": uid}), (text, {}))]),
-            "adversarial": [{"kind": "extra", "why": "the right task, created twice",
+            "adversarial": [extra(task(text), [button("Show more actions"), menuitem("Change Owner"),
+                                               *lookup("Owner", crm.uname(stranger).split()[0], crm.uname(stranger)),
+                                               button("Change Owner", within=DIALOG)],
+                                  f"also gives the opportunity to {crm.uname(stranger)}, who is not taking it over"),
+                            {"kind": "extra", "why": "the right task, created twice",
                              "steps": task(text)[:-1] + head[len(open_record(o["name"])):]
                              + lookup("Assigned To", user.split()[0], user, within=None, clear=True)
                              + [fill("Comments", text, within=None), button("Save"), done()]}],

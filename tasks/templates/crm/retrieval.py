@@ -7,8 +7,10 @@ from collections import defaultdict
 
 from domain.crm import OPEN_STAGES
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
-    Crm, call, done, extra, find, finish, follow_elsewhere, link, num_answer, open_record, tab, toggle_follow, tools,
+    Crm, call, done, extra, find, finish, follow_elsewhere, link, name_answer, num_answer, open_record, phone_answer, tab,
+    toggle_follow, tools,
 )
 
 
@@ -34,10 +36,16 @@ def ret_account_phone(w: World, rng: random.Random):
     for a in rng.sample(cands, len(cands)):
         other = rng.choice([c for c in crm.contacts_by_acc[a["id"]] if c["phone"]] or [{"phone": "(000) 000-0000"}])
         yield {
-            "goal": f"What is the main phone number of the account {a['name']}? Answer with the number only.",
+            # Audit (#48): "Answer with the number only" graded by $phone refused "The main number is (509) 555-8054.";
+            # phone_answer takes the number alone or in a sentence, and still no second number.
+            "goal": f"What is the main phone number of the account {a['name']}? Answer with the number.",
             "start_path": "/lightning/page/home",
-            "verify": {"checks": [{"answer": {"$phone": a["phone"]}}], "unchanged_except": []},
+            "verify": {"checks": [{"answer": phone_answer(a["phone"])}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(a["phone"])],
+            "harmless": [harmless("phrasing", open_record(a["name"]) + [done(f"The main phone number is {a['phone']}.")],
+                                  "the number in a sentence",
+                                  [find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]),
+                                   finish(f"The main phone number is {a['phone']}.")])],
             "near_misses": [open_record(a["name"]) + [done(other["phone"])]],
             "tools": tools(*[[find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]), finish(ans)]
                              for ans in (a["phone"], other["phone"])]),
@@ -67,6 +75,10 @@ def ret_account_open_pipeline(w: World, rng: random.Random):
             "start_path": "/lightning/page/home",
             "verify": {"checks": [{"answer": num_answer(total)}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(f"${total:,}")],
+            "harmless": [harmless("phrasing", open_record(a["name"]) + [done(f"The open opportunities add up to ${total:,}.")],
+                                  "the amount in a sentence",
+                                  [find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]),
+                                   finish(f"The open opportunities add up to ${total:,}.")])],
             "near_misses": [open_record(a["name"]) + [done(f"${everything:,}")]],
             "tools": tools(*[[find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]), finish(f"${v:,}")]
                              for v in (total, everything)]),
@@ -93,6 +105,10 @@ def ret_open_cases_count(w: World, rng: random.Random):
             "start_path": "/lightning/page/home",
             "verify": {"checks": [{"answer": num_answer(n_open, 0.01)}], "unchanged_except": []},
             "solution": open_record(a["name"]) + [done(str(n_open))],
+            "harmless": [harmless("phrasing", open_record(a["name"]) + [done(f"It has {n_open} open cases.")],
+                                  "the count in a sentence",
+                                  [find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]),
+                                   finish(f"It has {n_open} open cases.")])],
             "near_misses": [open_record(a["name"]) + [done(str(n_all))]],
             "tools": tools(*[[find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]), finish(str(n))]
                              for n in (n_open, n_all)]),
@@ -117,17 +133,23 @@ def ret_top_owner_by_stage(w: World, rng: random.Random):
         if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
             continue
         best, second = crm.uname(ranked[0][0]), crm.uname(ranked[1][0])
+        sentence = f"{best} owns the largest total in {st}."
+        run = [call("list_reports", search="Pipeline by Owner"),
+               call("run_report", report_id=report["id"], filters=[{"field": "stage", "op": "equals", "value": st}], limit=0)]
         yield {
             "goal": f"Which sales rep owns the largest total amount of opportunities currently in the {st} stage? "
                     f"Answer with the person's full name.",
             "start_path": "/lightning/page/home",
-            "verify": {"checks": [{"answer": {"$ieq": best}}], "unchanged_except": []},
+            # Audit (#48): $ieq refused "Daniel Kim owns the largest total."; name_answer takes the name alone or in a
+            # sentence, and no other user's name (a hedge) beside it.
+            "verify": {"checks": [{"answer": name_answer(best, [crm.uname(u) for u in sorted(crm.users) if crm.uname(u) != best])}],
+                       "unchanged_except": []},
             "solution": [link("Reports"), link("Pipeline by Owner"), done(best)],
+            "harmless": [harmless("phrasing", [link("Reports"), link("Pipeline by Owner"), done(sentence)], "the name in a sentence",
+                                  run + [finish(sentence)])],
             "near_misses": [[link("Reports"), link("Pipeline by Owner"), done(second)]],
             # The report groups open pipeline by owner; filtered to the stage, the owner with the largest group total answers.
-            "tools": tools(*[[call("list_reports", search="Pipeline by Owner"),
-                              call("run_report", report_id=report["id"], filters=[{"field": "stage", "op": "equals", "value": st}],
-                                   limit=0), finish(who)] for who in (best, second)]),
+            "tools": tools(*[run + [finish(who)] for who in (best, second)]),
             "distractors": [crm.uname(uid) for uid, _ in ranked[1:]],
             "adversarial": [_collateral(crm, [link("Reports"), link("Pipeline by Owner"), done(best)])],
         }
