@@ -10,8 +10,10 @@ import random
 import re
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
+from tasks.templates.mail._answers import code_answer, name_answer
 from tasks.templates.mail._tools import call, find, find_open, finish, plan
-from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, competing, done, extra, graded,
+from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, click, competing, done, extra, graded,
                                           on_messages, open_row, phrase, search, star_elsewhere, text_bound,
                                           toolbar_button)
 
@@ -48,6 +50,12 @@ def contact_threads(mb: Mailbox) -> list[int]:
 def _open(mb: Mailbox, tid: int) -> list[dict]:
     subject = mb.threads[tid]["subject"]
     return search(phrase(subject)) + [open_row(subject)]
+
+
+def letter(to_name: str, text: str, me: str) -> str:
+    """The asked-for text as a careful person writes it: a greeting, the text, a sign-off (harmless variants;
+    text_bound leaves room for them)."""
+    return f"Hi {to_name.split()[0]},\n\n{text}\n\nBest,\n{me.split()[0]}"
 
 
 def sent_message(**expect) -> dict:
@@ -94,6 +102,13 @@ def star_latest_from(w: World, rng: random.Random):
                   "name": "their latest email is starred"}],
                 [on_messages({"id": latest["id"]}, ["is_starred"])]),
             "solution": search(f"from:{c['email']}") + [star(subject), done()],
+            # Opening it first (to check it is the latest) and starring it from the More menu stars the same
+            # message: the conversation's last one, which is their latest email.
+            "harmless": [harmless("open_first", search(f"from:{c['email']}") + [
+                open_row(subject), toolbar_button("More"), click("menuitem", "Add star", exact=True), done()],
+                "opens the email first and stars it from the conversation's More menu",
+                [find(f"from:{c['email']}"), call("read_conversation", thread_id=latest["thread_id"]),
+                 call("star", thread_ids=[latest["thread_id"]])])],
             "tools": plan([find(f"from:{c['email']}"), call("star", thread_ids=[latest["thread_id"]])],
                           [find(f"from:{c['email']}"), call("star", thread_ids=[other["thread_id"]])]),
             "near_misses": [search(f"from:{c['email']}") + [star(other_subject), done()]],
@@ -167,11 +182,11 @@ def send_new_email(w: World, rng: random.Random):
         subject, body = SUBJECTS[i % len(SUBJECTS)]
         wrong = next(o for o in people if o["id"] != c["id"] and o["relation"] == c["relation"])
 
-        def compose(to: str, subj: str = subject):
+        def compose(to: str, subj: str = subject, text: str = body):
             return [{"click": {"role": "button", "name": "Compose", "exact": True}},
                     {"fill": {"role": "textbox", "name": "To", "exact": True, "within": COMPOSE}, "text": to}, {"press": ["Enter"]},
                     {"fill": {"role": "textbox", "name": "Subject", "within": COMPOSE}, "text": subj},
-                    {"fill": {"role": "textbox", "name": "Message Body", "within": COMPOSE}, "text": body},
+                    {"fill": {"role": "textbox", "name": "Message Body", "within": COMPOSE}, "text": text},
                     {"click": {"role": "button", "name": "Send", "exact": True, "within": COMPOSE}},
                     done()]
 
@@ -190,6 +205,10 @@ def send_new_email(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": sent_message(), "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": compose(c["email"]),
+            "harmless": [harmless("phrasing", compose(c["email"], text=letter(c["name"], body, mb.me["name"])),
+                                  "the text as a letter: a greeting before it and a sign-off after it",
+                                  [call("send_email", to=[c["email"]], subject=subject,
+                                        body=letter(c["name"], body, mb.me["name"]))])],
             "tools": plan([call("send_email", to=[c["email"]], subject=subject, body=body)],
                           [call("send_email", to=[wrong["email"]], subject=subject, body=body)],
                           [call("send_email", to=[c["email"]], subject="Hello", body=body)]),
@@ -238,6 +257,10 @@ def reply_with_text(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
                  on_messages({"thread_id": tid}, [])]),
             "solution": reply(text),
+            "harmless": [harmless("phrasing", reply(letter(last["from_name"], text, mb.me["name"])),
+                                  "the text as a letter: a greeting before it and a sign-off after it",
+                                  find_open(subject, tid) + [call("reply", thread_id=tid,
+                                                                  body=letter(last["from_name"], text, mb.me["name"]))])],
             "tools": plan(find_open(subject, tid) + [call("reply", thread_id=tid, body=text)],
                           find_open(subject, tid) + [call("reply", thread_id=tid, body=wrong_text)]),
             "near_misses": [reply(wrong_text)],
@@ -263,8 +286,11 @@ def who_sent_subject(w: World, rng: random.Random):
         yield {
             "goal": f"Who sent you the email \u201c{subject}\u201d? Answer with their full name.",
             "start_path": "/inbox",
-            "verify": graded([{"answer": {"$ieq": name}, "name": "the sender's name"}]),
+            # name_answer: the name alone or in a sentence ("It was sent by ..."; $ieq took the bare name only).
+            "verify": graded([{"answer": name_answer(name), "name": "the sender's name"}]),
             "solution": path + [done(name)],
+            "harmless": [harmless("phrasing", path + [done(f"It was sent by {name}.")], "the name in a full sentence",
+                                  find_open(subject, tid) + [finish(f"It was sent by {name}.")])],
             "tools": plan(find_open(subject, tid) + [finish(name)], find_open(subject, tid) + [finish(wrong)],
                           find_open(subject, tid) + [call("archive" if mb.in_inbox(tid) else "move_to_inbox",
                                                           thread_ids=[tid]), finish(name)]),
@@ -322,6 +348,11 @@ def invoice_amount(w: World, rng: random.Random):
             "verify": graded([{"answer": {"$number": {"$approx": dollars(latest["amount"]), "$tol": 0.005}},
                                "name": "the amount due"}]),
             "solution": path + [done(latest["amount"])],
+            "harmless": [harmless("phrasing", path + [done(f"The amount due is {latest['amount']}.")],
+                                  "the amount in a full sentence",
+                                  [find(f"invoice from:{latest['contact']['email']}"),
+                                   call("read_conversation", thread_id=latest["tid"]),
+                                   finish(f"The amount due is {latest['amount']}.")])],
             "tools": plan([find(f"invoice from:{latest['contact']['email']}"), call("read_conversation", thread_id=latest["tid"]),
                            finish(latest["amount"])],
                           [find(f"invoice from:{latest['contact']['email']}"), call("read_conversation", thread_id=latest["tid"]),
@@ -355,8 +386,12 @@ def flight_seat(w: World, rng: random.Random):
         yield {
             "goal": f"Which seat do I have on my {route} flight ({flight})? Answer with the seat number.",
             "start_path": "/inbox",
-            "verify": graded([{"answer": {"$ieq": seat}, "name": "the seat"}]),
+            # code_answer: the seat alone or in a sentence ("Seat 14C."; $ieq took the bare seat only).
+            "verify": graded([{"answer": code_answer(seat), "name": "the seat"}]),
             "solution": path + [done(seat)],
+            "harmless": [harmless("phrasing", path + [done(f"Your seat is {seat}.")], "the seat in a full sentence",
+                                  [find(f'"{flight}"'), call("read_conversation", thread_id=m["thread_id"]),
+                                   finish(f"Your seat is {seat}.")])],
             "tools": plan([find(f'"{flight}"'), call("read_conversation", thread_id=m["thread_id"]), finish(seat)],
                           [find(f'"{flight}"'), call("read_conversation", thread_id=m["thread_id"]), finish(wrong)]),
             "distractors": [x[2] for f in sorted(flights) for x in flights[f] if x[2] != seat],

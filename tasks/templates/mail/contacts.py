@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
+from tasks.templates.mail._answers import phone_answer
 from tasks.templates.mail._tools import call, finish, plan
 from tasks.templates.mail._common import Mailbox, click, done, extra, graded
 
@@ -62,6 +64,12 @@ NEW_PHONES = ["(555) 014-2290", "(555) 377-8812", "(555) 902-3371", "(555) 448-1
 NEW_TITLES = ["Director of Operations", "VP of Engineering", "Head of Partnerships", "Chief of Staff", "Senior Counsel"]
 
 
+def dashed(phone: str) -> str:
+    """(555) 014-2290 -> 555-014-2290."""
+    d = "".join(ch for ch in phone if ch.isdigit())
+    return f"{d[:3]}-{d[3:6]}-{d[6:]}"
+
+
 @template("mail", "edit-contact", difficulty="medium", max_steps=14, count=4, test_every=4)
 def edit_contact(w: World, rng: random.Random):
     """Change a contact's phone number or job title (Contacts > contact > Edit > Save)."""
@@ -76,16 +84,17 @@ def edit_contact(w: World, rng: random.Random):
         if phone_task:
             field, label, value = "phone", "Phone", NEW_PHONES[i % len(NEW_PHONES)]
             goal = f"{c['name']} ({c['company']}) has a new phone number: {value}. Update their contact."
-            expect = {"phone": value}
+            # $phone: the same number in any usual punctuation ("555-014-2290" as well as the goal's form).
+            expect = {"phone": {"$phone": value}}
         else:
             field, label, value = "title", "Job title", NEW_TITLES[i % len(NEW_TITLES)]
             goal = f"{c['name']} was promoted: change their job title in Contacts to \u201c{value}\u201d."
             expect = {"title": value}
 
-        def steps(who: dict):
+        def steps(who: dict, text: str = value):
             return [click("button", "Inkbox apps", exact=True), click("menuitem", "Contacts", exact=True)] + _find(who["name"]) + [
                 click("link", "Edit", exact=True),
-                {"fill": {"role": "textbox", "name": label, "exact": True}, "text": value},
+                {"fill": {"role": "textbox", "name": label, "exact": True}, "text": text},
                 click("button", "Save", exact=True), done()]
 
         yield {
@@ -96,6 +105,10 @@ def edit_contact(w: World, rng: random.Random):
                   "name": f"{field} updated"}],
                 [{"table": "contacts", "where": {"id": c["id"]}, "fields": [field]}]),
             "solution": steps(c),
+            "harmless": [harmless("phrasing", steps(c, dashed(value)), "the new number typed with dashes, the way "
+                                  "many people write it", [call("find_contacts", query=c["name"]),
+                                                           call("update_contact", contact_id=c["id"], phone=dashed(value))])]
+            if phone_task else [],
             "tools": plan([call("find_contacts", query=c["name"]), call("update_contact", contact_id=c["id"], **{field: value})],
                           [call("find_contacts", query=other["name"]),
                            call("update_contact", contact_id=other["id"], **{field: value})]),
@@ -117,8 +130,12 @@ def contact_phone(w: World, rng: random.Random):
         yield {
             "goal": f"What is {c['name']}'s phone number? Answer with the number.",
             "start_path": "/inbox",
-            "verify": graded([{"answer": {"$phone": c["phone"]}, "name": "the phone number"}]),
+            # phone_answer: the number alone or in a sentence ("$phone" took the bare number only), one number.
+            "verify": graded([{"answer": phone_answer(c["phone"]), "name": "the phone number"}]),
             "solution": path + [done(c["phone"])],
+            "harmless": [harmless("phrasing", path + [done(f"{c['name']}'s phone number is {c['phone']}.")],
+                                  "the number in a full sentence",
+                                  [call("find_contacts", query=c["name"]), finish(f"{c['name']}'s phone number is {c['phone']}.")])],
             "tools": plan([call("find_contacts", query=c["name"]), finish(c["phone"])],
                           [call("find_contacts", query=c["name"]), finish(other["phone"])]),
             "distractors": [o["phone"] for o in cands[:40] if o["phone"] != c["phone"]],

@@ -7,6 +7,7 @@ import random
 import re
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
                                           extra, graded, in_row, long_date, on_messages, open_row, other_dates, phrase,
@@ -137,6 +138,13 @@ def cleanup_sender(w: World, rng: random.Random):
                 [on_messages({"id": {"$in": mids}}, ["is_trashed", "trashed_at", "in_inbox"]),
                  {"table": "filters", "ops": ["create"], "max": 1}]),
             "solution": delete_all + make_filter + [done()],
+            # One step for both: the delete filter applied to the sender's mail already here ("Also apply filter
+            # to N matching conversations") trashes the very conversations the gold deletes by hand.
+            "harmless": [harmless("apply_existing", make_filter[:4] + [click("checkbox", "Also apply filter to"),
+                                                                       make_filter[4], done()],
+                                  "deletes their emails by applying the new delete filter to the matching "
+                                  "conversations", [call("create_filter", from_contains=email, delete_it=True,
+                                                         apply_to_existing=True)])],
             "tools": plan([find(f"from:{email}", limit=50), call("delete_conversations", thread_ids=tids),
                            call("create_filter", from_contains=email, delete_it=True)],
                           [find(f"from:{email}", limit=50), call("delete_conversations", thread_ids=tids)],

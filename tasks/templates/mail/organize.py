@@ -7,6 +7,7 @@ import random
 
 from apps.mail.formatting import snooze_options
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (TOOLBAR, Mailbox, bystander, click, done, extra, graded, in_row, iso,
                                           more_then, on_messages, open_row, phrase, picker_day, rail, search,
@@ -77,6 +78,10 @@ def mark_important(w: World, rng: random.Random):
                   "name": "conversation marked important"}],
                 [on_messages({"thread_id": tid}, ["is_important"])]),
             "solution": steps + [in_row("button", "Mark as important", subject), done()],
+            "harmless": [harmless("open_first", _open(mb, tid) + [toolbar_button("More"),
+                                                                  click("menuitem", "Mark as important", exact=True), done()],
+                                  "opens the conversation first and marks it important from its More menu",
+                                  _t_open(mb, tid) + [call("mark_important", thread_ids=[tid])])],
             "tools": plan([find(phrase(subject)), call("mark_important", thread_ids=[tid])],
                           [find(phrase(subject)), call("star", thread_ids=[tid])]),
             "near_misses": [steps + [in_row("button", "Star", subject), done()]],
@@ -342,7 +347,10 @@ def bulk_mark_read_label(w: World, rng: random.Random):
     for lid in sorted(leaf):
         tids = {m["thread_id"] for m in mb.msgs if lid in mb.msg_labels[m["id"]] and mb.visible(m)}
         ordered = sorted(tids, key=lambda t: (max(m["sent_at"] for m in mb.live(t)), t), reverse=True)
-        if len(ordered) >= 6:
+        # "Every unread conversation" must be what Select > Unread picks on the label's first page (50 rows): a
+        # label with an unread conversation on page 2 left the gold short of the goal, and a careful person
+        # who marked that one read too scored 0 (#48), so such labels are not asked about.
+        if len(ordered) >= 6 and not any(not m["is_read"] for t in ordered[50:] for m in mb.live(t)):
             cands.append((lid, ordered))
     for lid, ordered in rng.sample(cands, len(cands)):
         made_unread = sorted(rng.sample(ordered[:20], 3))

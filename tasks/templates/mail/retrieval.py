@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
+from tasks.templates.mail._answers import file_answer
 from tasks.templates.mail._tools import call, find, finish, plan
 from tasks.templates.mail._common import (Mailbox, bystander, click, done, extra, graded, more_then, rail, search,
                                           star_elsewhere)
@@ -39,6 +41,8 @@ def unread_count(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": graded([{"answer": {"$number": {"$eq": n}}, "name": f"answer {n}"}]),
             "solution": steps + [done(str(n))],
+            "harmless": [harmless("phrasing", steps + [done(f"There are {n} of them.")], "the count in a full sentence",
+                                  [lookup, finish(f"There are {n} of them.")])],
             "tools": plan([lookup, finish(str(n))], [lookup, finish(str(n + 1))]),
             "near_misses": [steps + [done(str(n + 1))]],
             # The other questions' counts: the numbers a hedging answer would add.
@@ -70,8 +74,11 @@ def latest_attachment_name(w: World, rng: random.Random):
         yield {
             "goal": f"What is the file name of the most recent attachment {name} sent you? Answer with the file name.",
             "start_path": "/inbox",
-            "verify": graded([{"answer": {"$ieq": fname}, "name": "the file name"}]),
+            # file_answer: the name alone or ending a sentence ("The file name is x.pdf."; $ieq took it bare only).
+            "verify": graded([{"answer": file_answer(fname), "name": "the file name"}]),
             "solution": path + [done(fname)],
+            "harmless": [harmless("phrasing", path + [done(f"The file name is {fname}.")], "the file name in a full sentence",
+                                  [find(f"from:{email} has:attachment", limit=5), finish(f"The file name is {fname}.")])],
             "tools": plan([find(f"from:{email} has:attachment", limit=5), finish(fname)],
                           [find(f"from:{email} has:attachment", limit=5), finish(older[0])]),
             "near_misses": [path + [done(older[0])]],
