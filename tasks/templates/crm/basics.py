@@ -96,14 +96,23 @@ def lead_status_working(w: World, rng: random.Random):
         name = crm.cname(x)
         other = crm.cname(neighbour(order, x))
         solution = open_record(name) + [button("Mark Status as Complete"), done()]
+        note = f"Reached {x['first_name']} by phone."
         yield {
             "goal": f"You just reached {name} from {x['company']} by phone. Mark the lead's status as Working - Contacted.",
             "start_path": "/lightning/o/Lead/list?filterName=AllOpenLeads",
+            # Audit (#48): the goal's first sentence reports a call; logging it on this lead (one Call task) is what a
+            # careful person may do beside the status, so it is allowed (the harmless variant logs it).
             "verify": {
                 "checks": [{"table": "leads", "where": {"id": x["id"]}, "expect": {"status": "Working - Contacted", "is_converted": False}}],
-                "unchanged_except": [allow_update("leads", {"id": x["id"]}, ["status"])],
+                "unchanged_except": [allow_update("leads", {"id": x["id"]}, ["status"]),
+                                     allow_create("tasks", {"who_type": "Lead", "who_id": x["id"], "task_subtype": "Call"})],
             },
             "solution": solution,
+            "harmless": [harmless("comment", solution[:-1] + [tab("Log a Call"), fill("Comments", note, within=None), button("Save"), done()],
+                                  "also logs the call the goal reports, on the lead, with a short comment",
+                                  [find("Lead", name), call("change_stage_or_status", object="Lead", record_id=x["id"],
+                                                            value="Working - Contacted"),
+                                   call("log_call", object="Lead", record_id=x["id"], comments=note)])],
             "adversarial": [
                 extra(solution, open_record(other) + [button("Mark Status as Complete")], f"also marks {other} as contacted"),
                 wrong_record(open_record(other) + [button("Mark Status as Complete"), done()], f"marks {other} instead"),
