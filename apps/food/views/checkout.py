@@ -10,13 +10,14 @@ from flask import jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
+from apps._shared.actions import perform
 from apps.food.models import Cart, MenuItem, PaymentMethod, Store
 from apps.food.services import FormInvalid, Invalid
 from apps.food.services import account as account_service
 from apps.food.services import checkout as checkout_service
 from apps.food.services.checkout import breakdown, cart_promo  # noqa: F401 (the summary's one computation)
 from apps.food.views.blueprint import bp
-from apps.food.views.common import cart, cart_items, cart_subtotal, current_address, parse_when, user
+from apps.food.views.common import cart, cart_items, cart_subtotal, current_address, json_form_errors, parse_when, user
 from domain import food as logic
 
 
@@ -125,8 +126,7 @@ def checkout_update():
     c = cart()
     if c is None:
         return jsonify(ok=False, error="Your cart is empty.")
-    err = _apply(c, inputs.body())
-    db().commit()
+    err = perform(_apply, c, inputs.body())  # a mistyped tip is shown, and the other choices kept
     ctx = page_context()
     return jsonify(summary=render_template("food/_checkout_summary.html", **ctx), error=err,
                    options=render_template("food/_checkout_options.html", **ctx))
@@ -136,8 +136,7 @@ def checkout_update():
 def checkout_mode():
     c = cart()
     if c is not None:
-        _apply(c, request.form)
-        db().commit()
+        perform(_apply, c, request.form)
     return redirect(url_for("food.checkout"))
 
 
@@ -146,12 +145,9 @@ def checkout_promo():
     c = cart()
     if c is None:
         return jsonify(ok=False, error="Your cart is empty.")
-    try:
-        checkout_service.apply_promo(c, inputs.text(inputs.body(), "code", max_len=30))
-    except Invalid as e:
-        ctx = page_context(promo_error=str(e))
-        return jsonify(ok=False, error=str(e), summary=render_template("food/_checkout_summary.html", **ctx))
-    db().commit()
+    perform(checkout_service.apply_promo, c, inputs.text(inputs.body(), "code", max_len=30), errors={Invalid: lambda e: (
+        jsonify(ok=False, error=str(e),
+                summary=render_template("food/_checkout_summary.html", **page_context(promo_error=str(e)))))})
     ctx = page_context()
     return jsonify(ok=True, summary=render_template("food/_checkout_summary.html", **ctx))
 
@@ -160,10 +156,13 @@ def checkout_promo():
 def checkout_promo_remove():
     c = cart()
     if c is not None:
-        c.promo_id = None
-        db().commit()
+        perform(_remove_promo, c)
     ctx = page_context()
     return jsonify(ok=True, summary=render_template("food/_checkout_summary.html", **ctx) if ctx else "")
+
+
+def _remove_promo(c: Cart) -> None:
+    c.promo_id = None
 
 
 @bp.post("/checkout/place")
@@ -173,42 +172,35 @@ def place_order():
     if c is None or not items:
         return redirect(url_for("food.checkout"))
     form = request.form
-    err = _apply(c, form)
 
-    def fail(msg: str):
-        db().commit()  # keep the choices made (and a promo that no longer applies, taken off)
-        ctx = page_context(error=msg)
-        return render_template("food/checkout.html", **ctx)
-
-    if err:
-        return fail(err)
-    try:
+    def apply_and_place():
+        err = _apply(c, form)
+        if err:
+            raise Invalid(err)
         tot = checkout_service.check_placeable(c)
         shown = form.get("shown")
         if shown is not None and shown != shown_key(tot):
             # What the summary showed is not what the order would store (a choice typed but not yet applied, or
             # anything else that moved): show the new summary and let the user place it, never charge unseen.
-            return fail(_changed_message(shown, tot))
+            raise Invalid(_changed_message(shown, tot))
         pm = checkout_service.check_payment(c, tot)
-    except Invalid as e:
-        return fail(str(e))
-    order = checkout_service.place(c, tot, pm, form.get("dropoff"),
-                                   form.get("instructions") if "instructions" in form else None)
-    db().commit()
+        return checkout_service.place(c, tot, pm, form.get("dropoff"),
+                                      form.get("instructions") if "instructions" in form else None)
+
+    # A refusal keeps the choices made (and a promo that no longer applies, taken off): keep_refused commits them,
+    # and the page shows why the order was not placed.
+    order = perform(apply_and_place, keep_refused=True,
+                    errors={Invalid: lambda e: render_template("food/checkout.html", **page_context(error=str(e)))})
     return redirect(url_for("food.order_detail", order_id=order.id, placed=1))
 
 
 @bp.post("/api/cards")
 def add_card():
     data = inputs.body()
-    try:
-        pm = account_service.add_card(*(inputs.text(data, k, max_len=40) for k in ("number", "exp", "cvc", "zip")),
-                                      name=inputs.text(data, "name", max_len=80),
-                                      make_default=str(data.get("make_default", "")) in ("1", "true", "on"),
-                                      select_for_cart=bool(data.get("select_for_cart", True)))
-    except FormInvalid as e:
-        return jsonify(ok=False, errors=e.errors)
-    db().commit()
+    pm = perform(account_service.add_card, *(inputs.text(data, k, max_len=40) for k in ("number", "exp", "cvc", "zip")),
+                 name=inputs.text(data, "name", max_len=80),
+                 make_default=str(data.get("make_default", "")) in ("1", "true", "on"),
+                 select_for_cart=bool(data.get("select_for_cart", True)), errors={FormInvalid: json_form_errors})
     return jsonify(ok=True, id=pm.id, label=logic.card_label(pm))
 
 

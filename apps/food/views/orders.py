@@ -101,19 +101,15 @@ def cancel(order_id: int):
 def rate(order_id: int):
     o = get_order(order_id)
     data = inputs.body()
-    err = _rate(o, data)
-    if not request.is_json:
-        return redirect(url_for("food.order_detail", order_id=o.id, **({"rate_error": err} if err else {})))
-    return jsonify(ok=False, error=err) if err else jsonify(ok=True)
 
+    def reply(err: str | None):
+        if not request.is_json:
+            return redirect(url_for("food.order_detail", order_id=o.id, **({"rate_error": err} if err else {})))
+        return jsonify(ok=False, error=err) if err else jsonify(ok=True)
 
-def _rate(o: Order, data) -> str | None:
-    try:
-        order_service.rate(o, inputs.integer(data, "rating", 0), inputs.text(data, "text"))
-    except Invalid as e:
-        return str(e)
-    db().commit()
-    return None
+    perform(order_service.rate, o, inputs.integer(data, "rating", 0), inputs.text(data, "text"),
+            errors={Invalid: lambda e: reply(str(e))})
+    return reply(None)
 
 
 @bp.route("/orders/<int:order_id>/help", methods=["GET", "POST"])
@@ -123,19 +119,18 @@ def order_help(order_id: int):
     lines = order_lines(o)
     pm = db().get(PaymentMethod, o.payment_method_id) if o.payment_method_id else None
     done_ids = order_service.helped_line_ids(o)
-    error = None
     form = request.form
-    if request.method == "POST":
-        chosen = [oi for oi in lines if form.get(f"item_{oi.id}") and oi.id not in done_ids]
-        try:
-            order_service.request_help(o, form.get("issue"), chosen, form.get("reason", ""), form.get("resolution"))
-        except Invalid as e:
-            error = str(e)
-        else:
-            db().commit()
-            return redirect(url_for("food.order_detail", order_id=o.id, help=1))
-    return render_template("food/help.html", o=o, s=s, lines=lines, pm=pm, issues=ISSUES, error=error,
-                           done_ids=done_ids, form=form)
+
+    def page(error: str | None):
+        return render_template("food/help.html", o=o, s=s, lines=lines, pm=pm, issues=ISSUES, error=error,
+                               done_ids=done_ids, form=form)
+
+    if request.method != "POST":
+        return page(None)
+    chosen = [oi for oi in lines if form.get(f"item_{oi.id}") and oi.id not in done_ids]
+    perform(order_service.request_help, o, form.get("issue"), chosen, form.get("reason", ""), form.get("resolution"),
+            errors={Invalid: lambda e: page(str(e))})
+    return redirect(url_for("food.order_detail", order_id=o.id, help=1))
 
 
 @bp.post("/orders/<int:order_id>/reorder")
