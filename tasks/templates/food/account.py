@@ -7,6 +7,7 @@ import random
 
 from domain import food as logic
 from tasks.templates.base import World
+from tasks.templates.harmless import harmless
 from tasks.templates.food._common import (
     another_item, collateral, creates, deletes, edit_profile_email, extra, new_cart, switch_to_pickup, user_update,
     wrong_record,
@@ -116,6 +117,8 @@ def add_address(w: World, rng: random.Random):
                 click("button", "Save address", exact=True), done()]
         wrong_zip = next(n["zip"] for n in nbs if n["zip"] != nb["zip"])
         sol = steps + [fill("textbox", "ZIP code", nb["zip"], exact=True)] + tail
+        city = steps + [fill("textbox", "City", "Bayview", exact=True),
+                        fill("textbox", "ZIP code", nb["zip"], exact=True)] + tail
         yield {
             "goal": f"Add a new delivery address: {street}{', ' + apt if apt else ''}, Bayview {nb['zip']}, labelled "
                     f"“{label}”, with drop-off “Hand it to me”, and make it your current address.",
@@ -128,6 +131,10 @@ def add_address(w: World, rng: random.Random):
                        "unchanged_except": [creates("addresses", {"street": street, "label": label}),
                                             user_update("current_address_id")]},
             "solution": sol,
+            # the goal names the city: typing it into the City field (prefilled with it) changes nothing
+            "harmless": [harmless("autofilled", city, "the City field typed as the goal writes it (the form prefills it)",
+                                  [call("add_address", street=street, zip=nb["zip"], **({"apt": apt} if apt else {}),
+                                        city="Bayview", label=label, dropoff="hand"), tdone()])],
             "near_misses": [steps + [fill("textbox", "ZIP code", wrong_zip, exact=True)] + tail],
             "tools": tools_plan(
                 [call("add_address", street=street, zip=nb["zip"], **({"apt": apt} if apt else {}), label=label, dropoff="hand"), tdone()],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates.base import World
+from tasks.templates.harmless import harmless
 from tasks.templates.food._lib import template  # noqa: E402  (max_steps from the solution)
 from tasks.templates.food._lib import (
     DIALOG, add_line, cart_line, click, done, fw, goto_store, open_item, pick, qty_steps, add_to_cart, to_checkout,
@@ -188,6 +189,12 @@ def new_cart_other_store(w: World, rng: random.Random):
                        "unchanged_except": [deletes("carts", {"id": 900}), deletes("cart_items", {"cart_id": 900}),
                                             *_new_cart_allow(b["id"], b_item["id"])]},
             "solution": sol,
+            # emptying the old cart first (the drawer's Clear cart), then adding: no New cart prompt, same end state
+            "harmless": [harmless("open_first", [click("button", "Cart,"), click("button", "Clear cart", exact=True),
+                                                  click("button", "Close cart", exact=True), *add_line(f, b_item), done()],
+                                  "the old cart emptied first with Clear cart, then the item added",
+                                  [call("get_cart"), call("clear_cart"), call("get_store", store_id=b["id"]),
+                                   *t_add(b_item), tdone()])],
             "adversarial": [
                 extra(sol, another_item(f, b["id"], [b_item["id"]])[1], "the new cart, then one more line in it"),
                 extra(sol, make_group_order(), GROUP_WHY),
@@ -214,6 +221,11 @@ def edit_cart(w: World, rng: random.Random):
         for q in range(2, up):
             steps += [click("button", f"Increase quantity of {a['name']}", exact=True)]
         steps += [click("button", f"Remove {c['name']}", exact=True), done()]
+        dlg = {"role": "dialog", "name": a["name"], "exact": True}
+        via_line = ([click("button", "Cart,"), click("button", f"Edit {a['name']}", exact=True)]
+                    + [click("button", "Increase quantity", exact=True, within=dlg)] * (up - 1)
+                    + [click("button", "Update cart", within=dlg), click("button", f"Remove {c['name']}", exact=True),
+                       done()])
         wrong = [click("button", "Cart,"), click("button", f"Remove {c['name']}", exact=True),
                  click("button", f"Decrease quantity of {b['name']}", exact=True), done()]
         yield {
@@ -224,6 +236,10 @@ def edit_cart(w: World, rng: random.Random):
                        "unchanged_except": [updates("cart_items", {"id": 901}, ["quantity"]),
                                             deletes("cart_items", {"id": 903})]},
             "solution": steps,
+            # the line opened from the drawer, its quantity set in the item dialog (Update cart): quantity only
+            "harmless": [harmless("open_first", via_line, "the quantity changed in the line's own dialog",
+                                  [call("get_cart"), call("edit_cart_item", cart_item_id=901, quantity=up),
+                                   call("remove_cart_item", cart_item_id=903), tdone()])],
             "near_misses": [wrong],
             # the fixture's lines are 901 (a), 902 (b), 903 (c)
             "tools": tools_plan([call("get_cart"), call("update_cart_item", cart_item_id=901, quantity=up),

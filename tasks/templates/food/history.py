@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates.base import World
+from tasks.templates.harmless import harmless
 from tasks.templates.food._lib import call, click, done, fill, fw, tdone, template, tools_plan
 from tasks.templates.food._common import collateral, creates, extra, user_update, wrong_record
 
@@ -30,12 +31,20 @@ def cancel_scheduled(w: World, rng: random.Random):
         expect = {"status": "cancelled"}
         if r:
             expect["cancel_reason"] = r
+        # no reason asked: the dialog's optional reason is the user's to give (cancel_reason is allowed)
+        why = "Changed my mind"
+        free = [] if r else [harmless(
+            "comment", steps + [click("radio", why, exact=True),
+                               click("button", "Cancel order", exact=True, within={"role": "dialog"}), done()],
+            "the dialog's optional reason given though none was asked",
+            [call("list_orders", status="active"), call("cancel_order", order_id=o["id"], reason=why), tdone()])]
         yield {
             "goal": f"Cancel your scheduled order from {s['name']}" + (f", giving the reason “{r}”." if r else "."),
             "start_path": "/",
             "verify": {"checks": [{"table": "orders", "where": {"id": o["id"]}, "count": 1, "expect": expect}],
                        "unchanged_except": [{"table": "orders", "where": {"id": o["id"]}, "fields": ["status", "cancel_reason"]}]},
             "solution": sol,
+            "harmless": free,
             "near_misses": [steps + [click("button", "Keep order", exact=True), done()]],
             # the near-miss: opened the order and kept it
             "tools": tools_plan([call("list_orders", status="active"),

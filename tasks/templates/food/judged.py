@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates.base import World
+from tasks.templates.harmless import harmless
 from tasks.templates.food._common import cancel_placed, extra, order_allow
 from tasks.templates.food._lib import (add_line, call, click, created_order, done, fill, fw, goto_store, order_line,
                                        place, t_add, tdone, template, to_checkout, tools_plan)
@@ -311,6 +312,12 @@ def dropoff_note(w: World, rng: random.Random):
 
         expect = order_expect(f, s, sub)
         del expect["instructions"]  # the judged text: graded by the judge check below, not matched
+        # The checkout's drop-off choice beside the note: "Hand it to me" fits a courier asked to call, text or
+        # hand the bag to the concierge as well as the address's own "Leave it at my door"; only a note asking
+        # to leave the bag at the door pins it (was pinned to the address's choice always: over-strict).
+        handed = "leave the bag at the door" not in ask
+        if handed:
+            expect["dropoff"] = {"$in": ["door", "hand"]}
         desc = it["name"] + (f" ({'; '.join(f'{g}: {o}' for g, o in opts)})" if opts else "")
         sol = order(text)
         yield {
@@ -323,6 +330,10 @@ def dropoff_note(w: World, rng: random.Random):
                                                                          300, "tells the courier what to do")],
                        "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
             "solution": sol,
+            "harmless": [harmless("rsvp", [*sol[:-2], click("radio", "Hand it to me", exact=True), *sol[-2:]],
+                                  "the checkout's 'Hand it to me' chosen beside the note",
+                                  [*t_order(text)[:-2], call("place_order", dropoff="hand", instructions=text), tdone()])]
+                        if handed else [],
             "near_misses": [order(no_ask), order(text, other, other_opts)],
             "tools": tools_plan(t_order(text), t_order(no_ask), t_order(text, other, other_rows)),
             "adversarial": [extra(sol, cancel_placed(), "the order placed with the right note, then cancelled")],

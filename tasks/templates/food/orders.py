@@ -7,6 +7,7 @@ import random
 
 from domain import food as logic
 from tasks.templates.base import World
+from tasks.templates.harmless import harmless
 from tasks.templates.food._common import cancel_placed, collateral, extra, order_allow, reorder_placed, user_update
 from tasks.templates.food._lib import (
     add_line,
@@ -222,6 +223,9 @@ def order_express_work(w: World, rng: random.Random):
                  click("button", f"Deliver to Work", within={"role": "dialog", "name": "Addresses"})]
         tail = [click("radio", "Hand it to me", exact=True)] + place() + [done()]
         exp = order_expect(f, s, sub, option="express", addr=work, dropoff="hand")
+        # the other natural order: Work chosen in the header first (the current address the goal changes)
+        header = [click("button", "Delivery address:"), click("button", "Deliver to Work,"), *add_line(f, it, opts, 1),
+                  *to_checkout(), click("radio", "Express", exact=True)] + tail
         # express ETA/fee do not depend on the address, the total does not either (fees are per store)
         yield {
             "goal": f"Order {_line_desc(it, opts)} from {s['name']} with Express delivery to your Work address, "
@@ -230,6 +234,10 @@ def order_express_work(w: World, rng: random.Random):
             "verify": {"checks": created_order(exp, 1) + [order_line(it["id"], [r["id"] for r in rows], 1)],
                        "unchanged_except": order_allow(s["id"], [it["id"]], 1, user_update("current_address_id"))},
             "solution": (sol := steps + [click("radio", "Express", exact=True)] + tail),
+            "harmless": [harmless("open_first", header, "the Work address chosen in the header before shopping",
+                                  [call("get_account"), call("select_address", address_id=work["id"]),
+                                   *_t_line(s, it, rows), call("set_checkout_options", delivery_option="express"),
+                                   *_t_place(dropoff="hand")])],
             "adversarial": _adversarial(sol),
             "near_misses": [steps + tail],
             "tools": tools_plan(

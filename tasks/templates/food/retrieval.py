@@ -16,6 +16,28 @@ def _num(v: float) -> dict:
     return {"$number": {"$approx": v, "$tol": 0.005}}
 
 
+def _name_re(name: str) -> str:
+    """A store name as a regex: runs of spaces as \\s+, either apostrophe, whole words only."""
+    words = ["".join("['’]" if ch in "'’" else re.escape(ch) for ch in w) for w in name.split()]
+    return r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)"
+
+
+def name_answer(gold: str, rivals: list[str]) -> dict:
+    """The answer names the store `gold`, alone or in a sentence ("The best-rated one is Sakura Sushi."),
+    and names none of its `rivals` (the world's competing answers: a hedge or a list of candidates fails).
+    One anchored regex without alternation (a closed matcher for tasks/integrity.py and grading.lint): a
+    negative lookahead per rival, then the gold name anywhere. A rival the gold name itself contains is
+    left out, so the gold never excludes itself."""
+    folded = " ".join(gold.split()).casefold()
+    ex = []
+    for r in rivals:
+        q = " ".join(r.split()).casefold()
+        if q and q not in folded and r not in ex:
+            ex.append(r)
+    look = "".join(f"(?!.*{_name_re(r)})" for r in ex)
+    return {"$regex": f"^{look}.*{_name_re(gold)}.*$", "$options": "is"}
+
+
 @template("food", "lookup-delivery-fee", difficulty="easy", max_steps=8)
 def lookup_fee(w: World, rng: random.Random):
     """Read a store's delivery fee off its page."""
@@ -53,14 +75,19 @@ def lookup_closing(w: World, rng: random.Random):
         end = logic.store_status(s, f.now)["closes_at"]
         ans = logic.fmt_time(end)
         h = end.hour % 12 or 12
-        pat = rf"^\s*{h}(:{end.minute:02d})?\s*{'AM' if end.hour < 12 else 'PM'}\s*$" if end.minute == 0 else \
-            rf"^\s*{h}:{end.minute:02d}\s*{'AM' if end.hour < 12 else 'PM'}\s*$"
+        # The time alone or in a sentence ("It closes at 9:00 PM today."): no other digit anywhere, so a second
+        # time (a hedge, the hours table) fails; was ^time$ only, which refused the sentence.
+        mins = f"(:{end.minute:02d})?" if end.minute == 0 else f":{end.minute:02d}"
+        pat = rf"^[^\d]*(?<!\d){h}{mins}\s*{'AM' if end.hour < 12 else 'PM'}(?!\w)[^\d]*$"
         wrong = logic.fmt_time(end.replace(hour=(end.hour + 1) % 24))
         yield {
             # No example time in the hint: "Answer like 9:00 PM" was the answer for stores closing at 9 PM.
             "goal": f"What time does {s['name']} close today? Answer with the hour, minutes and AM or PM.",
             "start_path": "/",
             "verify": {"checks": [{"answer": {"$regex": pat, "$options": "i"}}], "unchanged_except": []},
+            "harmless": [harmless("phrasing", goto_store(s) + [click("button", "See hours", exact=True),
+                                                            done(f"It closes at {ans} today.")],
+                                  "the time in a sentence", _t_store(s) + [tdone(f"It closes at {ans} today.")])],
             "solution": goto_store(s) + [click("button", "See hours", exact=True), done(ans)],
             "near_misses": [goto_store(s) + [done(wrong)]],
             "tools": tools_plan(_t_store(s) + [tdone(ans)], _t_store(s) + [tdone(wrong)]),
@@ -97,10 +124,16 @@ def best_rated(w: World, rng: random.Random):
         steps = [fill("searchbox", "Search Forkful", c["name"]), click("option", c["name"], exact=True),
                  click("button", "Sort by"),
                  click("menuitemradio", "Rating", exact=True)]
+        said = f"The highest-rated {c['name']} store is {best['name']}."
         yield {
             "goal": f"Which {c['name']} store on Forkful has the highest rating? Answer with the store's name.",
             "start_path": "/",
-            "verify": {"checks": [{"answer": {"$ieq": best["name"]}}], "unchanged_except": []},
+            # The name alone or in a sentence ($ieq refused "The highest-rated ... is X."); naming another store
+            # of the cuisine fails (the hedges).
+            "verify": {"checks": [{"answer": name_answer(best["name"], [x["name"] for x in stores[1:]])}],
+                       "unchanged_except": []},
+            "harmless": [harmless("phrasing", steps + [done(said)], "the store's name in a sentence",
+                                  [call("list_stores", cuisine=c["slug"], sort="rating", limit=5), tdone(said)])],
             "solution": steps + [done(best["name"])],
             "near_misses": [steps + [done(second["name"])]],
             "tools": tools_plan([call("list_stores", cuisine=c["slug"], sort="rating", limit=5), tdone(best["name"])],
@@ -124,10 +157,14 @@ def last_order_total(w: World, rng: random.Random):
         s = f.store[sid]
         wrong = o["subtotal_cents"] if o["subtotal_cents"] != o["total_cents"] else o["total_cents"] + 100
         steps = [click("button", "Account menu"), click("menuitem", "Orders", exact=True)]
+        said = f"You paid {logic.money(o['total_cents'])} in total."
         yield {
             "goal": f"How much did you pay in total for your most recent order from {s['name']}? Answer with the amount.",
             "start_path": "/",
             "verify": {"checks": [{"answer": _num(o["total_cents"] / 100)}], "unchanged_except": []},
+            "harmless": [harmless("phrasing", steps + [done(said)], "the amount in a sentence",
+                                  [call("list_orders", status="past", store_id=sid, limit=5),
+                                   call("get_order", order_id=o["id"]), tdone(said)])],
             "solution": steps + [done(logic.money(o["total_cents"]))],
             "near_misses": [steps + [done(logic.money(wrong))]],
             "tools": tools_plan([call("list_orders", status="past", store_id=sid, limit=5), call("get_order", order_id=o["id"]),
@@ -166,11 +203,19 @@ def cheapest_dish(w: World, rng: random.Random):
             continue
         out += 1
         s = offers[0][2]
+        said = f"{s['name']} sells {dish} at the lowest price."
+        search = [{"fill": {"role": "searchbox", "name": "Search Forkful"}, "text": dish},
+                  {"press": ["Enter"]}, click("button", "Sort by"), click("menuitemradio", "Distance", exact=True)]
         yield {
             "goal": f"Among stores within 2.0 miles of your current address, which one sells {dish} at the lowest "
                     f"menu price? Answer with the store's name.",
             "start_path": "/",
-            "verify": {"checks": [{"answer": {"$ieq": s["name"]}}], "unchanged_except": []},
+            # The name alone or in a sentence ($ieq refused one); naming another store that sells it (near or far) fails.
+            "verify": {"checks": [{"answer": name_answer(s["name"], [x["name"] for x in f.stores if x["id"] != s["id"]
+                                                                     and f.menu_item(x["id"], dish)])}],
+                       "unchanged_except": []},
+            "harmless": [harmless("phrasing", search + [done(said)], "the store's name in a sentence",
+                                  [call("search", query=dish, sort="distance", limit=50), tdone(said)])],
             "solution": [{"fill": {"role": "searchbox", "name": "Search Forkful"}, "text": dish},
                          {"press": ["Enter"]}, click("button", "Sort by"), click("menuitemradio", "Distance", exact=True),
                          done(s["name"])],
