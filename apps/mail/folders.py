@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import false, or_, select, true
+from sqlalchemy import false, func, or_, select, true
 from sqlalchemy.orm import Session
 
 from apps.mail.models import Label, Message
@@ -31,6 +31,13 @@ def where(rule: rules.Rule, now: dt.datetime | None = None) -> list:
         else:
             out.append(col == (true() if test else false()))
     return out
+
+
+def negate(cond):
+    """The messages `cond` does not hold for. SQL's NOT leaves a test over an empty column unknown (NOT
+    (snoozed_until > now) is NULL, not true, for mail never snoozed), so a negated search term found none of
+    them: here a test that is unknown counts as false, and `-term` finds exactly what `term` does not."""
+    return ~func.coalesce(cond, false())
 
 
 def labels_tree(session: Session) -> list[tuple[Label, int, str]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import String, and_, cast, false, func, select, true
 from sqlalchemy.orm import Session
 
-from apps.mail.folders import label_descendants, labels_tree, where
+from apps.mail.folders import label_descendants, labels_tree, negate, where
 from apps.mail.models import Account, Attachment, Contact, Message, MessageLabel, Thread
 from domain import mail as rules
 from domain.mail import addr_hit
@@ -161,7 +161,7 @@ def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
         elif op == "has" and val.lower() in ("userlabels", "nouserlabels"):
             cond = Message.id.in_(select(MessageLabel.message_id))
             if val.lower() == "nouserlabels":
-                cond = ~cond
+                cond = negate(cond)
         elif op == "filename":
             cond = Message.id.in_(select(Attachment.message_id).where(Attachment.filename.ilike(f"%{val}%")))
         elif op == "category":
@@ -179,7 +179,7 @@ def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
         if cond is None:  # a plain word or phrase (an unknown operator is searched as text)
             text("", m.group(0).lstrip("-").strip('"') if op else val)
             continue
-        sq.conds.append(~cond if neg else cond)
+        sq.conds.append(negate(cond) if neg else cond)  # NULL-safe: -t finds what t does not
     if texts:
         sq.conds.append(Message.id.in_(_text_hits(session, texts, names or {}) or [-1]))
     sq.conds += scope_conds(sq.scope, now)

@@ -4,7 +4,6 @@ Place Order relies on it: a refused order keeps the checkout choices the form ca
 
 from __future__ import annotations
 
-import pytest
 from flask import g, jsonify
 from hypothesis import HealthCheck, given, settings, strategies as st
 from werkzeug.exceptions import HTTPException
@@ -13,6 +12,18 @@ from apps._shared.actions import perform
 from apps.food.models import Cart, MenuItem, OptionGroup, Order, User
 from apps.food.services import Invalid
 from apps.food.services.state import user
+
+
+def outcome(app, world, call) -> object:
+    """What `perform(call, keep_refused=True)` did: its result, the refusal's status, or the error that got out."""
+    with app.test_request_context("/"):
+        g.uigym_world = world
+        try:
+            return perform(call, errors={Invalid: lambda e: (jsonify(ok=False, error=str(e)), 409)}, keep_refused=True)
+        except HTTPException as e:
+            return e.get_response().status_code
+        except KeyError:
+            return "KeyError"
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -24,20 +35,9 @@ def test_a_refusal_keeps_what_was_written_an_unmapped_error_does_not(app, world,
         user().first_name = name
         if refuse is not None:
             raise refuse("no")
-        return "done"
+        return "renamed"
 
-    with app.test_request_context("/"):
-        g.uigym_world = world
-        errors = {Invalid: lambda e: (jsonify(ok=False, error=str(e)), 409)}
-        if refuse is None:
-            assert perform(rename, errors=errors, keep_refused=True) == "done"
-        elif refuse is KeyError:
-            with pytest.raises(KeyError):
-                perform(rename, errors=errors, keep_refused=True)
-        else:
-            with pytest.raises(HTTPException) as info:
-                perform(rename, errors=errors, keep_refused=True)
-            assert info.value.get_response().status_code == 409
+    assert outcome(app, world, rename) == {None: "renamed", Invalid: 409, KeyError: "KeyError"}[refuse]
     assert db.get(User, 1).first_name == (before if refuse is KeyError else name)
 
 
