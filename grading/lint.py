@@ -29,6 +29,9 @@ from .spec import Allowance, AnswerCheck, JudgeCheck, RowCheck, VerifySpec
 __all__ = ["spec_holes"]
 
 _CLOSED_ANSWER_OPS = {"$eq", "$ieq", "$number", "$numbers", "$phone", "$set", "$in", "$regex"}
+# Operators that only narrow what a closed one accepts (every operator of a matcher must hold): beside a closed
+# operator they keep it closed; alone they accept anything that avoids a few words.
+_NARROWING_ANSWER_OPS = {"$excludes", "$nin", "$ne", "$not"}
 _SUBSTRING_OPS = {"$contains", "$icontains", "$regex", "$startswith", "$istartswith", "$any"}
 _UPPER_BOUNDS = {"$lte", "$lt", "$eq"}
 
@@ -58,8 +61,28 @@ def spec_holes(spec: VerifySpec | Mapping[str, Any]) -> list[str]:
     return holes
 
 
+def _without_negative_lookarounds(pattern: str) -> str:
+    """The pattern less its `(?!...)` and `(?<!...)` groups: an alternation inside one only refuses more."""
+    out, i, depth = [], 0, 0
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            if not depth:
+                out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        opens = pattern.startswith("(?!", i) or pattern.startswith("(?<!", i)
+        if depth or opens:
+            depth += pattern[i] == "("
+            depth -= pattern[i] == ")"
+        else:
+            out.append(pattern[i])
+        i += 1
+    return "".join(out)
+
+
 def _anchored(pattern: str) -> bool:
-    return pattern.startswith(("^", r"\A")) and pattern.endswith(("$", r"\Z")) and "|" not in pattern
+    return (pattern.startswith(("^", r"\A")) and pattern.endswith(("$", r"\Z"))
+            and "|" not in _without_negative_lookarounds(pattern))
 
 
 def _open_answer(m: Any) -> str | None:
@@ -68,7 +91,7 @@ def _open_answer(m: Any) -> str | None:
     if m == {"$exists": False}:
         return None
     ops = set(m) - {"$options", "$tol"}
-    bad = ops - _CLOSED_ANSWER_OPS
+    bad = ops - _CLOSED_ANSWER_OPS - (_NARROWING_ANSWER_OPS if ops & _CLOSED_ANSWER_OPS else set())
     if bad:
         return (f"{sorted(bad)} accepts an answer that contains the value among others; use a closed matcher "
                 "($ieq, $number, $numbers, $phone, $set, an anchored $regex)")

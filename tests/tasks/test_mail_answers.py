@@ -4,13 +4,14 @@ and each is a closed answer matcher for grading/lint.py."""
 
 from __future__ import annotations
 
+import re
 import string
 
 from hypothesis import assume, given, settings, strategies as st
 
 from grading.lint import _open_answer
 from grading.matchers import match
-from tasks.templates.mail._answers import code_answer, file_answer, name_answer, phone_answer
+from tasks.templates.mail._answers import HEDGES, code_answer, file_answer, name_answer, phone_answer
 
 word = st.text(string.ascii_lowercase, min_size=1, max_size=8)
 cap = st.builds(lambda a, b: a + b, st.sampled_from(string.ascii_uppercase), word)
@@ -66,7 +67,14 @@ def test_file_answer(gold, other, words):
 @settings(max_examples=150, deadline=None)
 @given(names, names, filler)
 def test_name_answer(gold, other, words):
-    assume(gold.casefold() != other.casefold())
-    _check(name_answer(gold), gold, [f"It was sent by {gold}.", f"{gold} sent it.", gold.lower(),
-                                     f"The sender is {gold}", f"{words} {gold} {words}".strip()], other)
-    assert not match(gold + "son", name_answer(gold))
+    assume(gold.casefold() != other.casefold() and gold.casefold() not in other.casefold())
+    assume(not re.search(HEDGES, words))
+    m = name_answer(gold, [other])
+    _check(m, gold, [f"It was sent by {gold}.", f"{gold} sent it.", gold.lower(),
+                     f"The sender is {gold}", f"{words} {gold} {words}".strip()], other)
+    assert not match(gold + "son", m)
+    # Hedges written in lowercase: the joining word, or the rival's name, gives them away.
+    for h in (f"{gold} or {other.lower()}", f"{gold.lower()}, {other.lower()}", f"{other.lower()} {gold}",
+              f"{gold} / {words}", f"{gold} and {words}", f"maybe {gold}"):
+        assert not match(h, m), h
+    assert not match(f"{gold} or {words}", name_answer(gold)), "a hedge word fails even with no rivals given"

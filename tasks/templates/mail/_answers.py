@@ -43,8 +43,18 @@ def file_answer(name: str) -> dict[str, Any]:
     return _regex(rf"^[^.]*?(?<![\w.-]){re.escape(name)}[\s\"'\u201d\u2019.!]*$", "i")
 
 
-def name_answer(name: str) -> dict[str, Any]:
-    """A person's name (any case) in a sentence whose other words are lowercase but the first:
+# Words and marks that join or weigh candidates: a sentence holding one is a hedge whatever its case.
+HEDGES = r"(?:\b(?:or|and|either|nor|maybe|perhaps|possibly|probably|likely|versus|vs)\b|[/&|;+])"
+
+
+def name_answer(name: str, others: list[str] = ()) -> dict[str, Any]:
+    """A person's name (any case) in a sentence whose other words are lowercase but the first, holding no
+    word that joins or weighs candidates and none of `others` (the world's other people, any case):
     "Laura Cook", "It was sent by Laura Cook.", "Laura Cook sent it." pass; "Laura Cook or Kyle Blair",
-    "Kyle Blair, Laura Cook" and a list on several lines fail."""
-    return _regex(rf"^\s*(?:[A-Z]?[^A-Z\n]*?\s)?(?i:{re.escape(name)})(?!\w)[^A-Z\n]*$")
+    "Laura Cook or kyle blair", "Kyle Blair, Laura Cook", "laura cook, kyle blair" and a list on several
+    lines fail."""
+    out = _regex(rf"^(?!.*{HEDGES})\s*(?:[A-Z]?[^A-Z\n]*?\s)?(?i:{re.escape(name)})(?!\w)[^A-Z\n]*$")
+    rivals = sorted({o for o in others if o and o.casefold() != name.casefold() and name.casefold() not in o.casefold()})
+    if rivals:
+        out["$excludes"] = rivals
+    return out

@@ -287,7 +287,8 @@ def who_sent_subject(w: World, rng: random.Random):
             "goal": f"Who sent you the email \u201c{subject}\u201d? Answer with their full name.",
             "start_path": "/inbox",
             # name_answer: the name alone or in a sentence ("It was sent by ..."; $ieq took the bare name only).
-            "verify": graded([{"answer": name_answer(name), "name": "the sender's name"}]),
+            "verify": graded([{"answer": name_answer(name, people + [c["name"] for c in mb.contacts]),
+                               "name": "the sender's name"}]),
             "solution": path + [done(name)],
             "harmless": [harmless("phrasing", path + [done(f"It was sent by {name}.")], "the name in a full sentence",
                                   find_open(subject, tid) + [finish(f"It was sent by {name}.")])],
