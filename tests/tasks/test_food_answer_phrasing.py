@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 from grading.lint import spec_holes
 from grading.matchers import match
 from tasks.loader import load_file
+from tasks.templates.answer_text import HEDGES
 from tasks.templates.base import World
 from tasks.templates.food.retrieval import name_answer
 
@@ -42,8 +43,13 @@ def test_name_alone_or_in_a_sentence_passes_and_a_rival_fails(data):
     # a rival named beside the gold (a hedge, a list) fails, unless the gold name itself contains it
     rival = data.draw(st.sampled_from(rivals))
     contained = " ".join(rival.split()).casefold() in " ".join(gold.split()).casefold()
-    for hedge in (f"{said} or {rival}", f"{rival}, {gold}", f"Either {rival} or {gold}"):
-        assert match(hedge, m) is contained, (hedge, m)
+    assert match(f"{rival}, {gold}", m) is contained
+    own_hedge = bool(re.search(HEDGES, gold, re.IGNORECASE))  # "Salt & Pepper": its name may not refuse it
+    for hedge in (f"{said} or {rival}", f"Either {rival} or {gold}"):
+        assert match(hedge, m) is (contained and own_hedge), (hedge, m)
+    # a hedge needs no rival: a joining or weighing word gives it away, whatever its case
+    for hedge in (f"{said} or some other place", f"Maybe {gold}", f"{gold} / {gold.lower()} place"):
+        assert match(hedge, m) is own_hedge, (hedge, m)
 
 
 def test_a_longer_store_name_that_contains_the_gold_is_not_the_gold():

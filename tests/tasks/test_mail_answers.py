@@ -69,9 +69,11 @@ def test_file_answer(gold, other, words):
 def test_name_answer(gold, other, words):
     assume(gold.casefold() != other.casefold() and gold.casefold() not in other.casefold())
     assume(not re.search(HEDGES, words))
+    honest = [f"It was sent by {gold}.", f"{gold} sent it.", gold.lower(), f"The sender is {gold}",
+              f"{words} {gold} {words}".strip()]
+    assume(not any(other.casefold() in h.casefold() for h in honest))  # "By Ay" is in "sent by Ay Aa"
     m = name_answer(gold, [other])
-    _check(m, gold, [f"It was sent by {gold}.", f"{gold} sent it.", gold.lower(),
-                     f"The sender is {gold}", f"{words} {gold} {words}".strip()], other)
+    _check(m, gold, honest, other)
     assert not match(gold + "son", m)
     # Hedges written in lowercase: the joining word, or the rival's name, gives them away.
     for h in (f"{gold} or {other.lower()}", f"{gold.lower()}, {other.lower()}", f"{other.lower()} {gold}",

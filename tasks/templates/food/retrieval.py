@@ -6,6 +6,7 @@ import random
 import re
 
 from domain import food as logic
+from tasks.templates.answer_text import no_hedge
 from tasks.templates.base import World
 from tasks.templates.harmless import harmless
 from tasks.templates.food._common import distinct
@@ -26,7 +27,8 @@ def name_answer(gold: str, rivals: list[str]) -> dict:
     """The answer names the store `gold`, alone or in a sentence ("The best-rated one is Sakura Sushi."),
     and names none of its `rivals` (the world's competing answers: a hedge or a list of candidates fails).
     One anchored regex without alternation (a closed matcher for tasks/integrity.py and grading.lint): a
-    negative lookahead per rival, then the gold name anywhere. A rival the gold name itself contains is
+    negative lookahead per rival and one for hedging words ("X or some other place", "maybe X": answer_text),
+    then the gold name anywhere. A rival the gold name itself contains is
     left out, so the gold never excludes itself."""
     folded = " ".join(gold.split()).casefold()
     ex = []
@@ -35,7 +37,7 @@ def name_answer(gold: str, rivals: list[str]) -> dict:
         if q and q not in folded and r not in ex:
             ex.append(r)
     look = "".join(f"(?!.*{_name_re(r)})" for r in ex)
-    return {"$regex": f"^{look}.*{_name_re(gold)}.*$", "$options": "is"}
+    return {"$regex": f"^{no_hedge(gold)}{look}.*{_name_re(gold)}.*$", "$options": "is"}
 
 
 @template("food", "lookup-delivery-fee", difficulty="easy", max_steps=8)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tasks.templates.answer_text import HEDGES, no_hedge  # noqa: F401 - HEDGES re-exported for tests
+
 
 def _regex(pattern: str, options: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {"$regex": pattern}
@@ -43,8 +45,6 @@ def file_answer(name: str) -> dict[str, Any]:
     return _regex(rf"^[^.]*?(?<![\w.-]){re.escape(name)}[\s\"'\u201d\u2019.!]*$", "i")
 
 
-# Words and marks that join or weigh candidates: a sentence holding one is a hedge whatever its case.
-HEDGES = r"(?:\b(?:or|and|either|nor|maybe|perhaps|possibly|probably|likely|versus|vs)\b|[/&|;+])"
 
 
 def name_answer(name: str, others: list[str] = ()) -> dict[str, Any]:
@@ -53,7 +53,7 @@ def name_answer(name: str, others: list[str] = ()) -> dict[str, Any]:
     "Laura Cook", "It was sent by Laura Cook.", "Laura Cook sent it." pass; "Laura Cook or Kyle Blair",
     "Laura Cook or kyle blair", "Kyle Blair, Laura Cook", "laura cook, kyle blair" and a list on several
     lines fail."""
-    out = _regex(rf"^(?!.*{HEDGES})\s*(?:[A-Z]?[^A-Z\n]*?\s)?(?i:{re.escape(name)})(?!\w)[^A-Z\n]*$")
+    out = _regex(rf"^{no_hedge(name)}\s*(?:[A-Z]?[^A-Z\n]*?\s)?(?i:{re.escape(name)})(?!\w)[^A-Z\n]*$")
     rivals = sorted({o for o in others if o and o.casefold() != name.casefold() and name.casefold() not in o.casefold()})
     if rivals:
         out["$excludes"] = rivals
