@@ -150,7 +150,8 @@ class ToolCall(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-HarmlessKind = Literal["open_first", "comment", "rsvp", "apply_existing", "autofilled", "phrasing"]
+HarmlessKind = Literal["open_first", "comment", "rsvp", "apply_existing", "autofilled", "phrasing", "other_control",
+                       "addressing"]
 
 
 class Harmless(BaseModel):
@@ -161,7 +162,9 @@ class Harmless(BaseModel):
     confirming comment or note where the product offers one; rsvp: answers an invitation's card the way
     the reply does; apply_existing: applies a new rule to the items that already match it, where the goal
     reads that way too; autofilled: sets a field to the value the product fills in itself; phrasing: the
-    answer in a full sentence or another accepted format.
+    answer in a full sentence or another accepted format; other_control: another control or order of steps
+    the product offers that reaches the same end (a line's own quantity dialog, the header's address
+    picker); addressing: the recipients placed another way the goal allows (one on To, one on Cc).
 
     `steps` is the variant in the UI; `tools` the same variant as function calls (None: the UI only).
     """

@@ -190,7 +190,7 @@ def new_cart_other_store(w: World, rng: random.Random):
                                             *_new_cart_allow(b["id"], b_item["id"])]},
             "solution": sol,
             # emptying the old cart first (the drawer's Clear cart), then adding: no New cart prompt, same end state
-            "harmless": [harmless("open_first", [click("button", "Cart,"), click("button", "Clear cart", exact=True),
+            "harmless": [harmless("other_control", [click("button", "Cart,"), click("button", "Clear cart", exact=True),
                                                   click("button", "Close cart", exact=True), *add_line(f, b_item), done()],
                                   "the old cart emptied first with Clear cart, then the item added",
                                   [call("get_cart"), call("clear_cart"), call("get_store", store_id=b["id"]),
@@ -237,7 +237,7 @@ def edit_cart(w: World, rng: random.Random):
                                             deletes("cart_items", {"id": 903})]},
             "solution": steps,
             # the line opened from the drawer, its quantity set in the item dialog (Update cart): quantity only
-            "harmless": [harmless("open_first", via_line, "the quantity changed in the line's own dialog",
+            "harmless": [harmless("other_control", via_line, "the quantity changed in the line's own dialog",
                                   [call("get_cart"), call("edit_cart_item", cart_item_id=901, quantity=up),
                                    call("remove_cart_item", cart_item_id=903), tdone()])],
             "near_misses": [wrong],

@@ -330,7 +330,7 @@ def dropoff_note(w: World, rng: random.Random):
                                                                          300, "tells the courier what to do")],
                        "unchanged_except": order_allow(s["id"], [it["id"]], 1)},
             "solution": sol,
-            "harmless": [harmless("rsvp", [*sol[:-2], click("radio", "Hand it to me", exact=True), *sol[-2:]],
+            "harmless": [harmless("other_control", [*sol[:-2], click("radio", "Hand it to me", exact=True), *sol[-2:]],
                                   "the checkout's 'Hand it to me' chosen beside the note",
                                   [*t_order(text)[:-2], call("place_order", dropoff="hand", instructions=text), tdone()])]
                         if handed else [],

@@ -234,7 +234,7 @@ def order_express_work(w: World, rng: random.Random):
             "verify": {"checks": created_order(exp, 1) + [order_line(it["id"], [r["id"] for r in rows], 1)],
                        "unchanged_except": order_allow(s["id"], [it["id"]], 1, user_update("current_address_id"))},
             "solution": (sol := steps + [click("radio", "Express", exact=True)] + tail),
-            "harmless": [harmless("open_first", header, "the Work address chosen in the header before shopping",
+            "harmless": [harmless("other_control", header, "the Work address chosen in the header before shopping",
                                   [call("get_account"), call("select_address", address_id=work["id"]),
                                    *_t_line(s, it, rows), call("set_checkout_options", delivery_option="express"),
                                    *_t_place(dropoff="hand")])],

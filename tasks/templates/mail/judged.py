@@ -409,7 +409,7 @@ def introduction(w: World, rng: random.Random):
                              [{"table": "messages", "ops": ["create"], "max": 1},
                               {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": send(both, subj, body),
-            "harmless": [harmless("phrasing", send([b["email"]], subj, body)[:3] + [
+            "harmless": [harmless("addressing", send([b["email"]], subj, body)[:3] + [
                 click("button", "Add Cc recipients", exact=True),
                 {"fill": {"role": "textbox", "name": "Cc", "exact": True, "within": COMPOSE}, "text": a["email"]},
                 {"press": ["Enter"]}] + send([b["email"]], subj, body)[3:],
