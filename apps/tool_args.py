@@ -20,6 +20,22 @@ INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # SQLite's INTEGER: an integer beyond it
 TOOL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
+def depth_within(value: Any, limit: int) -> bool:
+    """Is parsed JSON nested at most `limit` levels (the value itself the first)? Iterative, so a hostile depth
+    cannot exhaust the stack: the one depth check of every JSON body the project reads (the control API's,
+    `uigym serve`'s requests)."""
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if d > limit:
+            return False
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v)
+    return True
+
+
 class ToolError(ValueError):
     """A mistake a model can act on (unknown id, missing option, invalid value). The world is unchanged."""
 

@@ -21,6 +21,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import (BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, StrictStr, ValidationError,
                       ValidationInfo, field_validator, model_validator)
 
+from apps.tool_args import depth_within
+
 MAX_JSON_DEPTH = 64  # tools' JSON schemas nest a few levels; deeper is a mistake (or an attack on the stack)
 MAX_IMAGE_BYTES = 32 * 1024 * 1024
 MAX_IMAGE_PIXELS = 64_000_000  # 8000 x 8000; a screenshot is ~1 million
@@ -215,19 +217,6 @@ class ChatRequest(_Model):
         return [t.model_dump(exclude_none=True) for t in self.tools]
 
 
-def _depth_ok(value: Any, limit: int) -> bool:
-    """Iterative, so a hostile depth cannot exhaust the stack here."""
-    stack = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if d > limit:
-            return False
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v)
-    return True
-
 
 def _param(body: Any, loc: tuple, missing: bool = False) -> str | None:
     """pydantic's error location as OpenAI's `param` (messages[0].content[1].image_url): the steps that are
@@ -255,7 +244,7 @@ def parse_json_body(raw: bytes) -> Any:
         raise RequestError(f"the body is not valid JSON: {e}") from None
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object (an OpenAI chat completions request)")
-    if not _depth_ok(body, MAX_JSON_DEPTH):
+    if not depth_within(body, MAX_JSON_DEPTH):
         raise RequestError(f"the JSON body nests too deeply (at most {MAX_JSON_DEPTH} levels)")
     return body
 
@@ -264,7 +253,7 @@ def parse_chat_request(body: Any, *, allow_remote_images: bool = False) -> ChatR
     """The checked request, or a RequestError naming the first field that is wrong and why."""
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object (an OpenAI chat completions request)")
-    if not _depth_ok(body, MAX_JSON_DEPTH):
+    if not depth_within(body, MAX_JSON_DEPTH):
         raise RequestError(f"the JSON body nests too deeply (at most {MAX_JSON_DEPTH} levels)")
     try:
         req = ChatRequest.model_validate(body, context={"allow_remote_images": allow_remote_images})

@@ -34,23 +34,11 @@ from apps._shared.session import WORLD_COOKIE, sign_world
 from apps._shared.tools import MAX_DEPTH as MAX_ARGS_DEPTH
 from apps._shared.tools import MalformedArgs, ToolError, ToolSet
 from apps._shared.worlds import WorldError
+from apps.tool_args import depth_within
 
 MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest bundled task's fixtures are a few kB
 MAX_JSON_DEPTH = 32  # fixtures are rows of scalars (a JSON column holds a small object): deeper is a mistake
 
-
-def _depth_ok(value: Any, limit: int) -> bool:
-    """Iterative, so a hostile depth cannot exhaust the stack here either."""
-    stack = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if d > limit:
-            return False
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v)
-    return True
 
 
 def _json_body(shape: str = "{seed, now, fixtures}", *, max_depth: int = MAX_JSON_DEPTH,
@@ -68,7 +56,7 @@ def _json_body(shape: str = "{seed, now, fixtures}", *, max_depth: int = MAX_JSO
         raise WorldError(f"the body is not valid JSON: {e}") from None
     if not isinstance(body, dict):
         raise WorldError(f"the body must be a JSON object {shape}")
-    if not _depth_ok(body, max_depth):
+    if not depth_within(body, max_depth):
         raise too_deep(f"the JSON body is nested too deeply (at most {max_depth} levels)")
     return body
 
