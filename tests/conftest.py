@@ -20,7 +20,7 @@ from gym_core.runtime import Runtime  # noqa: E402
 # Files whose tests share one batch computed on first use (a module-level cache: every probe of an app's
 # tasks in one browser run): their tests must run in one worker, split by app where the batch is per app.
 # They are the longest groups of the suite, so they are scheduled first (xdist hands out groups in order).
-_BY_APP = {"tests/tasks/test_task_validity.py", "tests/qa/test_apps_clean.py"}
+_BY_APP = {"tests/tasks/test_task_validity.py", "tests/tasks/test_tool_validity.py", "tests/qa/test_apps_clean.py"}
 _LONG_FIRST = ("tests/containers/", "tests/tasks/test_task_validity.py", "tests/tasks/test_tool_validity.py",
                "tests/qa/test_apps_clean.py", "tests/train/", "tests/apps/test_input_fuzz.py")
 

@@ -1,7 +1,11 @@
-"""Every bundled task in tool mode: its tool plan's gold calls get reward 1, the do-nothing agent 0, every
-tool near-miss 0, its answer hacks 0 and its harmless variants' tool calls 1, played through the tools env (the control API's tool routes, the
-path a function-calling agent takes; no browser). A task whose plan says it cannot be done through tools
-is listed with its reason, and may not be a template's only way in."""
+"""Every bundled template in tool mode: its tool plan's gold calls get reward 1, the do-nothing agent 0, every
+tool near-miss 0, its answer hacks 0 and its harmless variants' tool calls 1, played through the tools env (the
+control API's tool routes, the path a function-calling agent takes; no browser). A task whose plan says it
+cannot be done through tools is listed with its reason, and may not be a template's only way in.
+
+In the default suite (CI): each template's first instance, like tests/tasks/test_task_validity.py, as one batch
+per app (tests/conftest.py keeps an app's tests in one xdist worker). UIGYM_VALIDATE=all plays every bundled
+task, as does `uigym tasks validate --mode tools --tasks '*'`."""
 
 from __future__ import annotations
 
@@ -16,22 +20,24 @@ from tasks.loader import load_tasks
 
 ALL = load_tasks()
 WORKERS = int(os.environ.get("UIGYM_VALIDATE_WORKERS", "4"))
-_results: dict[str, object] = {}
+SCOPE = os.environ.get("UIGYM_VALIDATE", "first")  # "first": each template's first instance; "all"
+CHOSEN = [t for t in ALL if SCOPE == "all" or t.template is None or t.id.endswith("-00")]
+_results: dict[str, dict] = {}
 
 
-def _results_by_task() -> dict:
-    if not _results:
+def _results_of(app: str) -> dict:
+    if app not in _results:
         async def run():
             from gym_core.runtime import Runtime
 
             rt = Runtime.current()
             try:
-                return await validate_tasks(ALL, workers=WORKERS, mode="tools")
+                return await validate_tasks([t for t in CHOSEN if t.app == app], workers=WORKERS, mode="tools")
             finally:
                 await rt.close()
 
-        _results.update({r.task_id: r for r in asyncio.run(run())})
-    return _results
+        _results[app] = {r.task_id: r for r in asyncio.run(run())}
+    return _results[app]
 
 
 def test_every_bundled_task_has_a_tool_plan():
@@ -41,8 +47,8 @@ def test_every_bundled_task_has_a_tool_plan():
 
 @pytest.mark.timeout(2400)
 @pytest.mark.parametrize("app", sorted({t.app for t in ALL}))
-def test_tool_oracle_1_noop_0_near_miss_0_on_every_task(app):
-    results = [r for tid, r in _results_by_task().items() if tid.startswith(app + "/")]
+def test_tool_oracle_1_noop_0_near_miss_0_harmless_1(app):
+    results = list(_results_of(app).values())
     bad = [r for r in results if not r.ok]
     assert not bad, "\n".join(r.failures() for r in bad[:10])
     played = [r for r in results if not r.unsupported]
