@@ -1,5 +1,6 @@
 """Shared fixtures: one temporary UIGYM_HOME and one event loop (so one Chromium) per test session, and the
-grouping that lets `pytest -n N --dist loadgroup` (pytest-xdist, what .ci/run uses) split the suite safely."""
+grouping that lets `pytest -n N --dist loadgroup` (pytest-xdist) split the suite safely on a machine with more
+cores (on 2 cores it was slower than one process: README "Tests and CI")."""
 
 from __future__ import annotations
 
