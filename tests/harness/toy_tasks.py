@@ -4,6 +4,7 @@ second and do not depend on the real clones."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -53,3 +54,10 @@ def write_tasks_dir(root: Path) -> Path:
     d.mkdir(parents=True, exist_ok=True)
     (d / "toy.json").write_text(json.dumps(TASKS, indent=1))
     return Path(root)
+
+
+def toy_task(base: dict, **kw) -> Task:
+    """A variant of one of TASKS (a copy with some fields replaced), validated as a Task."""
+    t = copy.deepcopy(base)
+    t.update(kw)
+    return Task.model_validate(t)

@@ -9,27 +9,12 @@ import copy
 import pytest
 
 from agent_harness.validate import validate_tasks
-from gym_core.runtime import Runtime
-from gym_core.server import ServerPool
 from tasks import Task
-from tests.harness.toy_tasks import APP_MODULES, TASKS
+from tests.harness.toy_tasks import TASKS
+from tests.harness.toy_tasks import toy_task as task
 
 STAR, _, ANSWER = (copy.deepcopy(t) for t in TASKS)
 STAR_NOTE_3 = {"click": {"role": "button", "name": "Star Note 1-3"}}
-
-
-@pytest.fixture
-async def toy_runtime():
-    rt = Runtime(servers=ServerPool(modules=dict(APP_MODULES)))
-    yield rt
-    await rt.close()
-    rt.servers.stop_all()
-
-
-def task(base: dict, **kw) -> Task:
-    t = copy.deepcopy(base)
-    t.update(kw)
-    return Task.model_validate(t)
 
 
 async def test_caught_hacks_are_valid_missed_hacks_and_unplayable_ones_are_not(toy_runtime):

@@ -12,11 +12,10 @@ import pytest
 from pydantic import ValidationError
 
 from agent_harness.validate import validate_tasks
-from gym_core.runtime import Runtime
-from gym_core.server import ServerPool
 from tasks import Task
 from tasks.integrity import audit_tasks
-from tests.harness.toy_tasks import APP_MODULES, TASKS
+from tests.harness.toy_tasks import TASKS
+from tests.harness.toy_tasks import toy_task as task
 
 STAR, _, ANSWER = (copy.deepcopy(t) for t in TASKS)
 # The careful person also leaves a note saying what they did: the UI's Add form, or the add_notes tool.
@@ -28,20 +27,6 @@ WITH_NOTE = {"kind": "comment", "why": "stars the note and records that it did",
 # A grader that allows the note (one new row) beside the star, and the over-strict one that does not.
 TOLERANT = {"checks": STAR["verify"]["checks"],
             "unchanged_except": [*STAR["verify"]["unchanged_except"], {"table": "notes", "ops": ["create"], "max": 1}]}
-
-
-def task(base: dict, **kw) -> Task:
-    t = copy.deepcopy(base)
-    t.update(kw)
-    return Task.model_validate(t)
-
-
-@pytest.fixture
-async def toy_runtime():
-    rt = Runtime(servers=ServerPool(modules=dict(APP_MODULES)))
-    yield rt
-    await rt.close()
-    rt.servers.stop_all()
 
 
 def _tasks() -> tuple[Task, Task, Task, Task]:
