@@ -151,7 +151,7 @@ class ToolCall(BaseModel):
 
 
 HarmlessKind = Literal["open_first", "comment", "rsvp", "apply_existing", "autofilled", "phrasing", "other_control",
-                       "addressing"]
+                       "addressing", "check_work", "courtesy"]
 
 
 class Harmless(BaseModel):
@@ -164,7 +164,10 @@ class Harmless(BaseModel):
     reads that way too; autofilled: sets a field to the value the product fills in itself; phrasing: the
     answer in a full sentence or another accepted format; other_control: another control or order of steps
     the product offers that reaches the same end (a line's own quantity dialog, the header's address
-    picker); addressing: the recipients placed another way the goal allows (one on To, one on Cc).
+    picker); addressing: the recipients placed another way the goal allows (one on To, one on Cc);
+    check_work: after the change, goes back to where it shows (reopens the record, the setting, the folder)
+    to see that it took; courtesy: the written text with what a person adds to it (a greeting, a
+    sign-off, a thank-you line) around what the goal asks for.
 
     `steps` is the variant in the UI; `tools` the same variant as function calls (None: the UI only).
     """
