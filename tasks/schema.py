@@ -151,7 +151,7 @@ class ToolCall(BaseModel):
 
 
 HarmlessKind = Literal["open_first", "comment", "rsvp", "apply_existing", "autofilled", "phrasing", "other_control",
-                       "addressing", "check_work", "courtesy"]
+                       "addressing", "check_work", "courtesy", "follow_through"]
 
 
 class Harmless(BaseModel):
@@ -167,7 +167,8 @@ class Harmless(BaseModel):
     picker); addressing: the recipients placed another way the goal allows (one on To, one on Cc);
     check_work: after the change, goes back to where it shows (reopens the record, the setting, the folder)
     to see that it took; courtesy: the written text with what a person adds to it (a greeting, a
-    sign-off, a thank-you line) around what the goal asks for.
+    sign-off, a thank-you line) around what the goal asks for; follow_through: the step the goal's own words
+    also imply, beside the asked one (handing an opportunity over also makes the teammate its owner).
 
     `steps` is the variant in the UI; `tools` the same variant as function calls (None: the UI only).
     """
