@@ -28,3 +28,8 @@ class EnvConfig:
     # Hybrid mode: the app's tools beside the screen ({"type": "tool", "name", "args"} actions), and the last
     # call's result in the observation (`tool_result`). gym.make("uigym/<app>-hybrid-v0") turns it on.
     tools: bool = False
+    # False: reset and step take no screenshot; the observation's screenshot is a blank frame of the
+    # viewport's shape. For scripted players graded from the end state that never look (task validation's
+    # probes: the oracle finds its targets in the DOM), where the capture is most of a step's cost.
+    # Never for an agent: it would be blind.
+    screenshots: bool = True

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import io
 import time
 from typing import Any, Awaitable, Callable
@@ -54,6 +55,14 @@ def png_to_array(png: bytes) -> np.ndarray:
         return arr[..., :3] if arr.shape[-1] == 4 else arr
     with Image.open(io.BytesIO(png)) as im:
         return np.asarray(im.convert("RGB"), dtype=np.uint8)
+
+
+@functools.lru_cache(maxsize=4)
+def _blank_frame(width: int, height: int) -> np.ndarray:
+    """The observation's screenshot when none is taken: one read-only black frame per viewport size."""
+    frame = np.zeros((height, width, 3), dtype=np.uint8)
+    frame.flags.writeable = False
+    return frame
 
 
 class AsyncUIEnv(PageInput, WorldEnv):
@@ -204,12 +213,15 @@ class AsyncUIEnv(PageInput, WorldEnv):
         return await asyncio.wait_for(self.capture(), self.config.action_timeout_s)
 
     async def _observe(self) -> dict[str, Any]:
-        png = await self._capture_kept()
+        if self.config.screenshots:
+            png = await self._capture_kept()
+            self.last_png, frame = png, png_to_array(png)
+        else:  # a player that never looks (EnvConfig.screenshots): no capture, a blank frame
+            self.last_png, frame = None, _blank_frame(self.width, self.height)
         self._note_error_page()
-        self.last_png = png
         # Every value within its bound in gym_core.spaces.observation_space(self.config).
         obs: dict[str, Any] = {
-            "screenshot": png_to_array(png),
+            "screenshot": frame,
             "url": clip_text(self.shown_url(), URL_MAX_CHARS),
             "goal": self.goal,
             "step": self.steps,

@@ -261,3 +261,27 @@ async def test_scroll_is_on_screen_when_the_step_returns(runtime):
         assert not (shot == obs["screenshot"]).all()
     finally:
         await env.close()
+
+
+async def test_screenshots_off_takes_none_and_keeps_the_contract(runtime):
+    """EnvConfig(screenshots=False) (task validation's scripted probes): no capture at all (the fault seam
+    would raise), a blank frame of the viewport's shape inside the observation space, and the actions and the
+    world exactly as with screenshots."""
+    from gym_core.spaces import observation_space
+
+    env = AsyncUIEnv(TOY, EnvConfig(screenshots=False, viewport=(800, 600)), runtime=runtime)
+
+    async def never(_env):
+        raise AssertionError("a screenshot was taken")
+
+    env.capture_fault = never
+    try:
+        obs, _ = await env.reset(seed=3)
+        assert obs["screenshot"].shape == (600, 800, 3) and not obs["screenshot"].any()
+        assert observation_space(env.config).contains(obs) and env.last_png is None
+        x, y = await star_point(env, "Note 3-2")
+        obs, *_ = await env.step({"type": "click", "x": x, "y": y})
+        assert obs["last_action_error"] == "" and observation_space(env.config).contains(obs)
+        assert [n["starred"] for n in (await env.state())["notes"]] == [False, True, False, False, False]
+    finally:
+        await env.close()
