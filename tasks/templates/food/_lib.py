@@ -176,6 +176,22 @@ def add_line(fwv: FW, it: dict, opts: list[tuple[str, str]] = (), qty: int = 1, 
     return steps
 
 
+def recheck(solution: list[dict], more: list[dict]) -> list[dict]:
+    """`solution` (ending with done), then `more`, then its done: the harmless check_work variant that goes
+    back to where the change shows (reopens the page, the cart, the order) before finishing."""
+    return [*solution[:-1], *more, solution[-1]]
+
+
+def orders_page() -> list[dict]:
+    """From any page with the header: Account menu > Orders."""
+    return [click("button", "Account menu"), click("menuitem", "Orders", exact=True)]
+
+
+def t_recheck(calls: list[dict], *reads: dict) -> list[dict]:
+    """Tool calls (ending with done), with the `reads` (get_cart, get_order ...) before the done."""
+    return [*calls[:-1], *reads, calls[-1]]
+
+
 # ---------------------------------------------------------------------- verify pieces
 def created_order(expect: dict, n_items: int) -> list[dict]:
     return [

@@ -12,12 +12,18 @@ from tasks.templates.food._common import (
     another_item, collateral, creates, deletes, edit_profile_email, extra, new_cart, switch_to_pickup, user_update,
     wrong_record,
 )
-from tasks.templates.food._lib import call, click, done, fill, fw, goto_store, press, tdone, template, tools_plan
+from tasks.templates.food._lib import (call, click, done, fill, fw, goto_store, press, recheck, tdone, template,
+                                       tools_plan)
 
 
 def _acct(section_link: str) -> list[dict]:
     return [click("button", "Account menu"), click("menuitem", "Account", exact=True),
             click("link", section_link, exact=True)]
+
+
+def _reopen(section_link: str) -> list[dict]:
+    """On an account page: its section link clicked again (the page reloaded from the server)."""
+    return [click("link", section_link, exact=True)]
 
 
 @template("food", "save-store", difficulty="easy", max_steps=10)
@@ -36,6 +42,11 @@ def save_store(w: World, rng: random.Random):
                        "unchanged_except": [creates("saved_stores", {"store_id": s["id"]})]},
             "solution": sol,
             "near_misses": [goto_store(twin) + [click("button", f"Save {twin['name']}", exact=True), done()]],
+            "harmless": [harmless("check_work", recheck(sol, [click("button", "Account menu"),
+                                                             click("menuitem", "Saved stores", exact=True)]),
+                                  "the store saved, then Saved stores opened to see it there",
+                                  [call("search", query=s["name"], limit=5), call("save_store", store_id=s["id"]),
+                                   call("get_account"), tdone()])],
             "tools": tools_plan([call("search", query=s["name"], limit=5), call("save_store", store_id=s["id"]), tdone()],
                                 [call("search", query=twin["name"], limit=5), call("save_store", store_id=twin["id"]), tdone()]),
             "adversarial": [
@@ -69,6 +80,11 @@ def unsave_store(w: World, rng: random.Random):
             ],
             "near_misses": [[click("button", "Account menu"), click("menuitem", "Saved stores", exact=True),
                              click("button", f"Unsave {other['name']}", exact=True), done()]],
+            # the heart on the store's own page (found by its name) instead of the Saved stores list
+            "harmless": [harmless("other_control", goto_store(s) + [click("button", f"Unsave {s['name']}", exact=True), done()],
+                                  "the store opened and unsaved with its own page's heart",
+                                  [call("search", query=s["name"], limit=5), call("get_store", store_id=s["id"]),
+                                   call("unsave_store", store_id=s["id"]), tdone()])],
             "tools": tools_plan([call("get_account"), call("unsave_store", store_id=s["id"]), tdone()],
                                 [call("get_account"), call("unsave_store", store_id=other["id"]), tdone()]),
         }
@@ -95,6 +111,10 @@ def switch_address(w: World, rng: random.Random):
                 collateral(sol),
             ],
             "near_misses": [[click("button", "Delivery address:"), click("button", f"Deliver to {wrong['label']},"), done()]],
+            # the Addresses page opened afterwards to see the Current pill on it
+            "harmless": [harmless("check_work", recheck(sol, _acct("Addresses")),
+                                  "the address switched, then Account > Addresses opened to see it marked Current",
+                                  [call("get_account"), call("select_address", address_id=a["id"]), call("get_account"), tdone()])],
             "tools": tools_plan([call("get_account"), call("select_address", address_id=a["id"]), tdone()],
                                 [call("get_account"), call("select_address", address_id=wrong["id"]), tdone()]),
         }
@@ -166,6 +186,9 @@ def notification_setting(w: World, rng: random.Random):
                        "unchanged_except": [user_update(key)]},
             "solution": sol,
             "near_misses": [_acct("Notifications") + [click("switch", f"{other[1]}: {other[2]}", exact=True), done()]],
+            "harmless": [harmless("check_work", recheck(sol, _reopen("Notifications")),
+                                  "the switch flipped, then the Notifications page reloaded to see it stayed",
+                                  [call("get_account"), call("set_notification", setting=key, on=not on), call("get_account"), tdone()])],
             "tools": tools_plan([call("get_account"), call("set_notification", setting=key, on=not on), tdone()],
                                 [call("get_account"), call("set_notification", setting=other[0], on=not f.user[other[0]]), tdone()]),
             "adversarial": [
@@ -198,6 +221,9 @@ def update_phone(w: World, rng: random.Random):
             ],
             "near_misses": [_acct("Profile") + [fill("textbox", "Phone number", bad, exact=True),
                                                click("button", "Save", exact=True), done()]],
+            "harmless": [harmless("check_work", recheck(sol, _reopen("Profile")),
+                                  "the phone saved, then the Profile page reloaded to see the number",
+                                  [call("update_profile", phone=typed), call("get_account"), tdone()])],
             "tools": tools_plan([call("update_profile", phone=typed), tdone()], [call("update_profile", phone=bad), tdone()]),
         }
 
@@ -231,6 +257,9 @@ def redeem_gift(w: World, rng: random.Random):
             "near_misses": [[click("button", "Account menu"), click("menuitem", "Gift cards & credits", exact=True),
                              fill("textbox", "Gift card code", used["code"], exact=True), click("button", "Redeem", exact=True), done()]],
             # the near-miss: the already-used card (refused)
+            "harmless": [harmless("check_work", recheck(sol, _reopen("Gift cards & credits")),
+                                  "the card redeemed, then the Gift cards & credits page reloaded to see the balance",
+                                  [call("redeem_gift_card", code=code), call("get_account"), tdone()])],
             "tools": tools_plan([call("redeem_gift_card", code=code), tdone()],
                                 [call("redeem_gift_card", code=used["code"]), tdone()]),
         }
@@ -259,6 +288,9 @@ def default_card(w: World, rng: random.Random):
                 collateral(sol),
             ],
             "near_misses": [_acct("Payment methods") + [click("button", f"Make {other['brand']} •••• {other['last4']} default", exact=True), done()]],
+            "harmless": [harmless("check_work", recheck(sol, _reopen("Payment methods")),
+                                  "the default changed, then Payment methods reloaded to see the Default pill",
+                                  [call("get_account"), call("set_default_card", card_id=c["id"]), call("get_account"), tdone()])],
             "tools": tools_plan([call("get_account"), call("set_default_card", card_id=c["id"]), tdone()],
                                 [call("get_account"), call("set_default_card", card_id=other["id"]), tdone()]),
         }
@@ -305,6 +337,10 @@ def add_card(w: World, rng: random.Random):
             "solution": sol,
             "near_misses": [steps(typo)],
             # the near-miss: the mistyped number (refused by the card check)
+            "harmless": [harmless("check_work", recheck(sol, _reopen("Payment methods")),
+                                  "the card saved, then Payment methods reloaded to see it listed",
+                                  [call("add_card", number=pretty, expiration=exp, cvc=cvc, billing_zip=z,
+                                        **({"make_default": True} if make_default else {})), call("get_account"), tdone()])],
             "tools": tools_plan([call("add_card", number=pretty, expiration=exp, cvc=cvc, billing_zip=z,
                                       **({"make_default": True} if make_default else {})), tdone()],
                                 [call("add_card", number=typo, expiration=exp, cvc=cvc, billing_zip=z,
@@ -338,6 +374,10 @@ def subscribe_plus(w: World, rng: random.Random):
                                                         "membership_payment_id", "membership_ends_on")]},
             "solution": steps(plan),
             "near_misses": [steps(other)],
+            "harmless": [harmless("check_work", recheck(steps(plan), _acct("Forkful Plus")),
+                                  "subscribed, then the Forkful Plus page opened again to see the membership",
+                                  [call("get_account"), call("subscribe_plus", plan=plan, payment_method_id=c["id"]),
+                                   call("get_account"), tdone()])],
             "tools": tools_plan([call("get_account"), call("subscribe_plus", plan=plan, payment_method_id=c["id"]), tdone()],
                                 [call("get_account"), call("subscribe_plus", plan=other, payment_method_id=c["id"]), tdone()]),
             "adversarial": [
@@ -375,6 +415,9 @@ def cancel_plus(w: World, rng: random.Random):
             ],
             "near_misses": [base + [click("button", "Keep membership", exact=True), done()]],
             # the near-miss: looked at the membership and kept it
+            "harmless": [harmless("check_work", recheck(sol, _acct("Forkful Plus")),
+                                  "cancelled, then the Forkful Plus page opened again to see the membership's end date",
+                                  [call("get_account"), call("cancel_plus"), call("get_account"), tdone()])],
             "tools": tools_plan([call("get_account"), call("cancel_plus"), tdone()], [call("get_account"), tdone()]),
         }
 
@@ -406,6 +449,13 @@ def group_order(w: World, rng: random.Random):
                 collateral(sol, close=[click("button", "Done", exact=True, within={"role": "dialog", "name": "Group order"})]),
             ],
             "near_misses": [base + [click("radio", wrong_label, exact=True)] + tail],
+            # the share dialog closed (Done), then the cart drawer opened to see the group order
+            "harmless": [harmless("check_work", recheck(sol, [click("button", "Done", exact=True,
+                                                                     within={"role": "dialog", "name": "Group order"}),
+                                                               click("button", "Cart,")]),
+                                  "the group order started, then the cart opened to see it",
+                                  [call("search", query=s["name"], limit=5), call("start_group_order", store_id=s["id"], limit_cents=cents),
+                                   call("get_cart"), tdone()])],
             "tools": tools_plan(
                 [call("search", query=s["name"], limit=5), call("start_group_order", store_id=s["id"], limit_cents=cents), tdone()],
                 [call("search", query=s["name"], limit=5),
