@@ -10,7 +10,7 @@ from tasks.templates.food._lib import template  # noqa: E402  (max_steps from th
 from tasks.templates.food._lib import (
     DIALOG, add_line, cart_line, click, done, fw, goto_store, open_item, pick, qty_steps, add_to_cart, to_checkout,
 )
-from tasks.templates.food._lib import call, t_add, t_find_store, tdone, tools_plan
+from tasks.templates.food._lib import call, recheck, t_add, t_find_store, t_recheck, tdone, tools_plan
 from tasks.templates.food._common import (
     another_item, collateral, deletes, extra, make_group_order, new_cart, new_lines, updates, wrong_record,
 )
@@ -67,6 +67,9 @@ def add_pizza_size_crust(w: World, rng: random.Random):
                        "unchanged_except": _new_cart_allow(s["id"], pz["id"])},
             "solution": sol,
             "near_misses": [goto_store(s) + add_line(f, pz, [("Size", wrong), ("Crust", crust)]) + [done()]],
+            "harmless": [harmless("check_work", recheck(sol, [click("button", "Cart,")]),
+                                  "the pizza added, then the cart opened to see the line",
+                                  t_recheck(t_find_store(s) + t_add(pz, [o_size["id"], o_crust["id"]]) + [tdone()], call("get_cart")))],
             "tools": tools_plan(
                 t_find_store(s) + t_add(pz, [o_size["id"], o_crust["id"]]) + [tdone()],
                 t_find_store(s) + t_add(pz, [f.option(pz, "Size", wrong)["id"], o_crust["id"]]) + [tdone()]),
@@ -98,6 +101,13 @@ def add_item_quantity(w: World, rng: random.Random):
                        "unchanged_except": _new_cart_allow(s["id"], it["id"])},
             "solution": sol,
             "near_misses": [add_line(f, it, qty=q - 1) + [done()]],
+            # one added from the menu, then the line's + in the cart drawer up to the quantity (the line is cart item 1:
+            # the world's cart is empty)
+            "harmless": [harmless("other_control", add_line(f, it) + [click("button", "Cart,")]
+                                  + [click("button", f"Increase quantity of {it['name']}", exact=True)] * (q - 1) + [done()],
+                                  "one added, then the quantity raised with the cart drawer's +",
+                                  [call("get_store", store_id=s["id"]), *t_add(it), call("get_cart"),
+                                   call("update_cart_item", cart_item_id=_first_line_id(f), quantity=q), tdone()])],
             "tools": tools_plan([call("get_store", store_id=s["id"]), *t_add(it, qty=q), tdone()],
                                 [call("get_store", store_id=s["id"]), *t_add(it, qty=q - 1), tdone()]),
             "adversarial": [
@@ -135,6 +145,14 @@ def add_with_note(w: World, rng: random.Random):
                        "unchanged_except": _new_cart_allow(s["id"], it["id"])},
             "solution": sol,
             "near_misses": [add_line(f, it, [(g["name"], o["name"])]) + [done()]],
+            # added without the note, then the line opened from the cart drawer and the note written there (Update cart)
+            "harmless": [harmless("other_control", add_line(f, it, [(g["name"], o["name"])])
+                                  + [click("button", "Cart,"), click("button", f"Edit {it['name']}"), fill_note(note),
+                                     click("button", "Update cart", within={"role": "dialog", "name": it["name"], "exact": True}),
+                                     done()],
+                                  "the item added, then the note written on its cart line",
+                                  [call("get_store", store_id=s["id"]), *t_add(it, [o["id"]]), call("get_cart"),
+                                   call("edit_cart_item", cart_item_id=_first_line_id(f), instructions=note), tdone()])],
             "tools": tools_plan([call("get_store", store_id=s["id"]), *t_add(it, [o["id"]], note=note), tdone()],
                                 [call("get_store", store_id=s["id"]), *t_add(it, [o["id"]]), tdone()]),
             "adversarial": [
@@ -145,6 +163,12 @@ def add_with_note(w: World, rng: random.Random):
                              f"the note on another item of the store ({other['name']})"),
             ],
         }
+
+
+def _first_line_id(f) -> int:
+    """The cart_item_id of the first line added to the world's empty cart (get_cart shows it)."""
+    assert not f.w.table("cart_items"), "the first line's id assumes an empty cart_items table"
+    return 1
 
 
 def fill_note(note: str) -> dict:

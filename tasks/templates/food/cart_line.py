@@ -7,7 +7,8 @@ import random
 
 from tasks.templates.base import World
 from tasks.templates.food._lib import template  # noqa: E402  (max_steps from the solution)
-from tasks.templates.food._lib import call, click, done, fill, fw, pick, tdone, tools_plan
+from tasks.templates.food._lib import call, click, done, fill, fw, pick, recheck, tdone, tools_plan
+from tasks.templates.harmless import harmless
 from tasks.templates.food._common import collateral, creates, deletes, extra, updates, wrong_record
 from tasks.templates.food.cart import _cart_fixture
 
@@ -110,6 +111,11 @@ def edit_cart_line_options(w: World, rng: random.Random):
             },
             "solution": sol,
             "near_misses": [near],
+            # the drawer closed and opened again to see the changed line
+            "harmless": [harmless("check_work", recheck(sol, [click("button", "Close cart", exact=True), click("button", "Cart,")]),
+                                  "the line updated, then the cart reopened to see it",
+                                  [call("get_cart"), call("get_menu_item", item_id=a["id"]), call("edit_cart_item", **edit_args),
+                                   call("get_cart"), tdone()])],
             "tools": tools_plan([call("get_cart"), call("get_menu_item", item_id=a["id"]),
                                  call("edit_cart_item", **edit_args), tdone()],
                                 [call("get_cart"), call("get_menu_item", item_id=a["id"]),

@@ -6,7 +6,8 @@ import random
 
 from tasks.templates.base import World
 from tasks.templates.harmless import harmless
-from tasks.templates.food._lib import call, click, done, fill, fw, tdone, template, tools_plan
+from tasks.templates.food._lib import (call, click, done, fill, fw, orders_page, recheck, t_recheck, tdone, template,
+                                       tools_plan)
 from tasks.templates.food._common import collateral, creates, extra, user_update, wrong_record
 
 
@@ -95,6 +96,11 @@ def rate_order(w: World, rng: random.Random):
                                             creates("reviews", {"order_id": o["id"]})]},
             "solution": sol,
             "near_misses": [base + [click("radio", f"{wrong} stars", exact=True)] + tail],
+            "harmless": [harmless("check_work", recheck(sol, [*orders_page(), click("link", f"Order #{o['id']} from {s['name']}", exact=True)]),
+                                  "the order rated, then reopened from Orders to see the rating",
+                                  [call("list_orders", status="past", store_id=s["id"]),
+                                   call("rate_order", order_id=o["id"], stars=stars, review=texts[k]), call("get_order", order_id=o["id"]),
+                                   tdone()])],
             "tools": tools_plan(
                 [call("list_orders", status="past", store_id=s["id"]), call("rate_order", order_id=o["id"], stars=stars, review=texts[k]), tdone()],
                 [call("list_orders", status="past", store_id=s["id"]), call("rate_order", order_id=o["id"], stars=wrong, review=texts[k]), tdone()]),
@@ -146,6 +152,11 @@ def refund_missing_side(w: World, rng: random.Random):
                            "unchanged_except": [creates("support_requests", {"order_id": o["id"], "order_item_id": oi["id"]})]},
                 "solution": sol,
                 "near_misses": [_help(f, o, oi, "Missing items", "Item was not in the bag", "Forkful credits")],
+                "harmless": [harmless("check_work", recheck(sol, [*orders_page(), click(
+                                          "link", f"Order #{o['id']} from {f.store[o['store_id']]['name']}", exact=True)]),
+                                      "the refund requested, then the order reopened from Orders to see the request",
+                                      t_recheck(_t_help(o, oi, "missing", "Item was not in the bag", "refund"),
+                                                call("get_order", order_id=o["id"])))],
                 "tools": tools_plan(_t_help(o, oi, "missing", "Item was not in the bag", "refund"),
                                     _t_help(o, oi, "missing", "Item was not in the bag", "credit")),
                 "adversarial": [
@@ -187,6 +198,10 @@ def wrong_item_credit(w: World, rng: random.Random):
                 collateral(sol),
             ],
             "near_misses": [_help(f, o, other, "Wrong items", "Received a different item", "Forkful credits")],
+            "harmless": [harmless("check_work", recheck(sol, [click("button", "Account menu"),
+                                                             click("menuitem", "Gift cards & credits", exact=True)]),
+                                  "the credits requested, then Gift cards & credits opened to see the balance",
+                                  t_recheck(_t_help(o, oi, "wrong", "Received a different item", "credit"), call("get_account")))],
             "tools": tools_plan(_t_help(o, oi, "wrong", "Received a different item", "credit"),
                                 _t_help(o, other, "wrong", "Received a different item", "credit")),
         }

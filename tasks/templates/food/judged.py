@@ -11,7 +11,8 @@ from tasks.templates.base import World
 from tasks.templates.harmless import harmless
 from tasks.templates.food._common import cancel_placed, extra, order_allow
 from tasks.templates.food._lib import (add_line, call, click, created_order, done, fill, fw, goto_store, order_line,
-                                       place, t_add, tdone, template, to_checkout, tools_plan)
+                                       orders_page, place, recheck, t_add, t_recheck, tdone, template, to_checkout,
+                                       tools_plan)
 from tasks.templates.food.orders import open_stores, order_expect, pick_line
 from tasks.templates.judged_lib import calibration, judge_check
 
@@ -66,6 +67,12 @@ def _review_task(f, o, stars: int, text: str, *, goal: str, rubric: list[str], c
         "solution": _rate_steps(f, o, stars, text),
         "near_misses": [_rate_steps(f, o, stars, wrong_text), _rate_steps(f, o, wrong_stars, text)],
         "tools": tools_plan(_t_rate(o, stars, text), _t_rate(o, stars, wrong_text), _t_rate(o, wrong_stars, text)),
+        # the order reopened from Orders after the review, to see it there
+        "harmless": [harmless("check_work", recheck(_rate_steps(f, o, stars, text),
+                                                    [*orders_page(), click("link", f"Order #{o['id']} from {s['name']}",
+                                                                           exact=True)]),
+                              "the order rated, then reopened from Orders to see the review",
+                              t_recheck(_t_rate(o, stars, text), call("get_order", order_id=o["id"])))],
         "adversarial": [{"kind": "extra", "why": "the right review, then the store saved",
                          "steps": _rate_steps(f, o, stars, text)[:-1] + goto_store(s) + _save_store(s) + [done()]}],
         "calibration": calib,
@@ -197,6 +204,9 @@ def allergy_note(w: World, rng: random.Random):
             },
             "solution": add(text),
             "near_misses": [add(no_allergy), add_line(f, other, [], note=text) + [done()]],
+            "harmless": [harmless("check_work", recheck(add(text), [click("button", "Cart,")]),
+                                  "the line added with its note, then the cart opened to see it",
+                                  [call("get_store", store_id=s["id"]), *t_add(it, [o["id"]], note=text), call("get_cart"), tdone()])],
             "tools": tools_plan([call("get_store", store_id=s["id"]), *t_add(it, [o["id"]], note=text), tdone()],
                                 [call("get_store", store_id=s["id"]), *t_add(it, [o["id"]], note=no_allergy), tdone()],
                                 [call("get_store", store_id=s["id"]), *t_add(other, note=text), tdone()]),

@@ -20,9 +20,12 @@ from tasks.templates.food._lib import (
     goto_store,
     iso,
     order_line,
+    orders_page,
     place,
     price,
+    recheck,
     t_add,
+    t_recheck,
     tdone,
     template,  # noqa: E402  (max_steps from the solution)
     to_checkout,
@@ -48,6 +51,15 @@ def _adversarial(sol: list[dict]) -> list[dict]:
     return [extra(sol, reorder_placed(), "the order placed, then reordered at once: a new cart left behind"),
             extra(sol, cancel_placed(), "the order placed, then cancelled at once: no order stands"),
             collateral(sol)]
+
+
+def _orders_checked(inst: dict) -> dict:
+    """An order template's instance with the harmless check_work variant added: the gold order placed, then the
+    Orders page opened (UI) or the active orders listed (tools) to see it there."""
+    inst["harmless"] = [*inst.get("harmless", []), harmless(
+        "check_work", recheck(inst["solution"], orders_page()), "the order placed, then the Orders page opened to see it",
+        t_recheck(inst["tools"]["solution"], call("list_orders", status="active")))]
+    return inst
 
 
 def _line_desc(it, opts):
@@ -104,7 +116,7 @@ def order_with_tip(w: World, rng: random.Random):
         tip = [20, 25, 20, 25, 20][k]
         sub = f.unit(it, rows) * q
         steps = [*add_line(f, it, opts, q), *to_checkout()]
-        yield {
+        yield _orders_checked({
             "goal": f"Order {q} × {_line_desc(it, opts)} from {s['name']} for standard delivery to your current address, "
                     f"with a {tip}% courier tip.",
             "start_path": f"/store/{s['id']}",
@@ -116,7 +128,7 @@ def order_with_tip(w: World, rng: random.Random):
             "near_misses": [steps + place() + [done()]],
             "tools": tools_plan(_t_line(s, it, rows, q) + [call("set_checkout_options", tip_percent=tip)] + _t_place(),
                                 _t_line(s, it, rows, q) + _t_place()),
-        }
+        })
 
 
 @template("food", "order-ramen-pickup-best-rated", difficulty="medium", max_steps=26)
@@ -159,6 +171,14 @@ def order_ramen_pickup(w: World, rng: random.Random):
             "solution": (sol := steps + place() + [done()]),
             "adversarial": _adversarial(sol),
             "near_misses": [steps[:-1] + place() + [done()]],
+            # Pickup chosen with the header's Delivery/Pickup switch (after the bowls are in the cart) instead of the
+            # checkout's Pickup radio: the same users.mode the checkout sets
+            "harmless": [harmless("other_control", [*steps[:-3], click("button", "Pickup", exact=True), *to_checkout(), *place(),
+                                                    done()],
+                                  "pickup chosen with the header's switch before checkout",
+                                  [call("list_stores", cuisine=f.cuisine_of(best)["slug"], under_30_min=True, sort="rating", limit=5),
+                                   call("get_store", store_id=best["id"]), *t_add(it, [o["id"]]), *t_add(it),
+                                   call("set_delivery_mode", mode="pickup"), *_t_place()])],
             "tools": tools_plan(
                 (t_steps := [call("list_stores", cuisine=f.cuisine_of(best)["slug"], under_30_min=True, sort="rating", limit=5),
                              call("get_store", store_id=best["id"]), *t_add(it, [o["id"]]), *t_add(it)])
@@ -196,7 +216,7 @@ def order_with_promo(w: World, rng: random.Random):
             continue
         steps = [*add_line(f, it, opts, q), *to_checkout()]
         k += 1
-        yield {
+        yield _orders_checked({
             "goal": f"Order {q} × {_line_desc(it, opts)} from {s['name']} for delivery and use promo code {p['code']}.",
             "start_path": f"/store/{s['id']}",
             "verify": {"checks": created_order(order_expect(f, s, sub, promo=p), 1)
@@ -208,7 +228,7 @@ def order_with_promo(w: World, rng: random.Random):
             "near_misses": [steps + place() + [done()]],
             "tools": tools_plan(_t_line(s, it, rows, q) + [call("apply_promo", code=p["code"])] + _t_place(),
                                 _t_line(s, it, rows, q) + _t_place()),
-        }
+        })
 
 
 @template("food", "order-express-to-work", difficulty="medium", max_steps=22)
@@ -262,7 +282,7 @@ def order_custom_tip(w: World, rng: random.Random):
         steps = [*add_line(f, it, opts, q), *to_checkout(), fill("textbox", "Drop-off instructions", note, exact=True),
                  click("radio", "Other tip amount", exact=True)]
         tip_txt = f"{tip_c // 100}.{tip_c % 100:02d}"
-        yield {
+        yield _orders_checked({
             "goal": f"Order {q} × {_line_desc(it, opts)} from {s['name']} for delivery. Tip the courier exactly "
                     f"{price(tip_c)} and set the drop-off instructions to “{note}”.",
             "start_path": f"/store/{s['id']}",
@@ -276,7 +296,7 @@ def order_custom_tip(w: World, rng: random.Random):
             "tools": tools_plan(
                 _t_line(s, it, rows, q) + [call("set_checkout_options", tip_amount_cents=tip_c)] + _t_place(instructions=note),
                 _t_line(s, it, rows, q) + [call("set_checkout_options", tip_percent=25)] + _t_place()),
-        }
+        })
 
 
 @template("food", "schedule-closed-store", difficulty="hard", max_steps=24)
@@ -301,7 +321,7 @@ def schedule_closed_store(w: World, rng: random.Random):
                  click("tab", "Tomorrow", exact=True)]
         fin = [click("button", "Set delivery time", exact=True)] + place() + [done()]
         k += 1
-        yield {
+        yield _orders_checked({
             "goal": f"{s['name']} is closed right now. Schedule a delivery of {_line_desc(it, opts)} from them for "
                     f"tomorrow, in the {logic.slot_label(slot)} window.",
             "start_path": f"/store/{s['id']}",
@@ -317,7 +337,7 @@ def schedule_closed_store(w: World, rng: random.Random):
                                         call("set_checkout_options", delivery_option="scheduled", scheduled_for=_slot(slot))] + _t_place(),
                 _t_line(s, it, rows) + [call("list_delivery_times"),
                                         call("set_checkout_options", delivery_option="scheduled", scheduled_for=_slot(other))] + _t_place()),
-        }
+        })
 
 
 @template("food", "order-best-promo", difficulty="hard", max_steps=24)
@@ -358,6 +378,14 @@ def order_best_promo(w: World, rng: random.Random):
             "adversarial": _adversarial(sol),
             "near_misses": [steps + [fill("textbox", "Promo code", second["code"], exact=True),
                                      click("button", "Apply", exact=True)] + place() + [done()]],
+            # the runner-up code tried first, compared, removed, then the best one applied
+            "harmless": [harmless("other_control", [*steps, fill("textbox", "Promo code", second["code"], exact=True),
+                                                    click("button", "Apply", exact=True),
+                                                    click("button", f"Remove promo {second['code']}", exact=True),
+                                                    *sol[len(steps):]],
+                                  "another Offers code tried first, then replaced by the one that saves the most",
+                                  [*_t_line(s, it, rows, q), call("list_offers"), call("apply_promo", code=second["code"]),
+                                   call("apply_promo", code=best["code"]), *_t_place()])],
             "tools": tools_plan(
                 _t_line(s, it, rows, q) + [call("list_offers"), call("apply_promo", code=best["code"])] + _t_place(),
                 _t_line(s, it, rows, q) + [call("list_offers"), call("apply_promo", code=second["code"])] + _t_place()),
@@ -404,7 +432,7 @@ def reorder_swap_drink(w: World, rng: random.Random):
                                len(kept) + 1)
         checks += [order_line(oi["item_id"], oi["option_ids"], oi["quantity"]) for oi in kept]
         checks += [order_line(new["id"], [], old["quantity"])]
-        yield {
+        yield _orders_checked({
             "goal": f"Reorder last Friday's order from {s['name']}, but swap the {old['name']} for {new['name']} "
                     f"(same quantity). Use the best valid promo code from the Offers page, tip 20%, and schedule it for "
                     f"tomorrow at {logic.fmt_hour(slot)} (the {logic.slot_label(slot)} window).",
@@ -421,7 +449,7 @@ def reorder_swap_drink(w: World, rng: random.Random):
                              call("set_checkout_options", delivery_option="scheduled", scheduled_for=_slot(slot), tip_percent=20)])
                 + ([call("list_offers"), call("apply_promo", code=best["code"])] if best else []) + _t_place(),
                 t_steps + _t_place()),
-        }
+        })
 
 
 def _slot(t: dt.datetime) -> str:
