@@ -28,6 +28,13 @@ def _open(mb: Mailbox, tid: int) -> list[dict]:
     return search(phrase(subject)) + [open_row(subject)]
 
 
+def _look(mb: Mailbox, tid: int, scope: str) -> list[dict]:
+    """check_work's look after the change: search the conversation where it should now be (`scope`, e.g.
+    'in:inbox'), open it, done."""
+    subject = mb.threads[tid]["subject"]
+    return search(f"{scope} {phrase(subject)}") + [open_row(subject), done()]
+
+
 def _t_open(mb: Mailbox, tid: int, scope: str = "") -> list[dict]:
     """Tool mode's _open: search the subject, read the conversation."""
     return find_open(mb.threads[tid]["subject"], tid, scope)
@@ -49,6 +56,12 @@ def mark_unread(w: World, rng: random.Random):
                   "name": "every message unread"}],
                 [on_messages({"thread_id": tid}, [])], unread_ok=[tid]),
             "solution": _open(mb, tid) + [toolbar_button("Mark as unread"), done()],
+            # Marking it unread from its row in the search results (never opened) ends the same; in tool mode,
+            # "mark unread from here" on its first message.
+            "harmless": [harmless("other_control", search(phrase(subject)) + [
+                in_row("checkbox", "Select", subject), toolbar_button("Mark as unread"), done()],
+                "marks it unread from the search results (its row's checkbox and the toolbar), without opening it",
+                [find(phrase(subject)), call("mark_unread_from", message_id=mb.in_thread[tid][0]["id"])])],
             "tools": plan(_t_open(mb, tid) + [call("mark_read", thread_ids=[tid], read=False)],
                           _t_open(mb, tid) + [call("archive", thread_ids=[tid])],
                           _t_open(mb, other) + [call("mark_read", thread_ids=[other], read=False)]),
@@ -108,6 +121,9 @@ def report_spam(w: World, rng: random.Random):
                   "name": "reported as spam"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox"])]),
             "solution": _open(mb, tid) + [toolbar_button("Report spam"), done()],
+            "harmless": [harmless("check_work", _open(mb, tid) + [toolbar_button("Report spam")] + _look(mb, tid, "in:spam"),
+                                  "reports it, then looks it up in Spam and opens it there to see that it took",
+                                  _t_open(mb, tid) + [call("report_spam", thread_ids=[tid])] + _t_open(mb, tid, "in:spam"))],
             "tools": plan(_t_open(mb, tid) + [call("report_spam", thread_ids=[tid])],
                           _t_open(mb, tid) + [call("delete_conversations", thread_ids=[tid])]),
             "near_misses": [_open(mb, tid) + [toolbar_button("Delete"), done()]],
@@ -141,6 +157,10 @@ def restore_from_trash(w: World, rng: random.Random):
                   "expect": {"in_inbox": True}, "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_trashed", "trashed_at", "in_inbox", "is_spam"])]),
             "solution": path + [toolbar_button("Move to Inbox"), done()],
+            "harmless": [harmless("check_work", path + [toolbar_button("Move to Inbox")] + _look(mb, tid, "in:inbox"),
+                                  "restores it, then looks it up in the inbox and opens it there to see that it took",
+                                  _t_open(mb, tid, "in:trash") + [call("move_to_inbox", thread_ids=[tid])]
+                                  + _t_open(mb, tid, "in:inbox"))],
             "tools": plan(_t_open(mb, tid, "in:trash") + [call("move_to_inbox", thread_ids=[tid])],
                           _t_open(mb, tid, "in:trash") + [call("delete_forever", thread_ids=[tid])]),
             "near_misses": [path + [toolbar_button("Delete forever"), done()]],
@@ -179,6 +199,10 @@ def not_spam(w: World, rng: random.Random):
                   "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox"])]),
             "solution": path + [toolbar_button("Not spam"), done()],
+            "harmless": [harmless("check_work", path + [toolbar_button("Not spam")] + _look(mb, tid, "in:inbox"),
+                                  "marks it not spam, then looks it up in the inbox and opens it there to see that it took",
+                                  _t_open(mb, tid, "in:spam") + [call("not_spam", thread_ids=[tid])]
+                                  + _t_open(mb, tid, "in:inbox"))],
             "tools": plan(_t_open(mb, tid, "in:spam") + [call("not_spam", thread_ids=[tid])],
                           _t_open(mb, tid, "in:spam") + [call("delete_forever", thread_ids=[tid])]),
             "near_misses": [path + [toolbar_button("Delete forever"), done()]],
@@ -221,6 +245,10 @@ def find_and_restore(w: World, rng: random.Random):
                   "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox", "is_trashed", "trashed_at"])]),
             "solution": path + [toolbar_button(button), done()],
+            "harmless": [harmless("check_work", path + [toolbar_button(button)] + _look(mb, tid, "in:inbox"),
+                                  "puts it back, then looks it up in the inbox and opens it there to see that it took",
+                                  _t_open(mb, tid, "in:anywhere") + [call("not_spam" if kind == "spam" else "move_to_inbox",
+                                                                          thread_ids=[tid])] + _t_open(mb, tid, "in:inbox"))],
             "tools": plan(_t_open(mb, tid, "in:anywhere") + [call("not_spam" if kind == "spam" else "move_to_inbox",
                                                                   thread_ids=[tid])],
                           _t_open(mb, tid, "in:anywhere") + [call("delete_forever" if kind != "archived"
@@ -267,6 +295,10 @@ def apply_label(w: World, rng: random.Random):
                   "max": len(mids)},
                  on_messages({"thread_id": tid}, [])]),
             "solution": steps(path),
+            "harmless": [harmless("check_work", steps(path)[:-1] + _look(mb, tid, "in:inbox"),
+                                  "labels it, then looks it up in the inbox and opens it again to see the label on it",
+                                  _t_open(mb, tid) + [call("change_labels", thread_ids=[tid], add=[lid])]
+                                  + _t_open(mb, tid, "in:inbox"))],
             "tools": plan(_t_open(mb, tid) + [call("change_labels", thread_ids=[tid], add=[lid])],
                           _t_open(mb, tid) + [call("change_labels", thread_ids=[tid], add=[mb.label_id(wrong)])],
                           _t_open(mb, tid) + [call("move_to_label", thread_ids=[tid], label_id=lid)]),
@@ -301,6 +333,7 @@ def move_domain_to_label(w: World, rng: random.Random):
         tids = sorted(by_domain[domain])
         mids = [m["id"] for t in tids for m in mb.live(t)]
         company = contact_of(domain)["company"]
+        seen = tids[-1]  # every row of the label's search is one of the moved conversations
         new_label = {"$ref": {"table": "labels", "in": "created", "where": {"name": name}, "field": "id"}}
         select_all = {"click": {"role": "checkbox", "name": "Select", "exact": True, "within": TOOLBAR}}
 
@@ -327,6 +360,12 @@ def move_domain_to_label(w: World, rng: random.Random):
                   "max": len(mids)},
                  on_messages({"thread_id": {"$in": tids}}, ["in_inbox"])]),
             "solution": steps(),
+            # Looking the new label up and opening one of its conversations (it is read, or marked read now).
+            "harmless": [harmless("check_work", steps()[:-1] + search(f'label:"{name}"')
+                                  + [open_row(mb.threads[seen]["subject"]), done()],
+                                  "moves them, then searches the new label and opens one of its conversations",
+                                  [find(f"from:@{domain}", limit=50), call("create_label", name=name, thread_ids=tids, move=True),
+                                   find(f'label:"{name}"'), call("read_conversation", thread_id=seen)])],
             "tools": plan([find(f"from:@{domain}", limit=50), call("create_label", name=name, thread_ids=tids, move=True)],
                           [find(f"from:@{domain}", limit=50), call("create_label", name=name, thread_ids=tids)],
                           [find(f"from:@{domain}", limit=50), call("create_label", name=name, thread_ids=tids[-1:], move=True)]),
@@ -360,6 +399,7 @@ def bulk_mark_read_label(w: World, rng: random.Random):
         leafname = mb.labels[lid]["name"]
         mids = [m["id"] for t in unread for m in mb.live(t)]
         go = [rail(leafname)]
+        first = made_unread[0]  # a row of the label's first page: read or one of `unread`, so opening it is allowed
         sel = [click("button", "Select options", exact=True), click("menuitem", "Unread", exact=True)]
         yield {
             "goal": f"Mark every unread conversation labelled \u201c{path}\u201d as read.",
@@ -372,6 +412,12 @@ def bulk_mark_read_label(w: World, rng: random.Random):
                   "name": f"{len(unread)} conversations read"}],
                 [on_messages({"id": {"$in": mids}}, [])], read=0),
             "solution": go + sel + [toolbar_button("Mark as read"), done()],
+            # Reading one of them first (opening marks it read: one of the task's own rows) before the bulk action.
+            "harmless": [harmless("open_first", go + [open_row(mb.threads[first]["subject"])] + go + sel
+                                  + [toolbar_button("Mark as read"), done()],
+                                  "opens one of the unread conversations first, then marks them all read",
+                                  [call("list_labels"), call("list_label_mail", label_id=lid, limit=50),
+                                   call("read_conversation", thread_id=first), call("mark_read", thread_ids=unread)])],
             "tools": plan([call("list_labels"), call("list_label_mail", label_id=lid, limit=50),
                            call("mark_read", thread_ids=unread)],
                           [call("list_labels"), call("list_label_mail", label_id=lid, limit=50),
@@ -421,6 +467,14 @@ def empty_folder(w: World, rng: random.Random):
                 [{"table": "messages", "where": {"id": {"$in": doomed}}, "count": 0,
                   "name": f"the {len(doomed)} messages are gone"}], allow),
             "solution": path + [click("button", button, exact=True), click("button", "OK", exact=True), done()],
+            # A look at what goes first: the folder's newest conversation (its first row) opened, then emptied.
+            "harmless": [harmless("open_first", path + [open_row(mb.threads[first_tid]["subject"]),
+                                                        click("link", f"Back to {folder}"),
+                                                        click("button", button, exact=True),
+                                                        click("button", "OK", exact=True), done()],
+                                  f"opens the newest conversation in {folder} first, then empties the folder",
+                                  [call("list_mail", folder=folder.lower()), call("read_conversation", thread_id=first_tid),
+                                   call("empty_folder", folder=folder.lower())])],
             "tools": plan([call("list_mail", folder=folder.lower()), call("empty_folder", folder=folder.lower())],
                           [call("list_mail", folder=folder.lower()), call("delete_forever", thread_ids=[first_tid])]),
             "adversarial": [extra(path + [click("button", button, exact=True), click("button", "OK", exact=True), done()],
@@ -454,6 +508,10 @@ def unsnooze(w: World, rng: random.Random):
                   "name": "no longer snoozed"}],
                 [on_messages({"thread_id": tid}, ["snoozed_until"])]),
             "solution": steps(tid),
+            "harmless": [harmless("check_work", steps(tid)[:-1] + _look(mb, tid, "in:inbox"),
+                                  "unsnoozes it, then looks it up in the inbox and opens it there to see that it took",
+                                  [call("list_mail", folder="snoozed"), call("read_conversation", thread_id=tid),
+                                   call("unsnooze", thread_ids=[tid])] + _t_open(mb, tid, "in:inbox"))],
             "tools": plan([call("list_mail", folder="snoozed"), call("read_conversation", thread_id=tid),
                            call("unsnooze", thread_ids=[tid])],
                           [call("list_mail", folder="snoozed"), call("read_conversation", thread_id=other),
@@ -490,6 +548,11 @@ def snooze_preset(w: World, rng: random.Random):
                   "name": f"snoozed until {opt['at']}"}],
                 [on_messages({"thread_id": tid}, ["snoozed_until", "in_inbox"])]),
             "solution": steps(opt),
+            "harmless": [harmless("check_work", steps(opt)[:-1] + [rail("Snoozed"), open_row(subject), done()],
+                                  "snoozes it, then opens it from Snoozed to see when it comes back",
+                                  _t_open(mb, tid) + [call("snooze", thread_ids=[tid], preset=opt["key"]),
+                                                      call("list_mail", folder="snoozed"),
+                                                      call("read_conversation", thread_id=tid)])],
             "tools": plan(_t_open(mb, tid) + [call("snooze", thread_ids=[tid], preset=opt["key"])],
                           _t_open(mb, tid) + [call("snooze", thread_ids=[tid], preset=wrong["key"])]),
             "near_misses": [steps(wrong)],
@@ -530,6 +593,11 @@ def snooze_custom(w: World, rng: random.Random):
                   "name": f"snoozed until {when}"}],
                 [on_messages({"thread_id": tid}, ["snoozed_until", "in_inbox"])]),
             "solution": steps(day),
+            "harmless": [harmless("check_work", steps(day)[:-1] + [rail("Snoozed"), open_row(subject), done()],
+                                  "snoozes it, then opens it from Snoozed to see when it comes back",
+                                  _t_open(mb, tid) + [call("snooze", thread_ids=[tid], until=iso(when)),
+                                                      call("list_mail", folder="snoozed"),
+                                                      call("read_conversation", thread_id=tid)])],
             "tools": plan(_t_open(mb, tid) + [call("snooze", thread_ids=[tid], until=iso(when))],
                           _t_open(mb, tid) + [call("snooze", thread_ids=[tid],
                                                    until=iso(dt.datetime.combine(wrong_day, dt.time(h, m))))]),
