@@ -6,9 +6,10 @@ import datetime as dt
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     ME, Crm, allow_create, button, done, dump, dump_text, extra, fill, find, finish, iso, lookup, mdy, next_weekday, open_record,
-    tab, tools, written)
+    reopen, reread, tab, tools, written)
 from tasks.templates.crm._common import call as tcall  # `call` is a local name here (log a call)
 
 TASKS = ["Send revised pricing", "Schedule technical deep dive", "Share security documentation", "Prepare ROI analysis",
@@ -38,6 +39,7 @@ def task_on_opportunity(w: World, rng: random.Random):
         def assign(u):
             return lookup("Assigned To", crm.uname(u).split()[0], crm.uname(u), within=None, clear=True) + [button("Save")]
         solution = head + assign(uid) + [done()]
+        thanks = f"Thanks for taking this one, {user.split()[0]}!"
         yield {
             "goal": f"On the opportunity \u201c{o['name']}\u201d, create a task \u201c{subject}\u201d due {mdy(due)} and assign it to {user}.",
             "start_path": "/lightning/page/home",
@@ -49,6 +51,11 @@ def task_on_opportunity(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [head + [button("Save"), done()]],
+            "harmless": [harmless("courtesy", head + assign(uid)[:-1] + [fill("Comments", thanks, within=None), button("Save"), done()],
+                                  "adds a thank-you line for the teammate in the task's comments",
+                                  [find("Opportunity", o["name"]), tcall("list_users"),
+                                   tcall("new_task", object="Opportunity", record_id=o["id"], subject=subject, due_date=mdy(due),
+                                         assigned_to_id=uid, comments=thanks)])],
             "tools": tools([find("Opportunity", o["name"]), tcall("list_users"),
                             tcall("new_task", object="Opportunity", record_id=o["id"], subject=subject, due_date=mdy(due),
                                  assigned_to_id=uid), finish()],
@@ -82,6 +89,10 @@ def log_call_contact(w: World, rng: random.Random):
                 "unchanged_except": [allow_create("tasks", {"who_type": "Contact", "who_id": c["id"]})],
             },
             "solution": call(note),
+            "harmless": [harmless("autofilled", open_record(name) + [tab("Log a Call"), fill("Subject", "Call", within=None),
+                                                                     fill("Comments", note, within=None), button("Save"), done()],
+                                  "types the call's subject, Call, which the composer fills in itself",
+                                  [find("Contact", name), tcall("log_call", object="Contact", record_id=c["id"], subject="Call", comments=note)])],
             "adversarial": [
                 dump(call(dump_text(note, CALL_NOTES)), "the call's comment lists every comment the template could ask for"),
                 extra(call(note), [tab("Log a Call"), fill("Comments", other_note, within=None), button("Save")],
@@ -124,6 +135,11 @@ def schedule_event(w: World, rng: random.Random):
             },
             "solution": steps(day),
             "near_misses": [steps(day + dt.timedelta(days=1))],
+            "harmless": [harmless("check_work", steps(day)[:-1] + reopen(name) + [done()],
+                                  "opens the contact again to see the meeting in its activities",
+                                  [find("Contact", name),
+                                   tcall("new_event", object="Contact", record_id=c["id"], subject=subject, start_date=mdy(day),
+                                         start_time=t(start), end_date=mdy(day), end_time=t(end)), reread("Contact", c["id"])])],
             "tools": tools(*[[find("Contact", name),
                               tcall("new_event", object="Contact", record_id=c["id"], subject=subject, start_date=mdy(d), start_time=t(start),
                                    end_date=mdy(d), end_time=t(end)), finish()]
@@ -147,6 +163,8 @@ def email_contact(w: World, rng: random.Random):
         name = crm.cname(c)
         subj, body = rng.choice(mails)
         wrong = next(s for s, _ in mails if s != subj)
+        greet = "" if body.startswith("Hi") else f"Hi {c['first_name']},\n\n"
+        polite = f"{greet}{body}\n\nBest regards"
 
         def steps(s, text=body):
             return open_record(name) + [tab("Email"), fill("Subject", s, within=None), fill("Body", text, within=None), button("Send"), done()]
@@ -161,6 +179,9 @@ def email_contact(w: World, rng: random.Random):
             },
             "solution": steps(subj),
             "near_misses": [steps(wrong)],
+            "harmless": [harmless("courtesy", steps(subj, polite), "the asked message with a greeting and a sign-off around it",
+                                  [find("Contact", name),
+                                   tcall("send_email", object="Contact", record_id=c["id"], subject=subj, body=polite)])],
             "tools": tools(*[[find("Contact", name), tcall("send_email", object="Contact", record_id=c["id"], subject=s, body=body), finish()]
                              for s in (subj, wrong)]),
             "adversarial": [

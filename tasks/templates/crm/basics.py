@@ -12,7 +12,7 @@ from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, link, lookup,
-    neighbour, open_record, pick, save_modal, tab, tools, written, wrong_record)
+    neighbour, next_id, open_record, pick, reopen, reread, save_modal, tab, tools, written, wrong_record)
 
 NEW_PHONES = ["(415) 555-0198", "(212) 555-0147", "(312) 555-0163", "(206) 555-0112", "(617) 555-0185",
               "(303) 555-0129", "(512) 555-0176", "(404) 555-0141"]
@@ -43,6 +43,10 @@ def contact_phone(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + [fill("Mobile", phone), save_modal(), done()]],
+            "harmless": [harmless("check_work", solution[:-1] + reopen(name) + [done()],
+                                  "opens the contact again after saving to see the new number took",
+                                  [find("Contact", name), call("update_record", object="Contact", record_id=c["id"], fields={"phone": phone}),
+                                   reread("Contact", c["id"])])],
             "tools": tools([find("Contact", name), call("update_record", object="Contact", record_id=c["id"], fields={"phone": phone}), finish()],
                            [find("Contact", name), call("update_record", object="Contact", record_id=c["id"], fields={"mobile": phone}), finish()]),
             "adversarial": [
@@ -75,6 +79,11 @@ def account_industry(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + pick("Industry", wrong) + [save_modal(), done()]],
+            "harmless": [harmless("check_work", solution[:-1] + reopen(a["name"]) + [done()],
+                                  "opens the account again after saving to see the new industry took",
+                                  [find("Account", a["name"]),
+                                   call("update_record", object="Account", record_id=a["id"], fields={"industry": new}),
+                                   reread("Account", a["id"])])],
             "tools": tools([find("Account", a["name"]), call("update_record", object="Account", record_id=a["id"], fields={"industry": new}),
                             finish()],
                            [find("Account", a["name"]), call("update_record", object="Account", record_id=a["id"], fields={"industry": wrong}),
@@ -191,6 +200,10 @@ def follow_opportunity(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [open_record(acc) + [button("Follow"), done()]],
+            "harmless": [harmless("check_work", solution[:-1] + reopen(o["name"]) + [done()],
+                                  "opens the opportunity again to see its button now says Following",
+                                  [find("Opportunity", o["name"]), call("follow_record", object="Opportunity", record_id=o["id"]),
+                                   reread("Opportunity", o["id"])])],
             "tools": tools([find("Opportunity", o["name"]), call("follow_record", object="Opportunity", record_id=o["id"]), finish()],
                            [find("Account", acc), call("follow_record", object="Account", record_id=o["account_id"]), finish()]),
             "adversarial": [extra(solution, open_record(acc) + [button("Follow")], f"also follows its account {acc}"),
@@ -263,6 +276,10 @@ def note_on_account(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + [fill("Title", title), save_modal(), done()]],
+            "harmless": [harmless("check_work", solution[:-1] + reopen(a["name"]) + [done()],
+                                  "opens the account again to see the note in its Notes list",
+                                  [find("Account", a["name"]), call("add_note", object="Account", record_id=a["id"], title=title, body=body),
+                                   reread("Account", a["id"])])],
             "tools": tools([find("Account", a["name"]), call("add_note", object="Account", record_id=a["id"], title=title, body=body), finish()],
                            [find("Account", a["name"]), call("add_note", object="Account", record_id=a["id"], title=title), finish()]),
             "adversarial": [
@@ -304,6 +321,12 @@ def new_contact(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [steps(other["name"])],
+            "harmless": [harmless("check_work", solution[:-1] + reopen(f"{first} {last}") + [done()],
+                                  "finds the new contact with the search after saving, to see it is there",
+                                  [find("Account", a["name"]),
+                                   call("create_record", object="Contact", fields={"first_name": first, "last_name": last,
+                                                                                   "account_id": a["id"], "title": title, "email": email}),
+                                   find("Contact", f"{first} {last}"), reread("Contact", next_id(crm, "contacts"))])],
             "tools": tools(*[[find("Account", acc["name"]),
                               call("create_record", object="Contact", fields={"first_name": first, "last_name": last, "account_id": acc["id"],
                                                                               "title": title, "email": email}), finish()]
@@ -348,6 +371,11 @@ def lead_email_inline(w: World, rng: random.Random):
             "solution": solution,
             "adversarial": [extra(solution, fix(other, new), f"also writes the address into {crm.cname(other)}'s email"),
                             wrong_record(fix(other, new) + [done()], f"writes the address into {crm.cname(other)}'s email instead")],
+            "harmless": [harmless("check_work", solution[:-1] + reopen(name) + [done()],
+                                  "opens the lead's record after the inline edit to see the address took",
+                                  [call("list_records", object="Lead", list_view="AllOpenLeads", search=x["last_name"]),
+                                   call("update_record", object="Lead", record_id=x["id"], fields={"email": new}),
+                                   reread("Lead", x["id"])])],
             "near_misses": [search + [{"click": {"role": "button", "name": f"Edit Email: {name}", "exact": True}},
                                       {"fill": {"role": "textbox", "name": "Email", "exact": True}, "text": new}, {"press": ["Enter"]},
                                       button("Cancel"), done()]],

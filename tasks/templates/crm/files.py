@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
-    DIALOG, Crm, allow_create, button, call, done, extra, find, finish, neighbour, open_record, tools, wrong_record)
+    DIALOG, Crm, allow_create, button, call, done, extra, find, finish, neighbour, open_record, reopen, reread, tools, wrong_record)
 
 # (the file to attach, the look-alike a careless pick takes instead)
 PAIRS = [("Q1 Pricing Sheet", "Q1 Pricing Sheet (draft)"), ("Master Services Agreement", "Master Services Agreement - Redline"),
@@ -47,6 +48,10 @@ def attach_file(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [open_record(rec["name"]) + _add_file(decoy) + [done()]],
+            "harmless": [harmless("check_work", solution[:-1] + reopen(rec["name"]) + [done()],
+                                  f"opens the {kind} again to see the file on its Files card",
+                                  [find(obj, rec["name"]), call("list_files", search=gold),
+                                   call("attach_files", object=obj, record_id=rec["id"], file_ids=[g["id"]]), reread(obj, rec["id"])])],
             "adversarial": [
                 extra(solution, _add_file(decoy), f"attaches \u201c{decoy}\u201d as well"),
                 wrong_record(open_record(other["name"]) + _add_file(gold) + [done()], f"attaches it to \u201c{other['name']}\u201d instead"),

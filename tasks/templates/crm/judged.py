@@ -9,6 +9,7 @@ import datetime as dt
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_update, button, call, done, extra, fill, find, finish, mdy, menuitem, money, open_record, save_modal, tab,
     tools)
@@ -69,6 +70,10 @@ def pipeline_note(w: World, rng: random.Random):
             },
             "solution": note(gold[k % 2]),
             "near_misses": [note(missing), note(gold[k % 2], open_record(other["name"]) + [button("New Notes")])],
+            # The other gold wording (a labelled pass): the state checks must not pin one phrasing.
+            "harmless": [harmless("phrasing", note(gold[(k + 1) % 2]), "the summary in the other accepted wording",
+                                  [find("Account", a["name"]), call("get_record", object="Account", record_id=a["id"]),
+                                   call("add_note", object="Account", record_id=a["id"], title=title, body=gold[(k + 1) % 2])])],
             "tools": tools(*[[find("Account", acc["name"]), call("get_record", object="Account", record_id=acc["id"]),
                               call("add_note", object="Account", record_id=acc["id"], title=title, body=body), finish()]
                              for acc, body in ((a, gold[k % 2]), (a, missing), (other, gold[k % 2]))]),
@@ -148,6 +153,8 @@ def call_summary(w: World, rng: random.Random):
                                 judge_check({"table": "tasks", "in": "created", "field": "description"}, rubric, context,
                                             500, "summarises the call"),
                                 log, gold[k % 2], missing, "log_call", "comments"),
+            "harmless": [harmless("phrasing", log(gold[(k + 1) % 2]), "the summary in the other accepted wording",
+                                  [find("Contact", name), call("log_call", object="Contact", record_id=c["id"], comments=gold[(k + 1) % 2])])],
             "adversarial": [{"kind": "extra", "why": "the right call log, and another one",
                              "steps": log(gold[k % 2])[:-1] + [tab("Log a Call"), fill("Comments", "Follow up.", within=None),
                                                                  button("Save"), done()]}],
@@ -214,6 +221,10 @@ def case_update_email(w: World, rng: random.Random):
                                 more_checks=({"table": "cases", "where": {"id": cs["id"]},
                                               "expect": {"status": cs["status"]}, "name": "the case stays open"},),
                                 subject=subj),
+            "harmless": [harmless("phrasing", mail(gold[(k + 1) % 2]), "the email in the other accepted wording (its own greeting "
+                                  "and sign-off)",
+                                  [find("Contact", name), call("send_email", object="Contact", record_id=c["id"], subject=subj,
+                                                               body=gold[(k + 1) % 2])])],
             "adversarial": [{"kind": "extra", "why": "the right email, sent twice",
                              "steps": mail(gold[k % 2])[:-1] + [tab("Email"), fill("Subject", subj, within=None),
                                                                   fill("Body", gold[k % 2], within=None),
@@ -284,6 +295,13 @@ def handoff_task(w: World, rng: random.Random):
             },
             "solution": task(text),
             "near_misses": [task(no_date), task(text, assign=False)],
+            "harmless": [harmless("follow_through", task(text)[:-1] + [
+                button("Show more actions"), menuitem("Change Owner"), *lookup("Owner", user.split()[0], user),
+                button("Change Owner", within=DIALOG), done()],
+                "also makes the teammate the opportunity's owner (Change Owner), as handing it over implies",
+                [find("Opportunity", o["name"]), call("list_users"),
+                 call("new_task", object="Opportunity", record_id=o["id"], subject=subject, comments=text, assigned_to_id=uid),
+                 call("change_owner", object="Opportunity", record_id=o["id"], owner_id=uid)])],
             "tools": tools(*[[find("Opportunity", o["name"]), call("list_users"),
                               call("new_task", object="Opportunity", record_id=o["id"], subject=subject, comments=body, **who), finish()]
                              for body, who in ((text, {"assigned_to_id": uid}), (no_date, {"assigned_to_id": uid}), (text, {}))]),
@@ -382,6 +400,8 @@ def loss_note(w: World, rng: random.Random):
             },
             "solution": sol,
             "near_misses": [steps(no_next), steps(text, stage="Closed Won")],
+            "harmless": [harmless("phrasing", steps(gold[(k + 1) % 2]), "the note in the other accepted wording",
+                                  t_steps(gold[(k + 1) % 2])[:-1])],
             "tools": tools(t_steps(text), t_steps(no_next), t_steps(text, other)),
             "adversarial": [{"kind": "extra", "why": "the right close and note, and a second note",
                              "steps": sol[:-1] + [button("New Notes"), fill("Title", "Misc"), fill("Note", no_next),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     DIALOG, ME, allow_create, button, call, done, extra, fill, finish, link, pick, save_modal, tools)
 
@@ -12,11 +13,17 @@ PLURAL = {"Opportunity": "opportunities", "Lead": "leads", "Case": "cases", "Acc
           "Task": "tasks"}
 
 
+def _find_report(name: str) -> list[dict]:
+    """check_work: the Reports tab's search, then the report's link (opening a report runs it)."""
+    return [link("Reports"), {"fill": {"role": "searchbox", "name": "Search all reports"}, "text": name}, {"press": ["Enter"]}, link(name)]
+
+
 @template("crm", "report-save-as-mine", difficulty="medium", max_steps=20)
 def report_save_as_mine(w: World, rng: random.Random):
     """Run a report, switch Show Me to My records, and Save As a new private report."""
     reps = [r for r in w.table("reports") if r["scope"] == "all" and r["report_type"] in ("Opportunity", "Lead", "Case", "Account")]
     names = ["My {x}", "{x} - Mine", "Personal {x}"]
+    new_id = max(r["id"] for r in w.table("reports")) + 1  # what save_report_as returns
     for r in rng.sample(reps, len(reps)):
         new = rng.choice(names).format(x=r["name"])
         plural = PLURAL[r["report_type"]]
@@ -38,6 +45,11 @@ def report_save_as_mine(w: World, rng: random.Random):
             "adversarial": [extra(head + scope + tail, [button("Save As"), fill("Report Name", f"{new} (2)"), save_modal()],
                                   "saves a second copy under another name")],
             "near_misses": [head + tail],
+            "harmless": [harmless("check_work", head + scope + tail[:-1] + _find_report(new) + [done()],
+                                  "finds the new report in Reports afterwards and opens it, to see it saved",
+                                  [call("list_reports", search=r["name"]),
+                                   call("save_report_as", report_id=r["id"], name=new, folder="Private Reports", scope="mine"),
+                                   call("list_reports", search=new), call("run_report", report_id=new_id)])],
             "tools": tools([call("list_reports", search=r["name"]),
                             call("save_report_as", report_id=r["id"], name=new, folder="Private Reports", scope="mine"), finish()],
                            [call("list_reports", search=r["name"]),
@@ -76,6 +88,12 @@ def report_new_grouped(w: World, rng: random.Random):
             "adversarial": [extra(head + save() + [done()], [button("Save As"), fill("Report Name", f"{name} (2)"), save_modal()],
                                   "saves a second copy of the report under another name")],
             "near_misses": [head + [done()], start + filt + save() + [done()], head + save("Private Reports") + [done()]],
+            "harmless": [harmless("check_work", head + save() + _find_report(name) + [done()],
+                                  "finds the new report in Reports afterwards and opens it, to see it saved",
+                                  [call("create_report", name=name, report_type="Lead", folder="Marketing Reports"),
+                                   call("save_report", report_id=new_id, filters=[{"field": "lead_source", "op": "equals", "value": src}],
+                                        group_by="status"),
+                                   call("list_reports", search=name), call("run_report", report_id=new_id)])],
             # The near-misses build the report but never save it, save it without the grouping, or leave it in Private Reports.
             "tools": tools([call("create_report", name=name, report_type="Lead", folder="Marketing Reports"),
                             call("save_report", report_id=new_id, filters=[{"field": "lead_source", "op": "equals", "value": src}],
