@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.mail._tools import call, find_open, plan
 from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, all_settings, click, done, extra, graded,
                                           on_messages, open_row, phrase, search, text_bound)
-from tasks.templates.mail.compose import compose_steps
+from tasks.templates.mail.compose import compose_steps, courteous
+from tasks.templates.mail.settings import recheck
 
 LETTERS = [
     ("Numbers for the review", "Here is the file we talked about. Let me know if anything looks off."),
@@ -79,6 +81,11 @@ def send_with_attachment(w: World, rng: random.Random):
                  {"table": "threads", "ops": ["create"], "max": 1},
                  _attachment_allowance(first_new)]),
             "solution": gold,
+            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, courteous(c["name"], body, mb.me["name"]))
+                                  + insert_files([f["name"]], COMPOSE) + [send, done()],
+                                  "a greeting and a sign-off around the asked text",
+                                  [call("send_email", to=[c["email"]], subject=subject,
+                                        body=courteous(c["name"], body, mb.me["name"]), file_ids=[f["id"]])])],
             "tools": plan([call("list_files", query=f["name"].rsplit(".", 1)[0]),
                            call("send_email", to=[c["email"]], subject=subject, body=body, file_ids=[f["id"]])],
                           [call("send_email", to=[c["email"]], subject=subject, body=body)],
@@ -142,6 +149,8 @@ def reply_all_with_attachment(w: World, rng: random.Random):
             return [click("button", mode, exact=True), fill_body, *insert_files(names), send]
 
         gold = path + reply("Reply all", [f["name"]]) + [done()]
+        polite = f"Hi all,\n\n{text}\n\nBest,\n{mb.me['name'].split()[0]}"
+        polite_fill = {"fill": {"role": "textbox", "name": "Message Body"}, "text": polite}
         yield {
             "goal": f"Reply all to {last['from_name']}'s email \u201c{subject}\u201d (everyone on it, Cc included) "
                     f"with \u201c{text}\u201d and attach \u201c{f['name']}\u201d from My Files.",
@@ -157,6 +166,11 @@ def reply_all_with_attachment(w: World, rng: random.Random):
                  on_messages({"thread_id": tid}, []),
                  _attachment_allowance(first_new)]),
             "solution": gold,
+            "harmless": [harmless("courtesy", path + [click("button", "Reply all", exact=True), polite_fill,
+                                                      *insert_files([f["name"]]), send, done()],
+                                  "a greeting to everyone and a sign-off around the asked text",
+                                  find_open(subject, tid) + [call("reply", thread_id=tid, body=polite, reply_all=True,
+                                                                  file_ids=[f["id"]])])],
             "tools": plan(find_open(subject, tid) + [call("list_files"),
                                                      call("reply", thread_id=tid, body=text, reply_all=True, file_ids=[f["id"]])],
                           find_open(subject, tid) + [call("reply", thread_id=tid, body=text, file_ids=[f["id"]])],
@@ -199,6 +213,9 @@ def general_settings(w: World, rng: random.Random):
                 [{"table": "account", "where": {"id": 1}, "expect": {field: value}, "name": "setting saved"}],
                 [{"table": "account", "where": {"id": 1}, "fields": [field]}]),
             "solution": steps,
+            "harmless": [harmless("check_work", steps[:-1] + recheck(),
+                                  "saves it, then leaves and reopens the settings to see it took",
+                                  [call("get_settings"), call("update_settings", **{field: value}), call("get_settings")])],
             "tools": plan([call("get_settings"), call("update_settings", **{field: value})],
                           [call("get_settings"), call("update_settings", **tool_near)]),
             "near_misses": [near],

@@ -136,6 +136,11 @@ def archive_conversation(w: World, rng: random.Random):
                   "name": f"conversation {tid} archived, not deleted"}],
                 [on_messages({"thread_id": tid}, ["in_inbox"])]),
             "solution": path + [toolbar_button("Archive"), done()],
+            # Archived mail is still found by a search (All Mail): looked up and opened again, out of the inbox.
+            "harmless": [harmless("check_work", path + [toolbar_button("Archive")] + search(phrase(subject))
+                                  + [open_row(subject), done()],
+                                  "archives it, then searches it and opens it again to see it left the inbox",
+                                  find_open(subject, tid) + [call("archive", thread_ids=[tid])] + find_open(subject, tid))],
             "tools": plan(find_open(subject, tid) + [call("archive", thread_ids=[tid])],
                           find_open(subject, tid) + [call("delete_conversations", thread_ids=[tid])]),
             "near_misses": [path + [toolbar_button("Delete"), done()]],
@@ -163,6 +168,11 @@ def delete_conversation(w: World, rng: random.Random):
                   "name": f"conversation {tid} in Trash"}],
                 [on_messages({"thread_id": tid}, ["is_trashed", "trashed_at", "in_inbox"])]),
             "solution": path + [toolbar_button("Delete"), done()],
+            "harmless": [harmless("check_work", path + [toolbar_button("Delete")] + search("in:trash " + phrase(subject))
+                                  + [open_row(subject), done()],
+                                  "deletes it, then looks it up in Trash and opens it there to see that it took",
+                                  find_open(subject, tid) + [call("delete_conversations", thread_ids=[tid])]
+                                  + find_open(subject, tid, "in:trash"))],
             "tools": plan(find_open(subject, tid) + [call("delete_conversations", thread_ids=[tid])],
                           find_open(subject, tid) + [call("archive", thread_ids=[tid])]),
             "near_misses": [path + [toolbar_button("Archive"), done()]],
@@ -486,6 +496,10 @@ def forward_invoice_amount(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
                  on_messages({"thread_id": tid}, ["in_inbox"]), *carried_attachments(mb, tid)]),
             "solution": forward(to["email"], note),
+            # The note as a person writes it to a coworker: a greeting and a sign-off around the amount.
+            "harmless": [harmless("courtesy", forward(to["email"], letter(to["name"], note, mb.me["name"])),
+                                  "a greeting and a sign-off around the note with the amount",
+                                  tool_forward(to["email"], letter(to["name"], note, mb.me["name"])))],
             "tools": plan(tool_forward(to["email"], note), tool_forward(wrong_to["email"], note),
                           tool_forward(to["email"], "Please pay this one."), tool_forward(to["email"], note, archive=False)),
             "near_misses": [forward(wrong_to["email"], note), forward(to["email"], "Please pay this one."),
@@ -513,6 +527,7 @@ def archive_all_from_sender(w: World, rng: random.Random):
         if any(m["in_inbox"] and m["from_email"] != email for tid in tids for m in mb.in_thread[tid]):
             continue
         name = next(m["from_name"] for m in mb.msgs if m["from_email"] == email)
+        seen = tids[-1]  # any row of the search is one of theirs: opening it is harmless whichever it picks
         query = f"from:{email} in:inbox"
         select_all = {"click": {"role": "checkbox", "name": "Select", "exact": True,
                                 "within": {"role": "toolbar", "name": "Conversation actions"}}}
@@ -527,6 +542,12 @@ def archive_all_from_sender(w: World, rng: random.Random):
                   "name": f"{len(tids)} conversations archived"}],
                 [on_messages({"thread_id": {"$in": tids}}, ["in_inbox"])]),
             "solution": search(query) + [select_all, toolbar_button("Archive"), done()],
+            # Reading one of them first (to be sure it is theirs), then back to the search and archive them all.
+            "harmless": [harmless("open_first", search(query) + [open_row(mb.threads[seen]["subject"])] + search(query)
+                                  + [select_all, toolbar_button("Archive"), done()],
+                                  "opens one of the conversations first, then archives them all from the search",
+                                  [find(query, limit=50), call("read_conversation", thread_id=seen),
+                                   call("archive", thread_ids=tids)])],
             "tools": plan([find(query, limit=50), call("archive", thread_ids=tids)],
                           [find(query, limit=50), call("archive", thread_ids=tids[-1:])]),
             "near_misses": [search(query) + [first_row, toolbar_button("Archive"), done()]],

@@ -7,6 +7,7 @@ import random
 
 from apps.mail.formatting import schedule_options
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, star_elsewhere, click, competing, date_regex, done, extra,
                                           graded, iso, long_date, more_then, on_messages, open_row, other_dates, phrase,
@@ -20,6 +21,13 @@ NOTES = [
     ("Reminder: expense reports", "Friendly reminder to submit your expense reports by Friday."),
     ("Weekend plans", "Are you around this weekend? We're thinking of a picnic if the weather holds."),
 ]
+
+
+def courteous(to_name: str, text: str, me: str) -> str:
+    """The asked-for text with a greeting and a sign-off (basics.letter; imported here lazily)."""
+    from tasks.templates.mail.basics import letter
+
+    return letter(to_name, text, me)
 
 
 def _people(mb: Mailbox) -> list[dict]:
@@ -62,6 +70,11 @@ def schedule_send(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"is_sent": False, "is_draft": False}, "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": sched,
+            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, courteous(c["name"], body, mb.me["name"]))
+                                  + sched[len(base):],
+                                  "a greeting and a sign-off around the asked text",
+                                  [call("schedule_send", to=[c["email"]], subject=subject,
+                                        body=courteous(c["name"], body, mb.me["name"]), preset=opt["key"])])],
             "tools": plan([call("get_settings"), call("schedule_send", to=[c["email"]], subject=subject, body=body, preset=opt["key"])],
                           [call("send_email", to=[c["email"]], subject=subject, body=body)],
                           [call("schedule_send", to=[c["email"]], subject=subject, body=body, preset=wrong["key"])]),
@@ -97,6 +110,10 @@ def save_draft(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"is_draft": True, "is_sent": False}, "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": base + [save, done()],
+            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, courteous(c["name"], body, mb.me["name"]))
+                                  + [save, done()], "a greeting and a sign-off around the asked text",
+                                  [call("save_draft", to=[c["email"]], subject=subject,
+                                        body=courteous(c["name"], body, mb.me["name"]))])],
             "tools": plan([call("save_draft", to=[c["email"]], subject=subject, body=body)],
                           [call("send_email", to=[c["email"]], subject=subject, body=body)],
                           [call("save_draft", to=[second["email"]], subject=subject, body=body)]),
@@ -153,6 +170,11 @@ def send_draft(w: World, rng: random.Random):
                              "is_read", "scheduled_at", "subject"]},
                  {"table": "threads", "where": {"id": d["thread_id"]}, "fields": ["subject"]}]),
             "solution": steps,
+            "harmless": [harmless("check_work", steps[:-1] + [rail("Sent"), open_row(row), done()],
+                                  "sends it, then opens it from Sent to see that it went",
+                                  [call("list_mail", folder="drafts"), call("get_draft", draft_id=d["id"]),
+                                   call("send_draft", draft_id=d["id"], **({"to": expect_to} if extra_to else {"cc": cc} if cc else {})),
+                                   call("list_mail", folder="sent"), call("read_conversation", thread_id=d["thread_id"])])],
             "tools": plan([call("list_mail", folder="drafts"), call("get_draft", draft_id=d["id"]),
                            call("send_draft", draft_id=d["id"], **({"to": expect_to} if extra_to else {"cc": cc} if cc else {}))],
                           [call("list_mail", folder="drafts"), call("discard_draft", draft_id=d["id"])],
@@ -184,6 +206,14 @@ def cancel_scheduled(w: World, rng: random.Random):
                   "expect": {"scheduled_at": None, "is_sent": False}, "name": "no longer scheduled"}],
                 [on_messages({"id": m["id"]}, ["scheduled_at", "is_draft", "sent_at"])]),
             "solution": steps(m),
+            # Cancelled, it is a draft again: opened from Drafts and closed unchanged.
+            "harmless": [harmless("check_work", steps(m)[:-1] + [rail("Drafts"), open_row(m["subject"]),
+                                                                 click("button", "Save & close", exact=True, within=COMPOSE),
+                                                                 done()],
+                                  "cancels it, then opens it from Drafts and closes it, to see it is a draft again",
+                                  [call("list_mail", folder="scheduled"), call("read_conversation", thread_id=m["thread_id"]),
+                                   call("cancel_scheduled_send", message_id=m["id"]), call("list_mail", folder="drafts"),
+                                   call("get_draft", draft_id=m["id"])])],
             "tools": plan([call("list_mail", folder="scheduled"), call("read_conversation", thread_id=m["thread_id"]),
                            call("cancel_scheduled_send", message_id=m["id"])],
                           [call("list_mail", folder="scheduled"), call("read_conversation", thread_id=other["thread_id"]),
@@ -263,6 +293,9 @@ def reply_with_date(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
                  on_messages({"thread_id": {"$in": [tid, ann]}}, [])]),
             "solution": reply(text),
+            "harmless": [harmless("courtesy", reply(courteous(q["from_name"], text, mb.me["name"])),
+                                  "a greeting and a sign-off around the date",
+                                  tool_reply(courteous(q["from_name"], text, mb.me["name"])))],
             "tools": plan(tool_reply(text), tool_reply(f"It's on {long_date(wrong)}.")),
             "near_misses": [reply(f"It's on {long_date(wrong)}.")],
             "adversarial": [
@@ -312,6 +345,11 @@ def rsvp_invite(w: World, rng: random.Random):
                 [{"table": "invites", "where": {"id": inv["id"]}, "expect": {"rsvp": key}, "name": f"RSVP {key}"}],
                 [{"table": "invites", "where": {"id": inv["id"]}, "fields": ["rsvp"]}]),
             "solution": steps(button),
+            "harmless": [harmless("check_work", steps(button)[:-1] + path + [done()],
+                                  "answers, then finds the invitation again and opens it to see the answer on its card",
+                                  [find(phrase(inv["title"]) + " invitation"), call("read_conversation", thread_id=tid),
+                                   call("rsvp", invite_id=inv["id"], response=key),
+                                   find(phrase(inv["title"]) + " invitation"), call("read_conversation", thread_id=tid)])],
             "tools": plan([find(phrase(inv["title"]) + " invitation"), call("read_conversation", thread_id=tid),
                            call("rsvp", invite_id=inv["id"], response=key)],
                           [find(phrase(inv["title"]) + " invitation"), call("read_conversation", thread_id=tid),
