@@ -6,6 +6,7 @@ import random
 import re
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.mail._tools import call, find_open, plan
 from tasks.templates.mail._common import Mailbox, adversarial, done, extra, graded, on_messages, open_row, phrase, search, text_bound
 from tasks.templates.mail.basics import contact_threads, sent_message
@@ -43,6 +44,9 @@ def reply_bold_phrase(w: World, rng: random.Random):
 
         ctrl = {"press": ["Control", "b"]}
         honest = reply([body, ctrl, {"type": bold}, ctrl, {"type": after}])
+        hi, me = f"Hi {last['from_name'].split()[0]},", mb.me["name"].split()[0]
+        polite = reply([{**body, "text": f"{hi}\n\n{before}"}, ctrl, {"type": bold}, ctrl,
+                        {"type": f"{after}\n\nBest,\n{me}"}])
         by_bar = [{"click": {"role": "button", "name": "Formatting options", "exact": True}},
                   {"click": {"role": "button", "name": "Bold", "exact": True, "within": {"role": "toolbar", "name": "Formatting options"}}}]
         italic = reply([body, {"press": ["Control", "i"]}, {"type": bold}, {"press": ["Control", "i"]}, {"type": after}])
@@ -67,6 +71,10 @@ def reply_bold_phrase(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
                  on_messages({"thread_id": tid}, [])]),
             "solution": honest,
+            "harmless": [harmless("courtesy", polite, "a greeting and a sign-off around the asked sentence (the phrase bold)",
+                                  find_open(subject, tid) + [call("reply", thread_id=tid, body=f"{hi}\n\n{text}\n\nBest,\n{me}",
+                                                                  body_html=f"{hi}<br><br>{before}<b>{bold}</b>{after}"
+                                                                            f"<br><br>Best,<br>{me}")])],
             "tools": plan(find_open(subject, tid) + [call("reply", thread_id=tid, body=text,
                                                           body_html=f"{before}<b>{bold}</b>{after}")],
                           find_open(subject, tid) + [call("reply", thread_id=tid, body=text)],

@@ -12,7 +12,7 @@ from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (TOOLBAR, Mailbox, adversarial, bystander, click, competing, date_regex, done,
                                           extra, graded, in_row, long_date, on_messages, open_row, other_dates, phrase,
                                           search, text_bound, toolbar_button)
-from tasks.templates.mail.basics import carried_attachments, every_amount, forward_body, forward_steps, invoices
+from tasks.templates.mail.basics import carried_attachments, every_amount, forward_body, forward_steps, invoices, letter
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
@@ -50,6 +50,7 @@ def vendor_contract_invoice(w: World, rng: random.Random):
         other_company = by_end[ok_ends[(ok_ends.index(end) + 1) % len(ok_ends)]]
         other = inv[other_company][0]
         note = f"Please pay this invoice: {amount} is due."
+        polite = f"Hi,\n\n{note}\n\nThanks,\n{mb.me['name'].split()[0]}"
 
         def tool_run(item: dict, text: str, archive: bool = True):
             calls = [find(phrase("Contract term") + " " + phrase(item["term_end"])),
@@ -92,6 +93,8 @@ def vendor_contract_invoice(w: World, rng: random.Random):
                       "table": "messages", "in": "created", "where": {"thread_id": tid}, "field": "id"}}}]}},
                  *carried_attachments(mb, tid)]),
             "solution": run(latest, note),
+            "harmless": [harmless("courtesy", run(latest, polite), "a greeting and a sign-off around the note with the amount",
+                                  tool_run(latest, polite))],
             "tools": plan(tool_run(latest, note), tool_run(other, f"Please pay this invoice: {other['amount']} is due."),
                           tool_run(latest, "Please pay this invoice."), tool_run(latest, note, archive=False)),
             "near_misses": [run(other, f"Please pay this invoice: {other['amount']} is due."),
@@ -218,6 +221,9 @@ def trip_question(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
                  on_messages({"thread_id": {"$in": [tid, m["thread_id"]]}}, [])]),
             "solution": steps(text),
+            "harmless": [harmless("courtesy", steps(letter(q["from_name"], text, mb.me["name"])),
+                                  "a greeting and a sign-off around the day and the flight",
+                                  tool_steps(letter(q["from_name"], text, mb.me["name"])))],
             "tools": plan(tool_steps(text), tool_steps(wrong)),
             "near_misses": [steps(wrong)],
             "adversarial": [

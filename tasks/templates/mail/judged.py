@@ -12,8 +12,8 @@ from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.judged_lib import calibration, judge_check
 from tasks.templates.mail._tools import call, find_open, plan
-from tasks.templates.mail._common import (graded, COMPOSE, Mailbox, clock, click, done, long_date, open_row, phrase, search,
-                                          toolbar_button)
+from tasks.templates.mail._common import (graded, COMPOSE, Mailbox, clock, click, done, long_date, open_row, phrase, rail,
+                                          search, toolbar_button)
 from tasks.templates.mail.compose import compose_steps, date_in, question_pairs
 
 REPLY_MAX = 600
@@ -178,6 +178,12 @@ def answer_question(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec,
             "solution": _reply(path, gold[0]),
+            # The announcement looked up first (the date checked at its source), then the reply.
+            "harmless": [harmless("open_first", search(phrase(mb.threads[ann]["subject"])) + [open_row(mb.threads[ann]["subject"])]
+                                  + _reply(path, gold[0]),
+                                  "opens the announcement with the date first, then replies",
+                                  find_open(mb.threads[ann]["subject"], ann) + find_open(subject, tid)
+                                  + [call("reply", thread_id=tid, body=gold[1])])],
             "tools": plan(find_open(subject, tid) + find_open(mb.threads[ann]["subject"], ann)
                           + [call("reply", thread_id=tid, body=gold[0])],
                           find_open(subject, tid) + [call("reply", thread_id=tid, body=wrong_text)],
@@ -248,6 +254,10 @@ def thank_you(w: World, rng: random.Random):
                              [{"table": "messages", "ops": ["create"], "max": 1},
                               {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": steps,
+            "harmless": [harmless("check_work", steps[:-1] + [rail("Sent"), open_row(subj), done()],
+                                  "sends it, then opens it from Sent to see that it went",
+                                  [call("send_email", to=[c["email"]], subject=subj, body=body),
+                                   call("list_mail", folder="sent")])],
             "tools": plan([call("send_email", to=[c["email"]], subject=subj, body=body)],
                           [call("send_email", to=[c["email"]], subject=subject, body=no_ask.split("body: ", 1)[1])],
                           [call("send_email", to=[other["email"]], subject=subj, body=body)]),
@@ -273,7 +283,7 @@ def thank_you(w: World, rng: random.Random):
 def vacation_message(w: World, rng: random.Random):
     """Turn on the vacation responder for given days with a message of your own: away until when, and who to
     contact meanwhile (judged)."""
-    from tasks.templates.mail.settings import long_day, vacation_steps
+    from tasks.templates.mail.settings import long_day, recheck, vacation_steps
 
     mb = Mailbox(w)
     people = [c for c in _people(mb) if c["relation"] == "coworker"]
@@ -324,6 +334,9 @@ def vacation_message(w: World, rng: random.Random):
                                "fields": ["vacation_enabled", "vacation_start", "vacation_end", "vacation_subject",
                                           "vacation_body", "vacation_contacts_only"]}]),
             "solution": steps(text),
+            "harmless": [harmless("check_work", steps(text)[:-1] + recheck(),
+                                  "saves it, then leaves and reopens the settings to see the responder on",
+                                  [vacation(text), call("get_settings")])],
             "tools": plan([vacation(text)], [vacation(no_contact)], [vacation(text, end + dt.timedelta(days=1))]),
             "near_misses": [steps(no_contact), steps(text, end + dt.timedelta(days=1))],
             "adversarial": [{"kind": "extra", "why": "the right responder, and the signature replaced",

@@ -6,11 +6,16 @@ import random
 
 from apps.mail.services.labels import LABEL_COLORS
 from tasks.templates import World, template
-from tasks.templates.mail._common import Mailbox, click, done, extra, graded
+from tasks.templates.harmless import harmless
+from tasks.templates.mail._common import Mailbox, all_settings, click, done, extra, graded, rail
 from tasks.templates.mail._tools import call, plan
 
 NAV = {"role": "navigation", "name": "Mailboxes"}
 NEW_NAMES = ["Conferences", "Vendors", "Hiring", "Taxes 2026", "Side projects", "Contracts", "Board", "Recipes"]
+
+
+# check_work for a label change: Settings > Labels, where every label shows with its name, nesting and colour.
+LABELS_PAGE = [*all_settings(), click("tab", "Labels", exact=True), done()]
 
 
 def _options(mb: Mailbox, lid: int) -> list[dict]:
@@ -46,6 +51,9 @@ def create_nested_label(w: World, rng: random.Random):
                   "expect": {"name": name, "parent_id": parent}, "name": f"{ppath}/{name} exists"}],
                 [{"table": "labels", "ops": ["create"], "max": 1}]),
             "solution": steps(),
+            "harmless": [harmless("check_work", steps()[:-1] + LABELS_PAGE,
+                                  "creates it, then opens Settings > Labels to see it nested under its parent",
+                                  [call("list_labels"), call("create_label", name=name, parent_id=parent), call("list_labels")])],
             "tools": plan([call("list_labels"), call("create_label", name=name, parent_id=parent)],
                           [call("list_labels"), call("create_label", name=name)]),
             "adversarial": [extra(steps(), steps(name=names[(i + 1) % len(names)])[:-1],
@@ -83,6 +91,10 @@ def rename_label(w: World, rng: random.Random):
                   "expect": {"name": new, "parent_id": mb.labels[lid]["parent_id"]}, "name": "renamed in place"}],
                 [{"table": "labels", "where": {"id": lid}, "fields": ["name"]}]),
             "solution": edit,
+            "harmless": [harmless("check_work", edit[:-1] + [rail(new), done()],
+                                  "renames it, then opens the label by its new name to see its conversations kept it",
+                                  [call("list_labels"), call("rename_label", label_id=lid, name=new), call("list_labels"),
+                                   call("list_label_mail", label_id=lid)])],
             "tools": plan([call("list_labels"), call("rename_label", label_id=lid, name=new)],
                           [call("list_labels"), call("create_label", name=new)]),
             "adversarial": [extra(edit, edit_other, "renames another label too")],
@@ -117,6 +129,10 @@ def label_color(w: World, rng: random.Random):
                   "name": f"label is {name}"}],
                 [{"table": "labels", "where": {"id": lid}, "fields": ["color", "text_color"]}]),
             "solution": steps(name),
+            "harmless": [harmless("check_work", steps(name)[:-1] + LABELS_PAGE,
+                                  "recolours it, then opens Settings > Labels to see the new colour",
+                                  [call("list_labels"), call("set_label_color", label_id=lid, color=name.lower()),
+                                   call("list_labels")])],
             "tools": plan([call("list_labels"), call("set_label_color", label_id=lid, color=name.lower())],
                           [call("list_labels"), call("set_label_color", label_id=lid, color=near[0].lower())]),
             "adversarial": [extra(steps(name), steps(o_colour, o)[:-1], "recolours another label too")],
@@ -148,6 +164,10 @@ def delete_label(w: World, rng: random.Random):
                    if tagged else [])
                 + [{"table": "filters", "where": {"apply_label_id": lid}, "fields": ["apply_label_id"]}]),
             "solution": steps(lid),
+            # A look at what it holds first (its conversations stay; only the label goes).
+            "harmless": [harmless("open_first", [rail(mb.labels[lid]["name"])] + steps(lid),
+                                  "opens the label first to see its conversations, then deletes it",
+                                  [call("list_labels"), call("list_label_mail", label_id=lid), call("delete_label", label_id=lid)])],
             "tools": plan([call("list_labels"), call("delete_label", label_id=lid)],
                           [call("list_labels"), call("delete_label", label_id=other)]),
             "adversarial": [extra(steps(lid), steps(other)[:-1], "deletes another label too")],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from tasks.templates import World, template
+from tasks.templates.harmless import harmless
 from tasks.templates.mail._tools import call, plan
 from tasks.templates.mail._common import COMPOSE, Mailbox, adversarial, click, done, extra, graded, text_bound
 from tasks.templates.mail.compose import NOTES, _people, compose_steps
@@ -32,6 +33,7 @@ def undo_send_fix_recipient(w: World, rng: random.Random):
         fix = [click("button", f"Remove {first['email']}", exact=True, within=COMPOSE),
                {"fill": to_box, "text": second["email"]}, {"press": ["Enter"]}]
         honest = compose_steps(first["email"], subject, body) + send + undo + fix + send + [done()]
+        polite = f"Hi,\n\n{body}\n\nBest,\n{mb.me['name'].split()[0]}"
         yield {
             "goal": f"Send {first['name']} ({first['email']}) an email with the subject \u201c{subject}\u201d and the "
                     f"text \u201c{body}\u201d. Right after sending, use Undo Send, change the recipient to "
@@ -52,6 +54,11 @@ def undo_send_fix_recipient(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": honest,
+            # A greeting with no name (the recipient changes) and a sign-off around the asked text.
+            "harmless": [harmless("courtesy", compose_steps(first["email"], subject, polite) + send + undo + fix + send + [done()],
+                                  "a greeting and a sign-off around the asked text",
+                                  [call("send_email", to=[first["email"]], subject=subject, body=polite),
+                                   call("undo_send", message_id=mid), call("send_draft", draft_id=mid, to=[second["email"]])])],
             "tools": plan([call("send_email", to=[first["email"]], subject=subject, body=body),
                            call("undo_send", message_id=mid),
                            call("send_draft", draft_id=mid, to=[second["email"]])],
