@@ -81,3 +81,10 @@ def test_every_template_has_near_misses():
             templates.setdefault(f"{t.app}/{t.template}", []).append(t)
     missing = [name for name, ts in templates.items() if not any(t.near_misses for t in ts)]
     assert not missing, f"templates without a near-miss: {missing}"
+
+
+def test_every_template_has_harmless_variants():
+    """#48: every template's first instance (the one CI plays) carries at least one harmless variant, the
+    honest extra a careful person takes, proven 1 by the batch above."""
+    missing = sorted(t.id for t in ALL if _first_of_template(t) and not t.harmless)
+    assert not missing, f"first instances without a harmless variant: {missing}"
