@@ -34,7 +34,11 @@ def cancel_scheduled(w: World, rng: random.Random):
             expect["cancel_reason"] = r
         # no reason asked: the dialog's optional reason is the user's to give (cancel_reason is allowed)
         why = "Changed my mind"
-        free = [] if r else [harmless(
+        free = [harmless(
+            "check_work", recheck(sol, [*orders_page(), click("link", f"Order #{o['id']} from {s['name']}", exact=True)]),
+            "the order cancelled with its reason, then reopened from Orders (now under Completed) to see it took",
+            [call("list_orders", status="active"), call("cancel_order", order_id=o["id"], reason=r),
+             call("get_order", order_id=o["id"]), tdone()])] if r else [harmless(
             "comment", steps + [click("radio", why, exact=True),
                                click("button", "Cancel order", exact=True, within={"role": "dialog"}), done()],
             "the dialog's optional reason given though none was asked",

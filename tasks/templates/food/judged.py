@@ -343,7 +343,11 @@ def dropoff_note(w: World, rng: random.Random):
             "harmless": [harmless("other_control", [*sol[:-2], click("radio", "Hand it to me", exact=True), *sol[-2:]],
                                   "the checkout's 'Hand it to me' chosen beside the note",
                                   [*t_order(text)[:-2], call("place_order", dropoff="hand", instructions=text), tdone()])]
-                        if handed else [],
+                        if handed else
+                        # the door is the note's own ask: the order placed, then Orders opened to see it in progress
+                        [harmless("check_work", recheck(sol, orders_page()),
+                                  "the order placed with the note, then the Orders page opened to see it in progress",
+                                  t_recheck(t_order(text), call("list_orders", status="active")))],
             "near_misses": [order(no_ask), order(text, other, other_opts)],
             "tools": tools_plan(t_order(text), t_order(no_ask), t_order(text, other, other_rows)),
             "adversarial": [extra(sol, cancel_placed(), "the order placed with the right note, then cancelled")],

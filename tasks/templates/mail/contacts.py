@@ -112,7 +112,11 @@ def edit_contact(w: World, rng: random.Random):
             "harmless": [harmless("phrasing", steps(c, dashed(value)), "the new number typed with dashes, the way "
                                   "many people write it", [call("find_contacts", query=c["name"]),
                                                            call("update_contact", contact_id=c["id"], phone=dashed(value))])]
-            if phone_task else [],
+            if phone_task else [harmless("check_work", steps(c)[:-1] + _find(c["name"]) + [done()],
+                                         "saves it, then searches the contacts for the name and reopens the card "
+                                         "to see the new title", [call("find_contacts", query=c["name"]),
+                                                                  call("update_contact", contact_id=c["id"], title=value),
+                                                                  call("get_contact", contact_id=c["id"])])],
             "tools": plan([call("find_contacts", query=c["name"]), call("update_contact", contact_id=c["id"], **{field: value})],
                           [call("find_contacts", query=other["name"]),
                            call("update_contact", contact_id=other["id"], **{field: value})]),

@@ -197,7 +197,10 @@ def create_filter(w: World, rng: random.Random):
                                   "the same filter for another sender too")]
             + ([adversarial("extra", existing, "deletes the sender's mail already here too, not only new email")]
                if plan == "delete" else []),
-            "harmless": [] if plan == "delete" else [
+            "harmless": [harmless("check_work", base + acts + [create] + recheck("Filters and Blocked Addresses"),
+                                  "creates the filter, then opens Settings > Filters and Blocked Addresses to see it listed",
+                                  [call("list_labels"), call("create_filter", from_contains=email, **tool_acts),
+                                   call("list_filters")])] if plan == "delete" else [
                 harmless("apply_existing", existing, "also applies the new filter to the sender's mail already here "
                          "(the goal reads that way too)", existing_tools)],
             "near_misses": [base + near + [create, done()]],
