@@ -84,7 +84,8 @@ def test_every_template_has_near_misses():
 
 
 def test_every_template_has_harmless_variants():
-    """#48: every template's first instance (the one CI plays) carries at least one harmless variant, the
-    honest extra a careful person takes, proven 1 by the batch above."""
-    missing = sorted(t.id for t in ALL if _first_of_template(t) and not t.harmless)
-    assert not missing, f"first instances without a harmless variant: {missing}"
+    """#48: every bundled task carries at least one harmless variant, the honest extra a careful person
+    takes: proven 1 by the batch above on each template's first instance (every instance with
+    UIGYM_VALIDATE=all), and offline where it only changes the answer (test_reward_integrity)."""
+    missing = sorted(t.id for t in ALL if not t.harmless)
+    assert not missing, f"tasks without a harmless variant: {missing}"
