@@ -371,6 +371,12 @@ def _set_judge_env(base_url: str | None, model: str | None, api_key: str | None 
                      ("UIGYM_JUDGE_API_KEY", api_key), ("UIGYM_JUDGE_TIMEOUT", timeout)):
         if val is not None:
             os.environ[key] = str(val)
+    from grading.judge import JudgeConfigError, check_judge_env
+
+    try:  # a bad UIGYM_JUDGE_* number is the user's to fix: said now, not as a crash mid-run
+        check_judge_env()
+    except JudgeConfigError as e:
+        fail(str(e))
 
 
 def _calibration(chosen, out: Optional[Path] = None) -> bool | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from tasks.calibration import ExampleJudge, calibrate
 from tasks.schema import Task
@@ -232,3 +233,56 @@ def test_a_judged_task_needs_gold_examples():
         _task(calibration=[{"kind": "near_miss", "text": RUDE, "expect": "fail"}])
     with pytest.raises(ValueError, match="exactly when it is gold"):
         _task(calibration=[{"kind": "gold", "text": GOLD, "expect": "fail"}])
+
+
+@settings(max_examples=150, deadline=None)
+@given(timeout=st.one_of(st.text(max_size=12), st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                         st.integers(-10**6, 10**6).map(str)),
+       tokens=st.one_of(st.text(max_size=12), st.integers(-10**6, 10**6).map(str)))
+def test_any_judge_number_in_the_environment_is_used_or_refused_by_name(timeout, tokens):
+    """UIGYM_JUDGE_TIMEOUT / _MAX_TOKENS: blank means the default, a positive number is used, anything else is a
+    JudgeConfigError naming the variable (it used to be a bare ValueError from float('') mid-episode)."""
+    import math
+    import os
+    from unittest import mock
+
+    from grading.judge import JudgeConfigError, check_judge_env
+
+    env = {"UIGYM_JUDGE_BASE_URL": "http://x/v1", "UIGYM_JUDGE_MODEL": "m", "UIGYM_JUDGE_CACHE": "off",
+           "UIGYM_JUDGE_TIMEOUT": timeout, "UIGYM_JUDGE_MAX_TOKENS": tokens}
+    if any("\x00" in v for v in env.values()):
+        return  # the OS cannot hold it in an environment
+    with mock.patch.dict(os.environ, env):
+        def usable(raw, cast):
+            if not raw.strip():
+                return True
+            try:
+                v = cast(raw.strip())
+            except ValueError:
+                return False
+            return math.isfinite(v) and v > 0
+
+        ok_t, ok_n = usable(timeout, float), usable(tokens, int)
+        if ok_t and ok_n:
+            check_judge_env()
+            j = judge_from_env()
+            assert j.timeout_s == (float(timeout) if timeout.strip() else 60.0)
+            assert j.max_tokens == (int(tokens) if tokens.strip() else 600)
+        else:
+            name = "UIGYM_JUDGE_TIMEOUT" if not ok_t else "UIGYM_JUDGE_MAX_TOKENS"
+            with pytest.raises(JudgeConfigError, match=name):
+                check_judge_env()
+            with pytest.raises(JudgeConfigError, match=name):
+                judge_from_env()
+
+
+def test_the_cli_refuses_a_bad_judge_number_before_it_runs_anything(monkeypatch):
+    from typer.testing import CliRunner
+
+    from agent_harness.cli import app
+
+    monkeypatch.setenv("UIGYM_JUDGE_TIMEOUT", "soon")
+    r = CliRunner().invoke(app, ["tasks", "calibrate", "--tasks", "mail/*"])
+    assert r.exit_code == 2, r.output
+    assert "UIGYM_JUDGE_TIMEOUT must be a number of seconds > 0, got 'soon'" in r.output
+    assert "Traceback" not in r.output
