@@ -28,30 +28,37 @@ from typing import Callable, Iterator
 
 import httpx
 
+from agent_harness.results import graded, pass_rate
+
 log = logging.getLogger("uigym.train")
 
 
 def results_metrics(rows: list[dict], prefix: str = "eval/") -> dict[str, float]:
-    """Metrics of one `uigym eval` run (its results.jsonl rows)."""
+    """Metrics of one `uigym eval` run (its results.jsonl rows). Reward and success are over graded episodes
+    (agent_harness.results.graded, as every pass rate is): an ungraded one (a judged task with no judge
+    verdict) is no failure, only counted in `ungraded`; with no graded episode they are left out."""
     rows = [r for r in rows if not r.get("error")] or rows
     if not rows:
         return {}
     n = len(rows)
+    g = graded(rows)
     steps = sum(int(r.get("steps") or 0) for r in rows)
     parse = sum(int(r.get("parse_errors") or 0) for r in rows)
     out = {
         "episodes": float(n),
-        "reward": sum(float(r.get("reward") or 0) for r in rows) / n,
-        "success": sum(bool(r.get("passed")) for r in rows) / n,
+        "ungraded": float(n - len(g)),
         "episode_length": steps / n,
         "tool_call_rate": (steps - parse) / steps if steps else 0.0,
         "parse_errors": parse / n,
         "tool_errors": sum(int(r.get("action_errors") or 0) for r in rows) / n,
         "errors": sum(bool(r.get("error")) for r in rows) / n,
     }
+    if g:
+        out["reward"] = sum(float(r.get("reward") or 0) for r in g) / len(g)
+        out["success"] = pass_rate(g)
     for key in ("app", "difficulty"):
         groups: dict[str, list[bool]] = defaultdict(list)
-        for r in rows:
+        for r in g:
             groups[str(r.get(key) or "?")].append(bool(r.get("passed")))
         for name, passed in sorted(groups.items()):
             out[f"success/{key}/{name}"] = sum(passed) / len(passed)

@@ -82,3 +82,15 @@ def test_served_model_waits_for_the_server_and_stops_it():
     with pytest.raises(RuntimeError, match="exited"):
         with served_model(lambda port: [sys.executable, "-c", "raise SystemExit(3)"], timeout=60):
             pass
+
+
+def test_ungraded_episodes_are_counted_apart_not_as_failures():
+    """A judged task with no judge verdict (ungraded) is left out of reward and success, as in every pass rate."""
+    rows = [{"app": "mail", "difficulty": "easy", "reward": 1.0, "passed": True, "steps": 3},
+            {"app": "mail", "difficulty": "easy", "reward": 0.0, "passed": False, "ungraded": True, "steps": 5},
+            {"app": "food", "difficulty": "hard", "reward": 0.0, "passed": False, "steps": 2}]
+    m = results_metrics(rows)
+    assert m["eval/episodes"] == 3 and m["eval/ungraded"] == 1
+    assert m["eval/success"] == 0.5 and m["eval/reward"] == 0.5 and m["eval/success/app/mail"] == 1.0
+    only_ungraded = results_metrics([rows[1]])
+    assert only_ungraded["eval/ungraded"] == 1 and "eval/success" not in only_ungraded
