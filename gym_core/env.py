@@ -112,8 +112,13 @@ class AsyncUIEnv(PageInput, WorldEnv):
         try:
             if isinstance(action, ToolUse):
                 await self._call_tool(action)
-                # The screen shows what the call changed, as after any save: the page is loaded again.
-                await asyncio.wait_for(self._goto(self.page.url), self.config.action_timeout_s)
+                if self._ctx_origin != self.server.url:
+                    # The app server was restarted during the call (WorldEnv._call_tool): the tab belongs to the
+                    # old one's origin, so the page is opened again on the new one, at the path it was on.
+                    await self._reopen("the app server was restarted")
+                else:
+                    # The screen shows what the call changed, as after any save: the page is loaded again.
+                    await asyncio.wait_for(self._goto(self.page.url), self.config.action_timeout_s)
             else:
                 await asyncio.wait_for(self._perform(action), self.config.action_timeout_s)
         except PlaywrightError as e:

@@ -11,6 +11,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
+
 from apps.tool_args import MalformedArgs, encode_args
 from gym_core.actions import Action, ActionError, Done, ToolUse, action_to_dict, parse_action
 from gym_core.config import EnvConfig
@@ -220,10 +222,22 @@ class WorldEnv:
         Any refusal (ToolCallError: an unknown name, arguments beyond their bounds, an unknown id, from the
         client before sending or from the app) is the agent's mistake: an ActionError, the world unchanged."""
         try:
-            result = await self.runtime.control(self.server).call_tool(self.world_id, action.name, action.args)
+            try:
+                result = await self.runtime.control(self.server).call_tool(self.world_id, action.name, action.args)
+            except httpx.ConnectError:
+                # The app server is gone (it crashed): nothing reached it, so the call is sent again to the
+                # server the pool restarts, on the same world file. Counted as a recovery; the agent is not told.
+                self.stats.recovered += 1
+                self.server = await self.runtime.server(self.server.app)
+                result = await self.runtime.control(self.server).call_tool(self.world_id, action.name, action.args)
         except ToolCallError as e:
             self.last_tool_result = ""
             raise ActionError(str(e)) from None
+        except ServerError as e:
+            # The app failed on the call (a 5xx: its bug, not the agent's; a tool's transaction is rolled back
+            # on an exception): said to the agent, as a browser shows an error page, and the episode goes on.
+            self.last_tool_result = ""
+            raise ActionError(f"the app could not complete the call: {e}") from None
         self.last_tool_result = tool_result_text(result)
 
     # ------------------------------------------------------------------ grade

@@ -140,3 +140,70 @@ def test_the_seam_refuses_an_int_field_read_from_a_long_digit_string():
     with pytest.raises(ToolError, match="out of range"):
         toy.TOOLS.check("star_note", {"note_id": "9" * 30})
     assert toy.TOOLS.check("star_note", {"note_id": str(INT_MAX)})[1]["note_id"] == INT_MAX
+
+
+async def test_a_tool_call_after_the_app_server_crashed_reaches_the_restarted_one(runtime):
+    """The app server dies mid-episode: the next tool call is sent to the server the pool restarts, on the same
+    world (what the episode did before is kept), counted as a recovery; the episode goes on."""
+    env = AsyncUIEnv(TOY_MODULE, config=EnvConfig(tools=True, viewport=(640, 400)), runtime=runtime)
+    try:
+        await env.reset(seed=1)
+        obs, *_ = await env.step(tool("star_note", note_id=1))
+        assert obs["last_action_error"] == ""
+        env.server.proc.kill()
+        env.server.proc.wait()
+        obs, _, term, trunc, info = await env.step(tool("star_note", note_id=2))
+        assert obs["tool_result"] == '{"id":2,"starred":true}', obs["tool_result"]
+        # The screen's tab belonged to the dead server's origin: reopened on the new one, and said so.
+        assert "recovered by reopening the page at /" in obs["last_action_error"], obs["last_action_error"]
+        assert not (term or trunc) and env.server.alive() and env.stats.recovered >= 1
+        obs, *_ = await env.step(tool("star_note", note_id=3))
+        assert obs["last_action_error"] == "" and obs["url"] == "/"
+        notes = (await env.state())["notes"]
+        assert [n["starred"] for n in notes[:4]] == [True, True, True, False]
+    finally:
+        await env.close()
+
+
+async def test_the_tools_env_sends_a_call_again_to_a_restarted_app_server():
+    """Tool mode (no screen): the same crash, the call reaches the restarted server, nothing to tell the agent."""
+    from gym_core.runtime import Runtime
+
+    rt = Runtime()
+    env = AsyncToolEnv(TOY_MODULE, runtime=rt)
+    try:
+        await env.reset(seed=2)
+        env.server.proc.kill()
+        env.server.proc.wait()
+        obs, *_ = await env.step(tool("star_note", note_id=1))
+        assert obs["last_action_error"] == "" and obs["tool_result"] == '{"id":1,"starred":true}', obs
+        assert env.stats.recovered == 1 and (await env.state())["notes"][0]["starred"] is True
+    finally:
+        await env.close()
+        await rt.close()
+
+
+async def test_an_app_failure_on_a_call_is_told_to_the_agent_and_the_episode_goes_on(monkeypatch):
+    """A 5xx from the app on a tool call (its bug, not the agent's) is the step's last_action_error, not an
+    exception out of step."""
+    from gym_core.runtime import Runtime
+    from gym_core.server import ServerError
+
+    rt = Runtime()
+    env = AsyncToolEnv(TOY_MODULE, runtime=rt)
+    try:
+        await env.reset(seed=2)
+
+        async def boom(self, world, name, args):
+            raise ServerError(f"POST /worlds/{world}/tools/{name} -> 500: Internal Server Error")
+
+        with monkeypatch.context() as m:
+            m.setattr(ControlClient, "call_tool", boom)
+            obs, _, term, trunc, _ = await env.step(tool("star_note", note_id=1))
+        assert obs["last_action_error"].startswith("the app could not complete the call: POST")
+        assert "500" in obs["last_action_error"] and not (term or trunc) and obs["tool_result"] == ""
+        obs, *_ = await env.step(tool("star_note", note_id=1))
+        assert obs["last_action_error"] == "" and obs["tool_result"] == '{"id":1,"starred":true}'
+    finally:
+        await env.close()
+        await rt.close()
