@@ -442,11 +442,11 @@ def tasks_validate(
                                         "(gold calls 1, noop 0, tool near-misses 0) through the tools env, no browser"),
 ):
     """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
-    near-misses (0) and adversarial trajectories (0) in real browsers. Judged tasks: the browser proves
+    near-misses (0), adversarial trajectories (0) and harmless variants (1) in real browsers. Judged tasks: the browser proves
     their state-gated parts (the judge answered from their labelled texts); their judge is calibrated
     against --judge-base-url / --judge-model, or skipped with a message when none is configured.
     With --mode tools: the same proof for the tasks' tool plans (function calls, no browser)."""
-    from agent_harness.validate import validate_tasks
+    from agent_harness.validate import side_counts, validate_tasks
     from gym_core.runtime import Runtime
     from tasks.integrity import audit_tasks
 
@@ -488,9 +488,7 @@ def tasks_validate(
             for r in unsupported:
                 console.print(f"  unsupported {r.task_id}: {r.unsupported}")
     for app in sorted({t.app for t in chosen}):
-        adv = [p for r in results if r.task_id.startswith(app + "/") for p in r.probes if p.kind.startswith("adversarial")]
-        hacks = sum(1 for p in adv if p.error is None and p.reward > 0)
-        console.print(f"{app}: {len(adv)} adversarial trajectories played or graded, {hacks} scored > 0; "
+        console.print(f"{side_counts(results, app)}; "
                       f"offline: {audit.graded_offline[app]} answer hacks graded, {audit.hacks_passed[app]} scored > 0")
     console.print(f"{len(results) - len(bad)}/{len(results)} tasks valid ({probes} episodes and grades); "
                   f"{len(audit.problems)} audit problem(s)"

@@ -115,6 +115,18 @@ def _infrastructure(error: str) -> bool:
     return "browser error (" in error or error.startswith("TimeoutError: the episode took longer")
 
 
+def side_counts(results: list[TaskValidation], app: str) -> str:
+    """One app's line of both sides: its adversarial probes (which must score 0) and its harmless variants
+    (which must score 1), how many were played or graded and how many broke their side."""
+    probes = [p for r in results if r.task_id.startswith(app + "/") for p in r.probes]
+    adv = [p for p in probes if p.kind.startswith("adversarial")]
+    harmless = [p for p in probes if p.kind.startswith("harmless")]
+    hacks = sum(1 for p in adv if p.error is None and p.reward > 0)
+    kept = sum(1 for p in harmless if p.ok)
+    return (f"{app}: {len(adv)} adversarial trajectories played or graded, {hacks} scored > 0; "
+            f"{len(harmless)} harmless variants, {kept} scored 1")
+
+
 def _report(v: dict) -> str:
     return "\n".join(f"   {'✓' if c['passed'] else '✗'} {c['name']}: {c['detail']}" for c in v.get("checks", []))
 

@@ -90,3 +90,20 @@ def test_the_offline_audit_grades_harmless_answers():
 def test_the_schema_refuses_a_malformed_harmless_variant(bad):
     with pytest.raises(ValidationError):
         task(STAR, harmless=[bad])
+
+
+def test_the_validate_summary_counts_both_sides_per_app():
+    """`uigym tasks validate`'s per-app line: adversarials that scored > 0 and harmless variants that scored 1,
+    a harmless variant that failed (a 0, or an error) counted as not kept."""
+    from agent_harness.validate import Probe, TaskValidation, side_counts
+
+    a = TaskValidation("mail/x-00", [Probe("mail/x-00", "oracle", 1.0, reward=1.0),
+                                     Probe("mail/x-00", "adversarial[0]:hedge", 0.0, reward=0.0),
+                                     Probe("mail/x-00", "adversarial[1]:dump", 0.0, reward=1.0),
+                                     Probe("mail/x-00", "harmless[0]:check_work", 1.0, reward=1.0),
+                                     Probe("mail/x-00", "harmless[1]:courtesy", 1.0, reward=0.0)])
+    b = TaskValidation("mail/y-00", [Probe("mail/y-00", "harmless[0]:phrasing", 1.0, error="ungraded: no judge")])
+    other = TaskValidation("crm/z-00", [Probe("crm/z-00", "harmless[0]:check_work", 1.0, reward=1.0)])
+    assert side_counts([a, b, other], "mail") == ("mail: 2 adversarial trajectories played or graded, 1 scored > 0; "
+                                                  "3 harmless variants, 1 scored 1")
+    assert side_counts([a, b, other], "crm").endswith("0 scored > 0; 1 harmless variants, 1 scored 1")
