@@ -3,6 +3,7 @@ and talk to its control API, which listens on a port of its own (apps/_shared/co
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import os
 import secrets
@@ -66,7 +67,7 @@ class AppServer:
         self.control_url = control_url.rstrip("/") if control_url else ""
         self.proc: subprocess.Popen | None = None
         self._drainer: threading.Thread | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # start, and ensure_alive's check-then-restart (which calls start)
         self._log_path: Path | None = None
         self.tool_names: tuple[str, ...] | None = None  # the app's tools, listed once (ControlClient.call_tool)
 
@@ -127,11 +128,12 @@ class AppServer:
 
     def ensure_alive(self) -> bool:
         """Restart a crashed server (worlds live on disk, so they survive). True if it restarted."""
-        if self.alive():
-            return False
-        self.stop()  # reap the dead one and close its pipes
-        self.start()
-        return True
+        with self._lock:  # two callers that found it dead restart it once, not one over the other's restart
+            if self.alive():
+                return False
+            self.stop()  # reap the dead one and close its pipes
+            self.start()
+            return True
 
     def stop(self) -> None:
         """Stop the server and wait for it; its pipes are closed and its stderr reader joined (a
@@ -214,9 +216,17 @@ class ControlClient:
         self.client = client
 
     async def _call(self, method: str, path: str, **kw) -> dict:
-        url = f"{self.server.control_url}{path}"
-        headers = {**self.server.headers, **kw.pop("headers", {})}
-        r = await self.client.request(method, url, headers=headers, timeout=300.0, **kw)
+        extra, reached = kw.pop("headers", {}), self.server.control_url
+        try:
+            r = await self._send(method, path, extra, kw)
+        except httpx.ConnectError:
+            # The app server is gone (it crashed): nothing reached it, so the request is sent again to the server
+            # restarted on new ports (here, or by another caller meanwhile), over the same world files. One that
+            # is not restarted (an external server) is a ServerError, as any failure of the app is.
+            restarted = await asyncio.to_thread(self.server.ensure_alive)
+            if not restarted and self.server.control_url == reached:
+                raise ServerError(f"the {self.server.app} app server cannot be reached at {reached}") from None
+            r = await self._send(method, path, extra, kw)
         if r.status_code == 422 and "/tools/" in path:
             raise ToolCallError(r.json().get("error", r.text))
         if r.status_code != 200:
@@ -226,6 +236,10 @@ class ControlClient:
                 msg = r.text[:500]
             raise ServerError(f"{method} {path} -> {r.status_code}: {msg}")
         return r.json()
+
+    async def _send(self, method: str, path: str, headers: dict, kw: dict) -> httpx.Response:
+        return await self.client.request(method, f"{self.server.control_url}{path}",
+                                         headers={**self.server.headers, **headers}, timeout=300.0, **kw)
 
     async def reset(self, world: str, seed: int, now: str | None, fixtures: list[dict]) -> dict:
         return await self._call("POST", f"/worlds/{world}/reset", json={"seed": seed, "now": now, "fixtures": fixtures})

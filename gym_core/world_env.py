@@ -11,8 +11,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-
 from apps.tool_args import MalformedArgs, encode_args
 from gym_core.actions import Action, ActionError, Done, ToolUse, action_to_dict, parse_action
 from gym_core.config import EnvConfig
@@ -221,15 +219,9 @@ class WorldEnv:
         """Run one tool call in this env's world: its result (or its error) is what the agent reads next.
         Any refusal (ToolCallError: an unknown name, arguments beyond their bounds, an unknown id, from the
         client before sending or from the app) is the agent's mistake: an ActionError, the world unchanged."""
+        url = self.server.url
         try:
-            try:
-                result = await self.runtime.control(self.server).call_tool(self.world_id, action.name, action.args)
-            except httpx.ConnectError:
-                # The app server is gone (it crashed): nothing reached it, so the call is sent again to the
-                # server the pool restarts, on the same world file. Counted as a recovery; the agent is not told.
-                self.stats.recovered += 1
-                self.server = await self.runtime.server(self.server.app)
-                result = await self.runtime.control(self.server).call_tool(self.world_id, action.name, action.args)
+            result = await self.runtime.control(self.server).call_tool(self.world_id, action.name, action.args)
         except ToolCallError as e:
             self.last_tool_result = ""
             raise ActionError(str(e)) from None
@@ -238,6 +230,9 @@ class WorldEnv:
             # on an exception): said to the agent, as a browser shows an error page, and the episode goes on.
             self.last_tool_result = ""
             raise ActionError(f"the app could not complete the call: {e}") from None
+        finally:
+            if self.server.url != url:  # the client found the server gone and sent the call to its restart
+                self.stats.recovered += 1
         self.last_tool_result = tool_result_text(result)
 
     # ------------------------------------------------------------------ grade

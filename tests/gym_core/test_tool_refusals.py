@@ -207,3 +207,16 @@ async def test_an_app_failure_on_a_call_is_told_to_the_agent_and_the_episode_goe
     finally:
         await env.close()
         await rt.close()
+
+
+async def test_an_external_app_server_that_is_gone_is_a_server_error_not_a_crash():
+    """The control client cannot restart a server it did not start: the call is a ServerError, which the env
+    turns into the step's last_action_error."""
+    import httpx as _httpx
+
+    from gym_core.server import AppServer, ServerError
+
+    srv = AppServer("toy", url="http://127.0.0.1:9", control_url="http://127.0.0.1:9")  # nothing listens there
+    async with _httpx.AsyncClient() as client:
+        with pytest.raises(ServerError, match="cannot be reached at http://127.0.0.1:9"):
+            await ControlClient(srv, client).state("w")
