@@ -286,11 +286,11 @@ def judge_from_env(base_url: str | None = None, model: str | None = None, api_ke
     if not base_url or not model:
         return None
     api_key = api_key or env.get("UIGYM_JUDGE_API_KEY")
-    timeout_s = timeout_s or env_number("UIGYM_JUDGE_TIMEOUT", 60.0)
+    timeout_s = timeout_s or env_number("UIGYM_JUDGE_TIMEOUT")
     cache_dir = env.get("UIGYM_JUDGE_CACHE")
     cache = None if cache_dir == "off" else JudgeCache(cache_dir or default_cache_dir())
     return OpenAIJudge(base_url, model, api_key=api_key, timeout_s=timeout_s, cache=cache,
-                       max_tokens=int(env_number("UIGYM_JUDGE_MAX_TOKENS", 600, integer=True)))
+                       max_tokens=env_number("UIGYM_JUDGE_MAX_TOKENS"))
 
 
 class JudgeConfigError(ValueError):
@@ -302,9 +302,10 @@ JUDGE_NUMBERS = {"UIGYM_JUDGE_TIMEOUT": (60.0, False, "a number of seconds > 0")
                  "UIGYM_JUDGE_MAX_TOKENS": (600, True, "a whole number of tokens > 0")}
 
 
-def env_number(name: str, default: float, integer: bool = False) -> float:
-    """A positive number from the environment: unset or blank -> `default`; anything else that is not a finite
-    positive number (an integer where `integer`) -> JudgeConfigError naming the variable."""
+def env_number(name: str) -> float | int:
+    """One of JUDGE_NUMBERS from the environment: unset or blank -> its default; anything else that is not a
+    finite positive number (a whole one where the table says so) -> JudgeConfigError naming the variable."""
+    default, integer, what = JUDGE_NUMBERS[name]
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -313,14 +314,14 @@ def env_number(name: str, default: float, integer: bool = False) -> float:
     except ValueError:
         value = None
     if value is None or not math.isfinite(value) or value <= 0:
-        raise JudgeConfigError(f"{name} must be {JUDGE_NUMBERS.get(name, (0, 0, 'a number > 0'))[2]}, got {raw[:40]!r}")
+        raise JudgeConfigError(f"{name} must be {what}, got {raw[:40]!r}")
     return value
 
 
 def check_judge_env() -> None:
     """Raise JudgeConfigError for the first unusable UIGYM_JUDGE_* number (before any episode needs the judge)."""
-    for name, (default, integer, _) in JUDGE_NUMBERS.items():
-        env_number(name, default, integer)
+    for name in JUDGE_NUMBERS:
+        env_number(name)
 
 
 JUDGE_ENV_HELP = ("no judge configured: pass --judge-base-url and --judge-model "
