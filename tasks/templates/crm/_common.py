@@ -341,10 +341,6 @@ def user_id(crm: Crm, name: str) -> int:
 
 
 # ------------------------------------------------------------------------------ harmless variants (#48)
-def reopen(name: str) -> list[dict[str, Any]]:
-    """check_work: after the change, open the record again from the global search to see that it took."""
-    return open_record(name)
-
 
 def reread(obj: str, rid: int) -> dict[str, Any]:
     """check_work in tool mode: read the record again (get_record; it marks the record recently viewed)."""

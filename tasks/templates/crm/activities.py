@@ -9,7 +9,7 @@ from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     ME, Crm, allow_create, button, done, dump, dump_text, extra, fill, find, finish, iso, lookup, mdy, next_weekday, open_record,
-    reopen, reread, tab, tools, written)
+    reread, tab, tools, written)
 from tasks.templates.crm._common import call as tcall  # `call` is a local name here (log a call)
 
 TASKS = ["Send revised pricing", "Schedule technical deep dive", "Share security documentation", "Prepare ROI analysis",
@@ -135,7 +135,7 @@ def schedule_event(w: World, rng: random.Random):
             },
             "solution": steps(day),
             "near_misses": [steps(day + dt.timedelta(days=1))],
-            "harmless": [harmless("check_work", steps(day)[:-1] + reopen(name) + [done()],
+            "harmless": [harmless("check_work", steps(day)[:-1] + open_record(name) + [done()],
                                   "opens the contact again to see the meeting in its activities",
                                   [find("Contact", name),
                                    tcall("new_event", object="Contact", record_id=c["id"], subject=subject, start_date=mdy(day),

@@ -12,7 +12,7 @@ from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, link, lookup,
-    neighbour, next_id, open_record, pick, reopen, reread, save_modal, tab, tools, written, wrong_record)
+    neighbour, next_id, open_record, pick, reread, save_modal, tab, tools, written, wrong_record)
 
 NEW_PHONES = ["(415) 555-0198", "(212) 555-0147", "(312) 555-0163", "(206) 555-0112", "(617) 555-0185",
               "(303) 555-0129", "(512) 555-0176", "(404) 555-0141"]
@@ -43,7 +43,7 @@ def contact_phone(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + [fill("Mobile", phone), save_modal(), done()]],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(name) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(name) + [done()],
                                   "opens the contact again after saving to see the new number took",
                                   [find("Contact", name), call("update_record", object="Contact", record_id=c["id"], fields={"phone": phone}),
                                    reread("Contact", c["id"])])],
@@ -79,7 +79,7 @@ def account_industry(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + pick("Industry", wrong) + [save_modal(), done()]],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(a["name"]) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(a["name"]) + [done()],
                                   "opens the account again after saving to see the new industry took",
                                   [find("Account", a["name"]),
                                    call("update_record", object="Account", record_id=a["id"], fields={"industry": new}),
@@ -200,7 +200,7 @@ def follow_opportunity(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [open_record(acc) + [button("Follow"), done()]],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(o["name"]) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(o["name"]) + [done()],
                                   "opens the opportunity again to see its button now says Following",
                                   [find("Opportunity", o["name"]), call("follow_record", object="Opportunity", record_id=o["id"]),
                                    reread("Opportunity", o["id"])])],
@@ -276,7 +276,7 @@ def note_on_account(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [path + [fill("Title", title), save_modal(), done()]],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(a["name"]) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(a["name"]) + [done()],
                                   "opens the account again to see the note in its Notes list",
                                   [find("Account", a["name"]), call("add_note", object="Account", record_id=a["id"], title=title, body=body),
                                    reread("Account", a["id"])])],
@@ -321,7 +321,7 @@ def new_contact(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [steps(other["name"])],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(f"{first} {last}") + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(f"{first} {last}") + [done()],
                                   "finds the new contact with the search after saving, to see it is there",
                                   [find("Account", a["name"]),
                                    call("create_record", object="Contact", fields={"first_name": first, "last_name": last,
@@ -371,7 +371,7 @@ def lead_email_inline(w: World, rng: random.Random):
             "solution": solution,
             "adversarial": [extra(solution, fix(other, new), f"also writes the address into {crm.cname(other)}'s email"),
                             wrong_record(fix(other, new) + [done()], f"writes the address into {crm.cname(other)}'s email instead")],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(name) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(name) + [done()],
                                   "opens the lead's record after the inline edit to see the address took",
                                   [call("list_records", object="Lead", list_view="AllOpenLeads", search=x["last_name"]),
                                    call("update_record", object="Lead", record_id=x["id"], fields={"email": new}),

@@ -9,7 +9,7 @@ from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, menuitem,
-    neighbour, open_record, pick, reopen, reread, save_modal, tools, written, wrong_record)
+    neighbour, open_record, pick, reread, save_modal, tools, written, wrong_record)
 
 COMMENTS = [
     "Customer confirmed the fix after the 2.4 patch.",
@@ -60,7 +60,7 @@ def case_close_with_comment(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [no_comment],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(c["case_number"]) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(c["case_number"]) + [done()],
                                   "opens the case again to see it closed, with its reason and comment",
                                   [find("Case", c["case_number"]), call("close_case", case_id=c["id"], reason=reason, comment=comment),
                                    reread("Case", c["id"])])],

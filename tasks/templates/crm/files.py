@@ -7,7 +7,7 @@ import random
 from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
-    DIALOG, Crm, allow_create, button, call, done, extra, find, finish, neighbour, open_record, reopen, reread, tools, wrong_record)
+    DIALOG, Crm, allow_create, button, call, done, extra, find, finish, neighbour, open_record, reread, tools, wrong_record)
 
 # (the file to attach, the look-alike a careless pick takes instead)
 PAIRS = [("Q1 Pricing Sheet", "Q1 Pricing Sheet (draft)"), ("Master Services Agreement", "Master Services Agreement - Redline"),
@@ -48,7 +48,7 @@ def attach_file(w: World, rng: random.Random):
             },
             "solution": solution,
             "near_misses": [open_record(rec["name"]) + _add_file(decoy) + [done()]],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(rec["name"]) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(rec["name"]) + [done()],
                                   f"opens the {kind} again to see the file on its Files card",
                                   [find(obj, rec["name"]), call("list_files", search=gold),
                                    call("attach_files", object=obj, record_id=rec["id"], file_ids=[g["id"]]), reread(obj, rec["id"])])],

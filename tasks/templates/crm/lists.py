@@ -7,7 +7,7 @@ import random
 from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
-    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, finish, lookup, menuitem, money, pick, reopen,
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, finish, lookup, menuitem, money, pick, open_record,
     reread, save_modal, tools)
 
 LV_CONTROLS = button("List View Controls")
@@ -136,7 +136,7 @@ def mass_change_lead_owner(w: World, rng: random.Random):
             "adversarial": [{"kind": "extra", "steps": [sel(a), sel(b), sel(third)] + tail,
                              "why": f"selects a third lead, {crm.cname(third)}, too"}],
             "near_misses": [[sel(a)] + tail],
-            "harmless": [harmless("check_work", [sel(a), sel(b)] + tail[:-1] + reopen(crm.cname(a)) + [done()],
+            "harmless": [harmless("check_work", [sel(a), sel(b)] + tail[:-1] + open_record(crm.cname(a)) + [done()],
                                   f"opens {crm.cname(a)}'s record afterwards to see the new owner",
                                   [call("list_records", object="Lead", list_view="Hot_Web_Leads", limit=50), call("list_users"),
                                    call("mass_change_owner", object="Lead", record_ids=[a["id"], b["id"]], owner_id=uid),

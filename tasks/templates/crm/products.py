@@ -9,7 +9,7 @@ from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     DIALOG, Crm, allow_create, allow_update, button, call, done, extra, fill, find, finish, money, neighbour, open_record,
-    pick, reopen, reread, save_modal, tools, wrong_record)
+    pick, reread, save_modal, tools, wrong_record)
 
 BOOK = {1: "Standard Price Book", 2: "Partner Price Book"}
 
@@ -82,7 +82,7 @@ def opp_add_products(w: World, rng: random.Random):
                 _steps_add(o["name"], other_book, product, qty, price) + [done()],  # the other price book
                 _steps_add(o["name"], book, product, qty + 1, price) + [done()],  # the wrong quantity
             ],
-            "harmless": [harmless("check_work", gold[:-1] + reopen(o["name"]) + [done()],
+            "harmless": [harmless("check_work", gold[:-1] + open_record(o["name"]) + [done()],
                                   "opens the opportunity again to see the product line and the new amount",
                                   [find("Opportunity", o["name"]), call("list_price_books"),
                                    call("choose_price_book", opportunity_id=o["id"], price_book_id=book_id),
@@ -218,7 +218,7 @@ def opp_edit_product(w: World, rng: random.Random):
                 _edit_line(o["name"], second, field, new) + [done()],  # the other product on the opportunity
                 _edit_line(o["name"], product, field, new + (1 if field == "Quantity" else 5)) + [done()],  # the wrong value
             ],
-            "harmless": [harmless("check_work", gold[:-1] + reopen(o["name"]) + [done()],
+            "harmless": [harmless("check_work", gold[:-1] + open_record(o["name"]) + [done()],
                                   "opens the opportunity again to see the product line and the amount it moved",
                                   [find("Opportunity", o["name"]), call("get_record", object="Opportunity", record_id=o["id"]),
                                    call("update_opportunity_product", line_item_id=li["id"], **args), reread("Opportunity", o["id"])])],
@@ -268,7 +268,7 @@ def opp_delete_product(w: World, rng: random.Random):
                 _delete_line(o["name"], product) + [done()],  # the product to keep
                 _edit_line(o["name"], second, "Quantity", 0) + [done()],  # a zero quantity is refused: nothing changes
             ],
-            "harmless": [harmless("check_work", gold[:-1] + reopen(o["name"]) + [done()],
+            "harmless": [harmless("check_work", gold[:-1] + open_record(o["name"]) + [done()],
                                   f"opens the opportunity again to see only {product} left and the new amount",
                                   [find("Opportunity", o["name"]), call("get_record", object="Opportunity", record_id=o["id"]),
                                    call("delete_opportunity_product", line_item_id=li["id"]), reread("Opportunity", o["id"])])],

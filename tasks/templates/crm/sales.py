@@ -10,7 +10,7 @@ from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
     DIALOG, ME, Crm, allow_create, allow_update, button, call, done, extra, fill, find, finish, link, lookup, mdy,
-    menuitem, money, neighbour, next_id, open_record, pick, reopen, reread, save_modal, toggle_follow, tools, wrong_record,
+    menuitem, money, neighbour, next_id, open_record, pick, reread, save_modal, toggle_follow, tools, wrong_record,
 )
 
 PRODUCTS = ["Analytics Cloud", "Integration Hub", "Security Suite", "Data Warehouse", "IoT Gateway", "Premier Support"]
@@ -164,7 +164,7 @@ def opp_stage_amount(w: World, rng: random.Random):
                             wrong_record(open_record(other["name"]) + solution[len(head):],
                                          f"moves \u201c{other['name']}\u201d to Negotiation at {money(new_amount)} instead")],
             "near_misses": [head + [button("Mark Stage as Complete")] + edit],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(o["name"]) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(o["name"]) + [done()],
                                   "opens the opportunity again to see the stage and the amount took",
                                   [find("Opportunity", o["name"]),
                                    call("change_stage_or_status", object="Opportunity", record_id=o["id"], value="Negotiation"),
@@ -203,7 +203,7 @@ def kanban_move(w: World, rng: random.Random):
                                                     "to": col("Proposal")}}, done()],
                                          f"drags \u201c{other['name']}\u201d to Proposal instead")],
             "near_misses": [[{"drag": {"from": card, "to": col("Negotiation")}}, done()]],
-            "harmless": [harmless("check_work", solution[:-1] + reopen(o["name"]) + [done()],
+            "harmless": [harmless("check_work", solution[:-1] + open_record(o["name"]) + [done()],
                                   "opens the opportunity after the drag to see its stage is Proposal",
                                   [call("list_records", object="Opportunity", list_view="MyOpportunities", search=o["name"]),
                                    call("change_stage_or_status", object="Opportunity", record_id=o["id"], value="Proposal"),
@@ -288,7 +288,7 @@ def opp_contact_role(w: World, rng: random.Random):
                                   [button("Add Contact Roles")] + lookup("Contact", name, name) + [save_modal()],
                                   f"adds {name} a second time (within the step budget, so without a role)")],
             "near_misses": [head + pick("Role", wrong) + [save_modal(), done()]],
-            "harmless": [harmless("check_work", head + pick("Role", role) + [save_modal()] + reopen(o["name"]) + [done()],
+            "harmless": [harmless("check_work", head + pick("Role", role) + [save_modal()] + open_record(o["name"]) + [done()],
                                   "opens the opportunity again to see the contact role in its list",
                                   [find("Opportunity", o["name"]), find("Contact", name),
                                    call("add_contact_role", opportunity_id=o["id"], contact_id=c["id"], role=role),
@@ -321,7 +321,7 @@ def change_owner_opportunity(w: World, rng: random.Random):
             },
             "solution": head + tail(user),
             "near_misses": [head + tail(wrong_user)],
-            "harmless": [harmless("check_work", head + tail(user)[:-1] + reopen(o["name"]) + [done()],
+            "harmless": [harmless("check_work", head + tail(user)[:-1] + open_record(o["name"]) + [done()],
                                   f"opens the opportunity again to see {user} as its owner",
                                   [find("Opportunity", o["name"]), call("list_users"),
                                    call("change_owner", object="Opportunity", record_id=o["id"], owner_id=uid),
@@ -371,8 +371,8 @@ def merge_duplicate_contacts(w: World, rng: random.Random):
         acc = crm.acc[orig["account_id"]]["name"]
         head = [link("View Duplicates"), button("Next", within=DIALOG)]
         # check_work: the search finds the one contact left (the name was the two duplicates'), else its account.
-        look = (reopen(name), "finds the contact with the search after the merge, to see one record left") \
-            if crm.name_count[name.lower()] == 2 else (reopen(acc), f"opens {acc} after the merge, to see one {name} in its contacts")
+        look = (open_record(name), "finds the contact with the search after the merge, to see one record left") \
+            if crm.name_count[name.lower()] == 2 else (open_record(acc), f"opens {acc} after the merge, to see one {name} in its contacts")
         yield {
             "goal": f"{name} at {acc} was entered twice. Merge the duplicate contacts, keeping the original record "
                     f"(created {orig['created_at'].strftime('%B %-d, %Y')}, title {orig['title']}) as the master.",

@@ -10,7 +10,8 @@ from tasks.templates.harmless import harmless
 from tasks.templates.mail._tools import call, find_open, plan
 from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, all_settings, click, done, extra, graded,
                                           on_messages, open_row, phrase, search, text_bound)
-from tasks.templates.mail.compose import compose_steps, courteous
+from tasks.templates.mail.basics import letter
+from tasks.templates.mail.compose import compose_steps
 from tasks.templates.mail.settings import recheck
 
 LETTERS = [
@@ -81,11 +82,11 @@ def send_with_attachment(w: World, rng: random.Random):
                  {"table": "threads", "ops": ["create"], "max": 1},
                  _attachment_allowance(first_new)]),
             "solution": gold,
-            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, courteous(c["name"], body, mb.me["name"]))
+            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, letter(c["name"], body, mb.me["name"]))
                                   + insert_files([f["name"]], COMPOSE) + [send, done()],
                                   "a greeting and a sign-off around the asked text",
                                   [call("send_email", to=[c["email"]], subject=subject,
-                                        body=courteous(c["name"], body, mb.me["name"]), file_ids=[f["id"]])])],
+                                        body=letter(c["name"], body, mb.me["name"]), file_ids=[f["id"]])])],
             "tools": plan([call("list_files", query=f["name"].rsplit(".", 1)[0]),
                            call("send_email", to=[c["email"]], subject=subject, body=body, file_ids=[f["id"]])],
                           [call("send_email", to=[c["email"]], subject=subject, body=body)],

@@ -12,6 +12,7 @@ from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail._common import (COMPOSE, Mailbox, adversarial, bystander, star_elsewhere, click, competing, date_regex, done, extra,
                                           graded, iso, long_date, more_then, on_messages, open_row, other_dates, phrase,
                                           rail, search, text_bound, toolbar_button)
+from tasks.templates.mail.basics import letter
 
 NOTES = [
     ("Quarterly numbers", "Here are the quarterly numbers we talked about. Let me know if anything looks off."),
@@ -22,12 +23,6 @@ NOTES = [
     ("Weekend plans", "Are you around this weekend? We're thinking of a picnic if the weather holds."),
 ]
 
-
-def courteous(to_name: str, text: str, me: str) -> str:
-    """The asked-for text with a greeting and a sign-off (basics.letter; imported here lazily)."""
-    from tasks.templates.mail.basics import letter
-
-    return letter(to_name, text, me)
 
 
 def _people(mb: Mailbox) -> list[dict]:
@@ -70,11 +65,11 @@ def schedule_send(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"is_sent": False, "is_draft": False}, "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": sched,
-            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, courteous(c["name"], body, mb.me["name"]))
+            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, letter(c["name"], body, mb.me["name"]))
                                   + sched[len(base):],
                                   "a greeting and a sign-off around the asked text",
                                   [call("schedule_send", to=[c["email"]], subject=subject,
-                                        body=courteous(c["name"], body, mb.me["name"]), preset=opt["key"])])],
+                                        body=letter(c["name"], body, mb.me["name"]), preset=opt["key"])])],
             "tools": plan([call("get_settings"), call("schedule_send", to=[c["email"]], subject=subject, body=body, preset=opt["key"])],
                           [call("send_email", to=[c["email"]], subject=subject, body=body)],
                           [call("schedule_send", to=[c["email"]], subject=subject, body=body, preset=wrong["key"])]),
@@ -110,10 +105,10 @@ def save_draft(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"is_draft": True, "is_sent": False}, "max": 1},
                  {"table": "threads", "ops": ["create"], "max": 1}]),
             "solution": base + [save, done()],
-            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, courteous(c["name"], body, mb.me["name"]))
+            "harmless": [harmless("courtesy", compose_steps(c["email"], subject, letter(c["name"], body, mb.me["name"]))
                                   + [save, done()], "a greeting and a sign-off around the asked text",
                                   [call("save_draft", to=[c["email"]], subject=subject,
-                                        body=courteous(c["name"], body, mb.me["name"]))])],
+                                        body=letter(c["name"], body, mb.me["name"]))])],
             "tools": plan([call("save_draft", to=[c["email"]], subject=subject, body=body)],
                           [call("send_email", to=[c["email"]], subject=subject, body=body)],
                           [call("save_draft", to=[second["email"]], subject=subject, body=body)]),
@@ -293,9 +288,9 @@ def reply_with_date(w: World, rng: random.Random):
                 [{"table": "messages", "ops": ["create"], "where": {"thread_id": tid, "is_sent": True}, "max": 1},
                  on_messages({"thread_id": {"$in": [tid, ann]}}, [])]),
             "solution": reply(text),
-            "harmless": [harmless("courtesy", reply(courteous(q["from_name"], text, mb.me["name"])),
+            "harmless": [harmless("courtesy", reply(letter(q["from_name"], text, mb.me["name"])),
                                   "a greeting and a sign-off around the date",
-                                  tool_reply(courteous(q["from_name"], text, mb.me["name"])))],
+                                  tool_reply(letter(q["from_name"], text, mb.me["name"])))],
             "tools": plan(tool_reply(text), tool_reply(f"It's on {long_date(wrong)}.")),
             "near_misses": [reply(f"It's on {long_date(wrong)}.")],
             "adversarial": [

@@ -23,16 +23,12 @@ def _received(mb: Mailbox, tid: int) -> list[int]:
     return [m["id"] for m in mb.in_thread[tid] if not mb.is_mine(m)]
 
 
-def _open(mb: Mailbox, tid: int) -> list[dict]:
+def _open(mb: Mailbox, tid: int, scope: str = "") -> list[dict]:
+    """Search the conversation (where `scope` says it is, e.g. 'in:spam'; check_work's look after the change)
+    and open it."""
     subject = mb.threads[tid]["subject"]
-    return search(phrase(subject)) + [open_row(subject)]
+    return search(f"{scope} {phrase(subject)}" if scope else phrase(subject)) + [open_row(subject)]
 
-
-def _look(mb: Mailbox, tid: int, scope: str) -> list[dict]:
-    """check_work's look after the change: search the conversation where it should now be (`scope`, e.g.
-    'in:inbox'), open it, done."""
-    subject = mb.threads[tid]["subject"]
-    return search(f"{scope} {phrase(subject)}") + [open_row(subject), done()]
 
 
 def _t_open(mb: Mailbox, tid: int, scope: str = "") -> list[dict]:
@@ -121,7 +117,7 @@ def report_spam(w: World, rng: random.Random):
                   "name": "reported as spam"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox"])]),
             "solution": _open(mb, tid) + [toolbar_button("Report spam"), done()],
-            "harmless": [harmless("check_work", _open(mb, tid) + [toolbar_button("Report spam")] + _look(mb, tid, "in:spam"),
+            "harmless": [harmless("check_work", _open(mb, tid) + [toolbar_button("Report spam")] + (_open(mb, tid, "in:spam") + [done()]),
                                   "reports it, then looks it up in Spam and opens it there to see that it took",
                                   _t_open(mb, tid) + [call("report_spam", thread_ids=[tid])] + _t_open(mb, tid, "in:spam"))],
             "tools": plan(_t_open(mb, tid) + [call("report_spam", thread_ids=[tid])],
@@ -157,7 +153,7 @@ def restore_from_trash(w: World, rng: random.Random):
                   "expect": {"in_inbox": True}, "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_trashed", "trashed_at", "in_inbox", "is_spam"])]),
             "solution": path + [toolbar_button("Move to Inbox"), done()],
-            "harmless": [harmless("check_work", path + [toolbar_button("Move to Inbox")] + _look(mb, tid, "in:inbox"),
+            "harmless": [harmless("check_work", path + [toolbar_button("Move to Inbox")] + (_open(mb, tid, "in:inbox") + [done()]),
                                   "restores it, then looks it up in the inbox and opens it there to see that it took",
                                   _t_open(mb, tid, "in:trash") + [call("move_to_inbox", thread_ids=[tid])]
                                   + _t_open(mb, tid, "in:inbox"))],
@@ -199,7 +195,7 @@ def not_spam(w: World, rng: random.Random):
                   "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox"])]),
             "solution": path + [toolbar_button("Not spam"), done()],
-            "harmless": [harmless("check_work", path + [toolbar_button("Not spam")] + _look(mb, tid, "in:inbox"),
+            "harmless": [harmless("check_work", path + [toolbar_button("Not spam")] + (_open(mb, tid, "in:inbox") + [done()]),
                                   "marks it not spam, then looks it up in the inbox and opens it there to see that it took",
                                   _t_open(mb, tid, "in:spam") + [call("not_spam", thread_ids=[tid])]
                                   + _t_open(mb, tid, "in:inbox"))],
@@ -245,7 +241,7 @@ def find_and_restore(w: World, rng: random.Random):
                   "name": "back in the inbox"}],
                 [on_messages({"thread_id": tid}, ["is_spam", "in_inbox", "is_trashed", "trashed_at"])]),
             "solution": path + [toolbar_button(button), done()],
-            "harmless": [harmless("check_work", path + [toolbar_button(button)] + _look(mb, tid, "in:inbox"),
+            "harmless": [harmless("check_work", path + [toolbar_button(button)] + (_open(mb, tid, "in:inbox") + [done()]),
                                   "puts it back, then looks it up in the inbox and opens it there to see that it took",
                                   _t_open(mb, tid, "in:anywhere") + [call("not_spam" if kind == "spam" else "move_to_inbox",
                                                                           thread_ids=[tid])] + _t_open(mb, tid, "in:inbox"))],
@@ -295,7 +291,7 @@ def apply_label(w: World, rng: random.Random):
                   "max": len(mids)},
                  on_messages({"thread_id": tid}, [])]),
             "solution": steps(path),
-            "harmless": [harmless("check_work", steps(path)[:-1] + _look(mb, tid, "in:inbox"),
+            "harmless": [harmless("check_work", steps(path)[:-1] + (_open(mb, tid, "in:inbox") + [done()]),
                                   "labels it, then looks it up in the inbox and opens it again to see the label on it",
                                   _t_open(mb, tid) + [call("change_labels", thread_ids=[tid], add=[lid])]
                                   + _t_open(mb, tid, "in:inbox"))],
@@ -508,7 +504,7 @@ def unsnooze(w: World, rng: random.Random):
                   "name": "no longer snoozed"}],
                 [on_messages({"thread_id": tid}, ["snoozed_until"])]),
             "solution": steps(tid),
-            "harmless": [harmless("check_work", steps(tid)[:-1] + _look(mb, tid, "in:inbox"),
+            "harmless": [harmless("check_work", steps(tid)[:-1] + (_open(mb, tid, "in:inbox") + [done()]),
                                   "unsnoozes it, then looks it up in the inbox and opens it there to see that it took",
                                   [call("list_mail", folder="snoozed"), call("read_conversation", thread_id=tid),
                                    call("unsnooze", thread_ids=[tid])] + _t_open(mb, tid, "in:inbox"))],
