@@ -16,6 +16,10 @@ RUN --mount=type=secret,id=pip_conf --mount=type=secret,id=pip_ca \
     if [ -s /run/secrets/pip_conf ]; then export PIP_CONFIG_FILE=/run/secrets/pip_conf; fi; \
     python requirements.py pyproject.toml --extras "$EXTRAS" > /tmp/requirements.txt \
     && pip install "setuptools>=68" wheel -r /tmp/requirements.txt && rm /tmp/requirements.txt requirements.py
+# Chromium's headless shell, which headless runs launch (gym_core/browser.py: ~30% faster an episode than the
+# full browser); a layer of its own after the dependencies', so adding it rebuilt nothing above.
+RUN apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell \
+    && rm -rf /var/lib/apt/lists/*
 COPY domain domain
 COPY seed_data seed_data
 COPY grading grading
@@ -27,6 +31,7 @@ COPY agent_harness agent_harness
 # README.md last: pyproject.toml names it as the readme, and it changes more often than the code.
 COPY README.md ./
 RUN pip install --no-deps --no-build-isolation -e .
-ENV UIGYM_HOME=/var/lib/uigym UIGYM_CHROMIUM=/usr/bin/chromium
+# No UIGYM_CHROMIUM: headless, the worker finds /usr/bin/chromium-headless-shell, headed /usr/bin/chromium.
+ENV UIGYM_HOME=/var/lib/uigym
 VOLUME /runs
 CMD ["uigym", "--help"]

@@ -17,3 +17,30 @@ def test_external_app_hosts_are_resolvable():
     assert rules.count("EXCLUDE") == 4 and "EXCLUDE mail" in rules and "EXCLUDE food" in rules
     assert rules.startswith("--host-resolver-rules=MAP * ~NOTFOUND")
     assert CHROMIUM_ARGS[-1].endswith("EXCLUDE localhost")  # the module constant is not mutated
+
+
+def _fake_browsers(tmp_path, names):
+    for name in names:
+        exe = tmp_path / name
+        exe.write_text("#!/bin/sh\n")
+        exe.chmod(0o755)
+    return str(tmp_path)
+
+
+def test_headless_runs_the_headless_shell_headed_the_full_browser(tmp_path, monkeypatch):
+    from gym_core.browser import chromium_executable
+
+    monkeypatch.delenv("UIGYM_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", _fake_browsers(tmp_path, ["chromium", "chromium-headless-shell"]))
+    assert chromium_executable(None) == str(tmp_path / "chromium-headless-shell")
+    assert chromium_executable(None, headless=False) == str(tmp_path / "chromium")
+    monkeypatch.setenv("UIGYM_CHROMIUM", str(tmp_path / "chromium"))  # forced: whichever mode
+    assert chromium_executable(None) == str(tmp_path / "chromium")
+
+
+def test_without_the_headless_shell_headless_runs_the_full_browser(tmp_path, monkeypatch):
+    from gym_core.browser import chromium_executable
+
+    monkeypatch.delenv("UIGYM_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", _fake_browsers(tmp_path, ["chromium"]))
+    assert chromium_executable(None) == str(tmp_path / "chromium")
