@@ -3,6 +3,9 @@ an address answers a search word. The app's lists, counts and search (apps/mail/
 apps/mail/search.py, which turn these rules into SQL) and the task templates' `Mailbox`
 (tasks/templates/mail/_common.py, which evaluates them over plain rows) read them here.
 
+Also here: a message's size and the size operators' units and comparison (`parse_size`, `message_size`,
+`size_matches`), which the search language (apps/mail/search.py) calls.
+
 A rule is a tuple of tests, all of which must hold: `(field, test)` over a message's plain fields, the test
 `True` / `False` for a flag, `SET` / `UNSET` for a date that is there or not, `FUTURE` for a date after now,
 `NOT_FUTURE` for no date or one at or before now.
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from fractions import Fraction
 from typing import Any
 
 SET, UNSET, FUTURE, NOT_FUTURE = "set", "unset", "future", "not future"
@@ -91,3 +95,32 @@ def addr_hit(term: str, addr: str) -> bool:
     if local.startswith(t) or domain.startswith(t):
         return True
     return any(part.startswith(t) for part in re.split(r"[._+-]", local))
+
+
+# Message size, as Gmail's `larger:` / `smaller:` / `size:` read it: the message's text (subject, plain body and
+# formatted body, UTF-8 bytes) plus its attachments' bytes. Units are binary, as the clone's size labels
+# ("2.1 MB" = 2.1 x 1024 x 1024 bytes): K/KB = 1024, M/MB = 1024 x 1024; a bare number is bytes.
+SIZE_UNITS = {"": 1, "b": 1, "byte": 1, "bytes": 1, "k": 1024, "kb": 1024, "m": 1024 ** 2, "mb": 1024 ** 2}
+SIZE_OPERATORS = ("larger", "smaller", "size")
+_SIZE_RE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int | None:
+    """'2M' -> 2097152, '500K' / '500kb' -> 512000, '1000000' -> 1000000 bytes; None if `text` is not a size."""
+    m = _SIZE_RE.fullmatch(text or "")
+    if not m or m.group(2).lower() not in SIZE_UNITS:
+        return None
+    return int(Fraction(m.group(1)) * SIZE_UNITS[m.group(2).lower()])  # exact: no float overflow or rounding
+
+
+def message_size(subject: str | None, body: str | None, body_html: str | None, attachment_sizes) -> int:
+    """A message's size in bytes (what the size operators compare)."""
+    text = sum(len((s or "").encode("utf-8")) for s in (subject, body, body_html))
+    return text + sum(int(a or 0) for a in attachment_sizes)
+
+
+def size_matches(op: str, size: int, threshold: int) -> bool:
+    """`larger:N` and Gmail's `size:N` find messages larger than N bytes, `smaller:N` smaller than N (strict)."""
+    if op not in SIZE_OPERATORS:
+        raise ValueError(f"not a size operator: {op!r}")
+    return size < threshold if op == "smaller" else size > threshold

@@ -2,7 +2,8 @@
 recipients, subject and body), `from:` `to:` `cc:` `bcc:` `subject:` (with `(a OR b)`), `is:` (unread, read,
 starred, important, sent, snoozed), `in:` (inbox, sent, starred, important, or a scope: trash, spam, drafts,
 scheduled, snoozed, anywhere), `label:`, `has:attachment`, `has:userlabels`/`nouserlabels`, `filename:`,
-`category:`, `after:` `before:` `newer:` `older:` (dates), `newer_than:` `older_than:` (2d, 3w, 1m, 1y), and `-`
+`category:`, `after:` `before:` `newer:` `older:` (dates), `newer_than:` `older_than:` (2d, 3w, 1m, 1y),
+`larger:` `smaller:` `size:` (bytes, or with K / M: 500K, 2M; the size rule is domain/mail.py's), and `-`
 to negate any term. `parse_search` turns a query into SQL conditions over `Message`; queries.py re-exports it."""
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
     sq = SearchQuery(q)
     texts: list[tuple[bool, _Text]] = []
     names: dict[str, str] | None = None
+    sizes: dict[int, int] | None = None
 
     def text(field: str, term: str) -> None:
         nonlocal names
@@ -170,6 +172,12 @@ def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
             d = parse_date(val)
             if d is not None:
                 cond = Message.sent_at >= d if op in ("after", "newer") else Message.sent_at < d
+        elif op in rules.SIZE_OPERATORS:
+            threshold = rules.parse_size(val)
+            if threshold is not None:
+                if sizes is None:
+                    sizes = message_sizes(session)
+                cond = Message.id.in_([i for i, n in sizes.items() if rules.size_matches(op, n, threshold)] or [-1])
         elif op in ("newer_than", "older_than"):
             mm = re.fullmatch(r"(\d+)([dwmy])", val.lower())
             if mm:
@@ -184,6 +192,16 @@ def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
         sq.conds.append(Message.id.in_(_text_hits(session, texts, names or {}) or [-1]))
     sq.conds += scope_conds(sq.scope, now)
     return sq
+
+
+def message_sizes(session: Session) -> dict[int, int]:
+    """Every message's size in bytes (domain/mail.py `message_size`: its text and its attachments)."""
+    att: dict[int, list[int]] = {}
+    for mid, size in session.execute(select(Attachment.message_id, Attachment.size)):
+        att.setdefault(mid, []).append(size)
+    return {mid: rules.message_size(subj, body, html, att.get(mid, ()))
+            for mid, subj, body, html in session.execute(select(Message.id, Message.subject, Message.body,
+                                                                Message.body_html))}
 
 
 class _Row:

@@ -27,6 +27,7 @@ FIXED_TERMS = [
     *(f"category:{v}" for v in ("primary", "social", "promotions", "updates", "forums")),
     *(f"{op}:{d:%Y/%m/%d}" for op in ("after", "before", "newer", "older") for d in DAYS), "after:someday",
     *(f"{op}:{n}" for op in ("newer_than", "older_than") for n in ("2d", "3w", "1m", "1y", "soon")),
+    *(f"{op}:{n}" for op in ("larger", "smaller", "size") for n in ("2M", "500K", "1000000", "0", "big")),
 ]
 
 
