@@ -6,7 +6,11 @@ take: opening what it acts on first, a confirming comment, the matching RSVP) 1.
 Runs the episodes through the real env (the same path an agent takes), in parallel. An adversarial
 that differs from the gold solution only in its final answer (a hedge, a shotgun) ends in the very
 state the oracle's episode ends in, so it is graded on that episode's end state instead of being
-played again: the same grade, a fraction of the time.
+played again: the same grade, a fraction of the time. Likewise a probe whose steps (before its `done`) are
+the first steps of a longer probe's (the oracle inside "the gold plus a harmful extra" or "the gold, then
+reopening the record"; the do-nothing agent inside every episode) is graded on the way of that longer
+episode, at the point its own `done` would come (`AsyncUIEnv.grade_if_done`: the same world, the same
+trajectory up to that done), not played again; one whose point is never reached is played on its own.
 
 `mode="tools"` proves the same of each task's tool plan (`task.tools`): its gold calls 1, noop 0, its tool
 near-misses 0, the answer-only adversarials 0 and the harmless variants' tool calls 1, through the tools env
@@ -45,6 +49,7 @@ class Probe:
     error: str | None = None
     report: str = ""
     retried: str = ""  # the browser's failure on a first try that was played again (see _infrastructure)
+    played_in: str = ""  # the longer probe whose episode graded this one on its way (see _fold), "" for its own
 
     @property
     def ok(self) -> bool:
@@ -66,18 +71,119 @@ class TaskValidation:
         for p in self.probes:
             if not p.ok:
                 what = p.error or f"reward {p.reward} (expected {p.expected})"
-                lines.append(f"{self.task_id} [{p.kind}]: {what}\n{p.report}")
+                where = f" (graded on the way of {p.played_in})" if p.played_in else ""
+                lines.append(f"{self.task_id} [{p.kind}]{where}: {what}\n{p.report}")
         return "\n".join(lines)
 
 
+@dataclass
+class Job:
+    """One episode to play: a probe's steps (None: the task's gold solution or, for "noop", nothing), the
+    answer-only probes graded on its end state (`riders`), and the shorter probes graded on its way."""
+    task: Task
+    kind: str
+    steps: list | None
+    expected: float
+    riders: list[tuple[Probe, str]] = field(default_factory=list)
+    checkpoints: list["Checkpoint"] = field(default_factory=list)
+
+
+@dataclass
+class Checkpoint:
+    """A shorter probe (`job`, whose steps before its `done` are the carrier's first `at` steps) graded where
+    its `done` would come: after the carrier's first `at` solution steps, before any action of the next."""
+    at: int
+    job: Job
+    probe: Probe
+    answer: str | None
+    max_steps: int
+    graded: bool = False
+
+
+def _body(steps: list) -> tuple[list, str | None]:
+    """A probe's steps before its `done`, and the done's answer (a plan that ends without one: None, the done
+    the oracle agent gives when its plan runs out)."""
+    if steps and steps[-1].kind == "done":
+        return list(steps[:-1]), steps[-1].answer
+    return list(steps), None
+
+
+def _budget(task: Task, kind: str, steps: list | None, mode: str) -> int:
+    """The step budget a probe is played with. The verifier is on trial, not the step budget: an
+    adversarial gets room to reach its harm and its done (a policy confined to the budget can do less, never
+    more), and a harmless variant room for its extra steps."""
+    if _trajectory(kind) and steps is not None:
+        n = len(steps) if mode == "tools" else min_actions(steps)
+        return max(task.max_steps, 2 * n + 8)
+    return task.max_steps
+
+
+def _fold(task: Task, jobs: list[Job]) -> list[Job]:
+    """The episodes left to play once every probe that is a prefix of a longer one rides on it (a screen
+    probe only: its steps are the oracle agent's, so "the same first steps" is the same actions)."""
+    bodies = [_body(j.steps if j.steps is not None else ([] if j.kind == "noop" else task.solution)) for j in jobs]
+
+    def extends(a: int, b: int) -> bool:  # does job a's body strictly extend job b's?
+        (ba, _), (bb, _) = bodies[a], bodies[b]
+        return len(ba) > len(bb) and ba[:len(bb)] == bb
+
+    carriers = [i for i in range(len(jobs)) if not any(extends(o, i) for o in range(len(jobs)))]
+    for i, job in enumerate(jobs):
+        if i in carriers:
+            continue
+        # The oracle carries the noop where it can (the oracle's episode is always played).
+        c = next((c for c in carriers if jobs[c].kind == "oracle" and extends(c, i)), None)
+        c = c if c is not None else next(c for c in carriers if extends(c, i))
+        body, answer = bodies[i]
+        probe = Probe(task.id, job.kind, job.expected, played_in=jobs[c].kind)
+        jobs[c].checkpoints.append(Checkpoint(len(body), job, probe, answer,
+                                              _budget(task, job.kind, job.steps, "ui")))
+    return [jobs[c] for c in carriers]
+
+
+async def _grade_checkpoint(env: AsyncUIEnv, cp: Checkpoint) -> None:
+    """Grade `cp`'s probe now, as its own episode would at its done; leave it ungraded (it is then played on
+    its own) where its own episode would have gone otherwise: past its budget before the done."""
+    p = cp.probe
+    if env.steps >= cp.max_steps:
+        return
+    errors = [t for t in env.trajectory if t.get("error")]
+    if errors and (p.kind == "oracle" or _trajectory(p.kind)):  # as _play raises for these
+        e = errors[0]
+        p.error = f"RuntimeError: step {e['step']}: {e['error']} (action {e['action']})"
+    else:
+        result = await env.grade_if_done(cp.answer)
+        p.reward, p.steps, p.report = result.score, env.steps + 1, _report(result.model_dump())
+        if result.status == "ungraded":  # a judge gave no verdict: no grade, so no proof either way
+            p.error = f"ungraded: {result.ungraded_reason}"
+        for other, answer in cp.job.riders:  # the answer-only probes of the folded one: on the same state
+            r = await env.grade_if_done(answer)
+            other.reward, other.steps, other.report = r.score, env.steps + 1, _report(r.model_dump())
+            if r.status == "ungraded":
+                other.error = f"ungraded: {r.ungraded_reason}"
+    cp.graded = True
+
+
 async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
-                answer_probes: list[tuple[Probe, str]] = ()) -> Probe:
+                answer_probes: list[tuple[Probe, str]] = (), checkpoints: list[Checkpoint] = ()) -> Probe:
+    pending = sorted(checkpoints, key=lambda c: c.at)
     try:
         obs, _ = await env.reset(task=task)
         await agent.reset(env, task)
         info: dict = {}
         while True:
-            action = await agent.act(obs)
+            try:
+                action = await agent.act(obs)
+            except Exception:
+                # The next step could not be found or reached (the carrier fails here): the world is still as
+                # every step before it left it, so the probes that end there are graded first.
+                while pending and pending[0].at <= getattr(agent, "position", 0):
+                    await _grade_checkpoint(env, pending.pop(0))
+                raise
+            # Every solution step before the one this action comes from has been played: the shorter probes
+            # that end there are graded now, before the action changes anything.
+            while pending and pending[0].at <= getattr(agent, "position", 0):
+                await _grade_checkpoint(env, pending.pop(0))
             obs, reward, term, trunc, info = await env.step(action)
             # The gold solution and the adversarial ones must play cleanly: an adversarial that
             # grades 0 because its steps failed proves nothing about the verifier.
@@ -149,7 +255,7 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
     harmless = adversarial if harmless is None else harmless
     runtime = runtime or Runtime.current()
     results: dict[str, TaskValidation] = {t.id: TaskValidation(t.id) for t in tasks}
-    jobs: list[tuple[Task, str, list | None, float, list]] = []
+    jobs: list[Job] = []
     for t in tasks:
         riders: list[tuple[Probe, str]] = []
         played: list[tuple[str, list]] = []
@@ -181,10 +287,10 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     riders.append((Probe(t.id, kind, 1.0), answer))
                 elif mode == "ui":
                     kept.append((kind, h.steps))
-        jobs.append((t, "oracle", None, 1.0, riders))
-        jobs.append((t, "noop", None, 0.0, []))
-        jobs += [(t, kind, steps, 0.0, []) for kind, steps in played]
-        jobs += [(t, kind, steps, 1.0, []) for kind, steps in kept]
+        mine = [Job(t, "oracle", None, 1.0, riders), Job(t, "noop", None, 0.0)]
+        mine += [Job(t, kind, steps, 0.0) for kind, steps in played]
+        mine += [Job(t, kind, steps, 1.0) for kind, steps in kept]
+        jobs += _fold(t, mine) if mode == "ui" else mine
     queue: asyncio.Queue = asyncio.Queue()
     for j in jobs:
         queue.put_nowait(j)
@@ -207,7 +313,8 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
         env = env_class(None, base, runtime=runtime, world_id=f"validate-{run}-{i}")
         try:
             while not queue.empty():
-                task, kind, steps, expected, riders = queue.get_nowait()
+                job: Job = queue.get_nowait()
+                task, kind, steps = job.task, job.kind, job.steps
                 env.config = config_for(task)
                 if kind == "noop":
                     agent = NoopAgent()
@@ -215,19 +322,19 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     agent = ToolOracleAgent(calls=steps if steps is not None else task.tools.solution)
                 else:
                     agent = OracleAgent(steps=steps)
-                probe = Probe(task.id, kind, expected)
-                if _trajectory(kind) and steps is not None:
-                    # The verifier is on trial, not the step budget: an adversarial gets room to reach its
-                    # harm and its done (a policy confined to the budget can do less, never more), and a
-                    # harmless variant room for its extra steps.
-                    n = len(steps) if mode == "tools" else min_actions(steps)
-                    task = task.model_copy(update={"max_steps": max(task.max_steps, 2 * n + 8)})
+                probe = Probe(task.id, kind, job.expected)
+                task = task.model_copy(update={"max_steps": _budget(task, kind, steps, mode)})
                 for attempt in range(2):
                     probe.error = None
-                    for p, _ in riders:
+                    for p, _ in job.riders:
                         p.error = None
+                    for cp in job.checkpoints:
+                        cp.graded, cp.probe.error = False, None
+                        for p, _ in cp.job.riders:
+                            p.error = None
                     try:
-                        await asyncio.wait_for(_play(env, agent, task, probe, riders), probe_timeout_s)
+                        await asyncio.wait_for(_play(env, agent, task, probe, job.riders, job.checkpoints),
+                                               probe_timeout_s)
                     except asyncio.TimeoutError:
                         probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
                     if probe.error:
@@ -239,7 +346,13 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     # context says which. The first failure stays on the probe for the record.
                     probe.retried = probe.error
                 results[task.id].probes.append(probe)
-                results[task.id].probes += [p for p, _ in riders]
+                results[task.id].probes += [p for p, _ in job.riders]
+                for cp in job.checkpoints:
+                    if cp.graded:
+                        results[task.id].probes.append(cp.probe)
+                        results[task.id].probes += [p for p, _ in cp.job.riders]
+                    else:  # its point was never reached (the carrier failed first, or it ran past its budget)
+                        queue.put_nowait(cp.job)
         finally:
             await env.close()
 

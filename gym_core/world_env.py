@@ -268,6 +268,21 @@ class WorldEnv:
         return verify(self.task.verify, self.start_state, end, answer if answer is not None else self.answer,
                       trajectory=self.trajectory, judge=judge)
 
+    async def grade_if_done(self, answer: str | None = None):
+        """The grade a `done` with `answer` would get if it were the next step, without taking it: the
+        page's late requests land first and the trajectory the process checks read ends in that done, as
+        the step's own grade would (agent_harness/validate.py grades a shorter probe on the way of a
+        longer one that plays the same steps first)."""
+        await self._before_grade()
+        saved = self.trajectory
+        done = {"step": self.steps + 1, "action": action_to_dict(Done(answer=answer)), "url": self._page_url(),
+                "error": ""}
+        self.trajectory = saved + [done]
+        try:
+            return await self.grade(answer)
+        finally:
+            self.trajectory = saved
+
     async def _finish(self) -> dict[str, Any]:
         """Grade the ended episode: the info keys the step adds."""
         self.done = True

@@ -35,11 +35,16 @@ class OracleAgent(Agent):
         sample = int(self.episode_sample or 0)  # set by the runner
         self.rng = random.Random(f"{self.seed}:{task.id if task else ''}" + (f":{sample}" if sample else ""))
         self._plan = self._actions(list(steps))
+        self._n_steps = len(steps)
+        # The index of the solution step the last action came from: every step before it has been given
+        # whole (agent_harness/validate.py grades a shorter probe there, before that action is taken).
+        self.position = 0
 
     async def act(self, obs: dict) -> dict:
         try:
             return await self._plan.__anext__()
         except StopAsyncIteration:
+            self.position = self._n_steps
             return {"type": "done"}
 
     # ------------------------------------------------------------------
@@ -73,7 +78,8 @@ class OracleAgent(Agent):
                 yield {"type": kind, "x": x, "y": y}
 
     async def _actions(self, steps: list[SolutionStep]) -> AsyncIterator[dict]:
-        for s in steps:
+        for i, s in enumerate(steps):
+            self.position = i
             self.last_text = f"oracle: {s.kind}"
             k = s.kind
             if k in ("click", "double_click", "hover"):
