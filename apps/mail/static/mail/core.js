@@ -142,6 +142,10 @@
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") closePopovers(); });
 
   /* Floating menus (snooze, move to, labels...), shared and placed next to the button that opened them. */
+  // Their triggers, exact: buttons only. A row and the conversation toolbar carry data too (data-label-ids,
+  // data-inbox...), and a bare attribute selector that also matched them opened the menu on a click anywhere in
+  // the row, a ticked checkbox included (issue 46).
+  const MENU_TRIGGER = { labels: "button[data-labels]", move: "button[data-move]", snooze: "button[data-snooze]" };
   let floatingOpen = null;
   function placeNear(menu, anchor) {
     menu.hidden = false;
@@ -170,6 +174,15 @@
     floatingOpen = null;
   }
   $$(".menu.floating").forEach((m) => m.addEventListener("click", (e) => e.stopPropagation()));
+
+  /* Whether typing into `el` is text (a shortcut key must not act there): a text-like input, a textarea, a select,
+     contenteditable. A checkbox, radio or button keeps focus after a mouse click and must not swallow shortcuts. */
+  const NOT_TEXT_INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"]);
+  function takesText(el) {
+    if (!el || !el.tagName) return false;
+    if (el.isContentEditable || el.tagName === "TEXTAREA" || el.tagName === "SELECT") return true;
+    return el.tagName === "INPUT" && !NOT_TEXT_INPUTS.has((el.type || "text").toLowerCase());
+  }
 
   /* Custom dropdowns (listbox), used instead of native <select>. */
   function closeDropdowns(except) {
@@ -211,6 +224,6 @@
   });
 
 
-  Object.assign(NS, { $, $$, NOW, REPLY_KEY, RTE, alertModal, api, appEl, closeDropdowns, closeFloating, closePopovers, confirmModal, getJSON, go, openFloating, popover, reload, setDropdown, showToast, storeToast, takeStoredToast, undoSendAction });
+  Object.assign(NS, { $, $$, MENU_TRIGGER, NOW, REPLY_KEY, RTE, alertModal, api, appEl, closeDropdowns, closeFloating, closePopovers, confirmModal, getJSON, go, openFloating, popover, reload, setDropdown, showToast, storeToast, takeStoredToast, takesText, undoSendAction });
   Object.defineProperty(NS, "floatingOpen", { get: () => floatingOpen, set: (v) => { floatingOpen = v; } });
 })(window.Inkbox = window.Inkbox || {});

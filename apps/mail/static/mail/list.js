@@ -2,7 +2,7 @@
 (function (NS) {
   "use strict";
 
-  const { $, $$, alertModal, confirmModal } = NS;
+  const { $, $$, MENU_TRIGGER, alertModal, confirmModal } = NS;
   const api = (...a) => NS.api(...a);
   const closeFloating = (...a) => NS.closeFloating(...a);
   const closePopovers = (...a) => NS.closePopovers(...a);
@@ -99,7 +99,7 @@
   function selectedRows() { return $$(".row-cb").filter((cb) => cb.checked).map((cb) => cb.closest(".row")); }
   function contextFor(kind, el) {
     if (kind === "thread") {
-      return { ids: [Number(threadToolbar.dataset.thread)], labels: [(threadToolbar.dataset.labels || "").split(",").filter(Boolean).map(Number)],
+      return { ids: [Number(threadToolbar.dataset.thread)], labels: [(threadToolbar.dataset.labelIds || "").split(",").filter(Boolean).map(Number)],
                inInbox: threadToolbar.dataset.inbox === "1", after: threadToolbar.dataset.back || "/inbox" };
     }
     if (kind === "row") {
@@ -112,7 +112,7 @@
     return ctx;
   }
   function rowLabels(row) {
-    const ids = (row.dataset.labels || "").split(",").filter(Boolean).map(Number);
+    const ids = (row.dataset.labelIds || "").split(",").filter(Boolean).map(Number);
     const cur = listToolbar && listToolbar.dataset.labelId ? Number(listToolbar.dataset.labelId) : null;
     if (cur && !ids.includes(cur)) ids.push(cur);
     return ids;
@@ -122,7 +122,7 @@
 
   /* Snooze menu. */
   const snoozeMenu = $("#snooze-menu");
-  $$("[data-snooze]").forEach((btn) => btn.addEventListener("click", (e) => {
+  $$(MENU_TRIGGER.snooze).forEach((btn) => btn.addEventListener("click", (e) => {
     e.stopPropagation();
     openFloating(snoozeMenu, btn, contextFor(btn.dataset.snooze, btn));
   }));
@@ -156,7 +156,7 @@
     inp.addEventListener("input", () => filterMenu(menu));
     inp.addEventListener("keydown", (e) => { if (e.key === "Enter") e.preventDefault(); });
   });
-  $$("[data-move]").forEach((btn) => btn.addEventListener("click", (e) => {
+  $$(MENU_TRIGGER.move).forEach((btn) => btn.addEventListener("click", (e) => {
     e.stopPropagation();
     const ctx = contextFor(btn.dataset.move, btn);
     $(".menu-filter", moveMenu).value = "";
@@ -183,7 +183,7 @@
       openLabelDialog({ applyTo: ctx.ids, move: true, fromLabelId: currentLabelId() });
     });
   }
-  $$("[data-labels]").forEach((btn) => btn.addEventListener("click", (e) => {
+  $$(MENU_TRIGGER.labels).forEach((btn) => btn.addEventListener("click", (e) => {
     e.stopPropagation();
     const ctx = contextFor(btn.dataset.labels, btn);
     $(".menu-filter", labelsMenu).value = "";

@@ -193,6 +193,14 @@
   }
   function quote(v) { return /\s/.test(v) ? "(" + v.replace(/[()]/g, "") + ")" : v; }
   function isoDay(d) { return d.toISOString().slice(0, 10).replace(/-/g, "/"); }
+  // Size: greater than / less than, N, MB / KB / Bytes -> larger:2M, smaller:500K, larger:1000 (the search
+  // language reads them: apps/mail/search.py). Filters keep it with their words (has_words), as Gmail's query does.
+  function sizeTerm() {
+    const v = (($("#adv-size") || {}).value || "").trim();
+    if (!v) return "";
+    if (!/^\d+(\.\d+)?$/.test(v)) throw new Error('"' + v + '" is not a size: enter a number, e.g. 2 (MB), 500 (KB).');
+    return $("#adv-size-op").dataset.value + ":" + v + $("#adv-size-unit").dataset.value;
+  }
   function advancedQuery() {
     const parts = [];
     $$("#adv-search-step input[data-op]").forEach((inp) => {
@@ -212,6 +220,8 @@
       const b = new Date(d.getTime() + (days + 1) * 86400000);
       parts.push("after:" + isoDay(a), "before:" + isoDay(b));
     }
+    const size = sizeTerm();
+    if (size) parts.push(size);
     if ($("#adv-att") && $("#adv-att").checked) parts.push("has:attachment");
     const scope = ($("#adv-scope") || {}).dataset ? $("#adv-scope").dataset.value : "";
     if (scope) parts.push(scope);
@@ -234,12 +244,27 @@
   function filterCriteria() {
     return {
       from_contains: $("#adv-from").value.trim(), to_contains: $("#adv-to").value.trim(),
-      subject_contains: $("#adv-subject").value.trim(), has_words: $("#adv-has").value.trim(),
+      subject_contains: $("#adv-subject").value.trim(),
+      has_words: [$("#adv-has").value.trim(), sizeTerm()].filter(Boolean).join(" "),
       doesnt_have: $("#adv-not").value.trim(), has_attachment: $("#adv-att").checked,
     };
   }
+  // Editing a filter: a larger: / smaller: term of its words goes back into the Size row.
+  const SIZE_IN_WORDS = /(^|\s)(larger|smaller):(\d+(?:\.\d+)?)([km]?)(?=\s|$)/i;
+  function prefillSize(words) {
+    $("#adv-size").value = "";
+    setDropdown($("#adv-size-op"), "larger");
+    setDropdown($("#adv-size-unit"), "M");
+    const m = SIZE_IN_WORDS.exec(words || "");
+    if (!m) return words || "";
+    setDropdown($("#adv-size-op"), m[2].toLowerCase());
+    $("#adv-size").value = m[3];
+    setDropdown($("#adv-size-unit"), m[4].toUpperCase());
+    return (words.slice(0, m.index) + " " + words.slice(m.index + m[0].length)).trim().replace(/\s+/g, " ");
+  }
   async function openFilterStep() {
-    const c = filterCriteria();
+    let c;
+    try { c = filterCriteria(); } catch (err) { await alertModal("Error", err.message); return; }
     if (!c.from_contains && !c.to_contains && !c.subject_contains && !c.has_words && !c.doesnt_have && !c.has_attachment) {
       await alertModal("Error", "Please specify at least one search criterion for the filter.");
       return;
@@ -270,12 +295,13 @@
   function prefillFilter(vals) {
     ["#adv-from", "#adv-to", "#adv-subject", "#adv-has", "#adv-not"].forEach((s) => { $(s).value = ""; });
     $("#adv-att").checked = false;
+    prefillSize("");
     resetFilterActions();
     if (!vals) return;
     $("#adv-from").value = vals.from_contains || "";
     $("#adv-to").value = vals.to_contains || "";
     $("#adv-subject").value = vals.subject_contains || "";
-    $("#adv-has").value = vals.has_words || "";
+    $("#adv-has").value = prefillSize(vals.has_words);
     $("#adv-not").value = vals.doesnt_have || "";
     $("#adv-att").checked = !!vals.has_attachment;
     $("#f-skip").checked = !!vals.skip_inbox;
@@ -305,7 +331,8 @@
     $("#f-important").addEventListener("change", () => { if ($("#f-important").checked) $("#f-not-important").checked = false; });
     $("#f-not-important").addEventListener("change", () => { if ($("#f-not-important").checked) $("#f-important").checked = false; });
     $("#filter-create").addEventListener("click", async () => {
-      const body = filterCriteria();
+      let body;
+      try { body = filterCriteria(); } catch (err) { await alertModal("Error", err.message); return; }
       body.skip_inbox = $("#f-skip").checked;
       body.mark_read = $("#f-read").checked;
       body.star = $("#f-star").checked;

@@ -2,7 +2,7 @@
 (function (NS) {
   "use strict";
 
-  const { $, $$, appEl, compose, rows } = NS;
+  const { $, $$, MENU_TRIGGER, appEl, compose, takesText } = NS;
   const go = (...a) => NS.go(...a);
   const openCompose = (...a) => NS.openCompose(...a);
   const showToast = (...a) => NS.showToast(...a);
@@ -38,21 +38,27 @@
     return false;
   }
   // A list action: on the selection, else on the row under the cursor (Gmail).
-  function listAction(action) {
-    if (!$$(".row-cb").some((cb) => cb.checked)) {
-      const row = kbRow();
-      if (!row) return;
-      const cb = $(".row-cb", row);
-      if (cb && !cb.checked) cb.click();
-    }
-    clickFirst(['#tb-selection [data-action="' + action + '"]']);
+  function selectForKey() {
+    if ($$(".row-cb").some((cb) => cb.checked)) return true;
+    const row = kbRow();
+    if (!row) return false;
+    const cb = $(".row-cb", row);
+    if (cb && !cb.checked) cb.click();
+    return true;
   }
+  function listAction(action) {
+    if (selectForKey()) clickFirst(['#tb-selection [data-action="' + action + '"]']);
+  }
+  // `l` Label as, `v` Move to, `b` Snooze: open the toolbar's menu for the selection (list) or the conversation.
+  function listMenu(kind) { if (selectForKey()) clickFirst(["#tb-selection " + MENU_TRIGGER[kind]]); }
+  function threadMenu(kind) { clickFirst(["#thread-toolbar " + MENU_TRIGGER[kind]]); }
   function threadAction(action) { return clickFirst(['#thread-toolbar [data-action="' + action + '"]', '#thread-more-menu [data-action="' + action + '"]'], true); }
   const GO = { i: "/inbox", s: "/starred", t: "/sent", d: "/drafts", a: "/all", b: "/snoozed" };
   document.addEventListener("keydown", (e) => {
     if (!shortcutsOn || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     const t = e.target;
-    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+    // Gmail acts on the selection: a ticked checkbox keeps focus and must not swallow the key (issue 46).
+    if (takesText(t)) return;
     if (e.key === "Escape") { closeShortcuts(); return; }
     const open = $$(".modal-backdrop").some((m) => !m.hidden) || (compose && !compose.hidden && compose.contains(t));
     if (open && e.key !== "?") return;
@@ -80,6 +86,9 @@
     else if (inList && k === "!") listAction("spam");
     else if (inList && k === "I") listAction("mark_read");
     else if (inList && k === "U") listAction("mark_unread");
+    else if (inList && k === "l") listMenu("labels");
+    else if (inList && k === "v") listMenu("move");
+    else if (inList && k === "b") listMenu("snooze");
     else if (inThread && k === "r") clickFirst(["#reply-btn"]);
     else if (inThread && k === "a") clickFirst(["#reply-all-btn", "#reply-btn"]);
     else if (inThread && k === "f") clickFirst(["#forward-btn"]);
@@ -89,6 +98,9 @@
     else if (inThread && k === "s") { if (!threadAction("star")) threadAction("unstar"); }
     else if (inThread && k === "U") threadAction("mark_unread");
     else if (inThread && k === "u") clickFirst(["#thread-toolbar > a.icon-btn"]);
+    else if (inThread && k === "l") threadMenu("labels");
+    else if (inThread && k === "v") threadMenu("move");
+    else if (inThread && k === "b") threadMenu("snooze");
     else done = false;
     if (done) e.preventDefault();
   });
