@@ -111,3 +111,25 @@ def test_the_search_mail_tool_reads_the_size_operators_as_the_search_box_does(ap
     page = client.get("/search?q=larger%3A2M").get_data(as_text=True)
     assert all(f'data-id="{t}"' in page for t in big_threads)
     assert "No messages matched your search." not in page
+
+
+def test_a_size_filter_counts_and_labels_the_same_conversations_from_the_page_and_the_tool(app, client, dbs):
+    """Advanced search's Create filter keeps the size in the filter's words; the page's count and the tool's
+    filter (applied to existing mail) reach the same conversations."""
+    sizes = message_sizes(dbs)
+    big_threads = {t for i, t in dbs.execute(select(Message.id, Message.thread_id).where(*Q.scope_conds("default", NOW)))
+                   if sizes[i] > 2 * 1024 ** 2}
+    r = client.get("/api/filters/count?has_words=larger%3A2M").get_json()
+    assert r["count"] == len(big_threads) and r["query"] == "larger:2M"
+    lab = dbs.scalars(select(Label).where(Label.name == "Travel")).one()
+
+    def labelled() -> set[int]:
+        dbs.expire_all()
+        return set(dbs.scalars(select(Message.thread_id).join(MessageLabel, MessageLabel.message_id == Message.id)
+                               .where(MessageLabel.label_id == lab.id)))
+
+    before = labelled()
+    TOOLS.call(app, app.config["TEST_WORLD"], "create_filter",
+               {"has_words": "larger:2M", "apply_label_id": lab.id, "apply_to_existing": True})
+    after = labelled()
+    assert big_threads and big_threads <= after and after - before <= big_threads
