@@ -7,7 +7,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from sqlalchemy import and_, false, func, not_, or_, select
+from sqlalchemy import and_, case, false, func, not_, or_, select
 
 from apps._shared import inputs
 from apps.crm import models as m
@@ -195,6 +195,10 @@ def sort_expr(o: ObjectMeta, field_name: str):
         expr = (tm.first_name + " " + tm.last_name) if nf == "name" and target in ("Contact", "Lead") else getattr(tm, nf)
         return select(func.lower(expr)).where(tm.id == col).scalar_subquery()
     col = getattr(o.model, f.name)
+    if f.type == "picklist" and f.options:
+        # The picklist's defined order (Field.rank, the one rule), as SQL.
+        return case(*[(col == v, f.rank(v)) for v in f.options], (func.coalesce(col, "") == "", f.rank("")),
+                    else_=f.rank(object()))  # a value it does not define
     if f.type in ("text", "email", "phone", "url", "picklist", "textarea"):
         return func.lower(col)
     return col

@@ -64,6 +64,15 @@ class Field:
     def cols(self) -> tuple[str, ...]:
         return self.columns or (self.name,)
 
+    def rank(self, value) -> int:
+        """A picklist value's place in its picklist: the sort key of every list view, related list and report
+        that sorts or groups by the field (Salesforce sorts picklists by their defined order, not A-Z). Blank
+        comes first, a value the picklist does not (or no longer) define after the defined ones."""
+        opts = self.options or []
+        if value is None or value == "":
+            return -1
+        return opts.index(value) if value in opts else len(opts)
+
 
 @dataclass
 class ObjectMeta:

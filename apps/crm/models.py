@@ -469,3 +469,37 @@ VOLATILE.update({
     "reports": ["last_run_at", "updated_at"],
     "dashboards": ["last_viewed_at", "updated_at"],
 })
+
+# Where every `*_id` column points: a table's column -> the object it holds the id of, or "@<column>" when the
+# object is named by another column of the row (notes' parent_type, activities' who_type / what_type, ...). The
+# merge re-parents every reference to a merged-away record by this map (services/merge.children), and a test
+# fails on an `*_id` column missing here, so a new child table cannot be forgotten.
+_AUDIT_REFS = {"created_by_id": "User", "last_modified_by_id": "User"}
+REFERENCES: dict[str, dict[str, str]] = {
+    "roles": {"parent_id": "Role"},
+    "users": {"role_id": "Role", "manager_id": "User"},
+    "accounts": {"parent_id": "Account", "owner_id": "User", **_AUDIT_REFS},
+    "contacts": {"account_id": "Account", "reports_to_id": "Contact", "owner_id": "User", **_AUDIT_REFS},
+    "leads": {"converted_account_id": "Account", "converted_contact_id": "Contact",
+              "converted_opportunity_id": "Opportunity", "owner_id": "User", **_AUDIT_REFS},
+    "opportunities": {"account_id": "Account", "price_book_id": "PriceBook", "owner_id": "User", **_AUDIT_REFS},
+    "opportunity_contact_roles": {"opportunity_id": "Opportunity", "contact_id": "Contact"},
+    "cases": {"account_id": "Account", "contact_id": "Contact", "owner_id": "User", **_AUDIT_REFS},
+    "case_comments": {"case_id": "Case", "created_by_id": "User"},
+    "tasks": {"who_id": "@who_type", "what_id": "@what_type", "owner_id": "User", **_AUDIT_REFS},
+    "events": {"who_id": "@who_type", "what_id": "@what_type", "owner_id": "User", **_AUDIT_REFS},
+    "notes": {"parent_id": "@parent_type", "owner_id": "User"},
+    "list_views": {"owner_id": "User"},
+    "follows": {"record_id": "@object", "user_id": "User"},
+    "favorites": {"user_id": "User"},
+    "notifications": {"user_id": "User", "actor_id": "User"},
+    "reports": {"owner_id": "User"},
+    "dashboards": {"owner_id": "User"},
+    "products": {},
+    "price_books": {},
+    "price_book_entries": {"price_book_id": "PriceBook", "product_id": "Product"},
+    "opportunity_line_items": {"opportunity_id": "Opportunity", "price_book_entry_id": "PriceBookEntry",
+                               "product_id": "Product"},
+    "files": {"owner_id": "User"},
+    "file_links": {"file_id": "File", "parent_id": "@parent_type"},
+}

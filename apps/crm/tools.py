@@ -222,10 +222,23 @@ def delete_record(object: RecordObject, record_id: Annotated[int, ID_RANGE, Fiel
 
 @TOOLS.tool
 def change_owner(object: RecordObject, record_id: Annotated[int, ID_RANGE, Field(description="the record's id")],
-                 owner_id: Annotated[int, ID_RANGE, Field(description="the new owner's user id (see list_users)")]) -> dict:
-    """Change Owner: give one record to another user."""
-    rec, u = recs.change_owner(object, record_id, owner_id)
-    return {**_done(object, rec), "owner": {"id": u.id, "name": u.name}}
+                 owner_id: Annotated[int, ID_RANGE, Field(description="the new owner's user id (see list_users)")],
+                 transfer_others_open_opportunities: Annotated[bool, Field(description="Account only: also its open opportunities owned by others")] = False,
+                 transfer_closed_opportunities: Annotated[bool, Field(description="Account only: also its closed opportunities owned by the existing account owner")] = False,
+                 transfer_open_cases: Annotated[bool, Field(description="Account only: also its open cases owned by the existing account owner")] = False,
+                 transfer_closed_cases: Annotated[bool, Field(description="Account only: also its closed cases owned by the existing account owner")] = False) -> dict:
+    """Change Owner: give one record to another user. An account's contacts and open opportunities owned by the
+    existing account owner always move with it (as in the Change Account Owner dialog); the transfer_* options
+    (that dialog's checkboxes) move more. Returns the records that moved with it."""
+    opts = {"transfer_others_open_opportunities": transfer_others_open_opportunities,
+            "transfer_closed_opportunities": transfer_closed_opportunities,
+            "transfer_open_cases": transfer_open_cases, "transfer_closed_cases": transfer_closed_cases}
+    rec, u, moved = recs.change_owner(object, record_id, owner_id, opts if object == "Account" else
+                                      {k: v for k, v in opts.items() if v})
+    out = {**_done(object, rec), "owner": {"id": u.id, "name": u.name}}
+    if object == "Account":
+        out["also_moved"] = {kind: [r.id for r in rs] for kind, rs in moved.items()}
+    return out
 
 
 @TOOLS.tool

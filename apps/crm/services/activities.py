@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Mapping
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from apps._shared import db, inputs, now
 from apps.crm import models as m
@@ -47,6 +47,48 @@ def composer_defaults(obj: str, rec) -> dict:
         target = db().get(m.Contact if who[0] == "Contact" else m.Lead, who[1])
         email_to = target.email if target else ""
     return {"who": who, "what": what, "email_to": email_to}
+
+
+def _addresses(to: str) -> list[str]:
+    return [x.strip() for x in (to or "").split(",") if x.strip()]
+
+
+def email_recipients(obj: str, rec, to: str) -> list[tuple[str, int]]:
+    """The people an email from record `rec` went to, one per To address that names one, in the To line's
+    order: the record's own person (a contact or lead page), else the record's people (an opportunity's contact
+    roles, an account's contacts, a case's contact), else any contact with that email (the oldest), else, where
+    the email is not related to another record (a lead's page), a lead. An address of no one is left out. The one
+    rule of every send-email path (the composer on any record page, the send_email tool)."""
+    s = db()
+    own = [(obj, rec)] if obj in ("Contact", "Lead") else []
+    related: list = []
+    if obj == "Opportunity":
+        roles = s.scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id)
+                          .order_by(m.OpportunityContactRole.is_primary.desc(), m.OpportunityContactRole.id))
+        related = [c for c in (s.get(m.Contact, r.contact_id) for r in roles) if c is not None]
+        if rec.account_id:
+            related += list(s.scalars(select(m.Contact).where(m.Contact.account_id == rec.account_id).order_by(m.Contact.id)))
+    elif obj == "Account":
+        related = list(s.scalars(select(m.Contact).where(m.Contact.account_id == rec.id).order_by(m.Contact.id)))
+    elif obj == "Case" and rec.contact_id:
+        c = s.get(m.Contact, rec.contact_id)
+        related = [c] if c else []
+        if rec.account_id:
+            related += list(s.scalars(select(m.Contact).where(m.Contact.account_id == rec.account_id).order_by(m.Contact.id)))
+    out: list[tuple[str, int]] = []
+    for addr in _addresses(to):
+        key = addr.lower()
+        hit = next(((t, p.id) for t, p in own if (p.email or "").lower() == key), None)
+        hit = hit or next((("Contact", c.id) for c in related if (c.email or "").lower() == key), None)
+        if hit is None:
+            c = s.scalar(select(m.Contact).where(func.lower(m.Contact.email) == key).order_by(m.Contact.id))
+            hit = ("Contact", c.id) if c else None
+        if hit is None and obj == "Lead":
+            ld = s.scalar(select(m.Lead).where(func.lower(m.Lead.email) == key).order_by(m.Lead.id))
+            hit = ("Lead", ld.id) if ld else None
+        if hit and hit not in out:
+            out.append(hit)
+    return out
 
 
 def default_form(obj: str, rid: int, kind: str) -> dict[str, str]:
@@ -156,14 +198,16 @@ def compose(obj: str, rid: int, kind: str, f: Mapping[str, str]):
     to = (f.get("to") or "").strip()
     if not to:
         errors["to"] = "Complete this field."
-    elif not all(R.is_email(x.strip()) for x in to.split(",") if x.strip()):
+    elif not all(R.is_email(x) for x in _addresses(to)):
         errors["to"] = "You have entered an invalid format."
     if errors:
         raise _refused(errors)
-    # The email is logged on the record's own Name / Related To (the Email composer has no lookups).
+    # The email is logged on who it went to (the first To address that is a person) and the record's Related To.
     defaults = composer_defaults(obj, rec)
-    wt = defaults["who"] or (None, None)
+    people = email_recipients(obj, rec, to)
     wh = defaults["what"] or (None, None)
+    # To no one on file: a person's page keeps the email on its own timeline only when nothing else would (a lead).
+    wt = people[0] if people else (defaults["who"][:2] if defaults["who"] and wh[0] is None else (None, None))
     body = (f.get("body") or "").strip()
     values = dict(subject=f"Email: {subject}", activity_date=t.date(), status="Completed", priority="Normal",
                   owner_id=R.ME, description=f"To: {to}\n\n{body}".strip(), task_subtype="Email",

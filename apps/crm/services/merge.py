@@ -4,13 +4,14 @@ the duplicates are deleted)."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from apps._shared import db
 from apps.crm import models as m
 from apps.crm import records as R
+from apps.crm.meta import OBJECTS
 from apps.crm.services import ServiceError, record
 
 MERGE_FIELDS = {
@@ -67,30 +68,59 @@ def merge(obj: str, rid: int, ids: list[int], master_id: int, sources: Mapping[s
         if src in ids and src != master.id:
             values[fname] = getattr(allowed[src], fname)
     R.update(master, values)
-    s = db()
-    loser_ids = [r.id for r in others]
-    if obj == "Account":
-        s.execute(update(m.Contact).where(m.Contact.account_id.in_(loser_ids)).values(account_id=master.id))
-        s.execute(update(m.Opportunity).where(m.Opportunity.account_id.in_(loser_ids)).values(account_id=master.id))
-        s.execute(update(m.Case).where(m.Case.account_id.in_(loser_ids)).values(account_id=master.id))
-        s.execute(update(m.Account).where(m.Account.parent_id.in_(loser_ids)).values(parent_id=master.id))
-        for model in (m.Task, m.Event):
-            s.execute(update(model).where(model.what_type == "Account", model.what_id.in_(loser_ids)).values(what_id=master.id))
-    elif obj == "Contact":
-        for cr in s.scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.contact_id.in_(loser_ids))):
-            cr.contact_id = master.id
-        s.execute(update(m.Case).where(m.Case.contact_id.in_(loser_ids)).values(contact_id=master.id))
-        s.execute(update(m.Contact).where(m.Contact.reports_to_id.in_(loser_ids)).values(reports_to_id=master.id))
-        for model in (m.Task, m.Event):
-            s.execute(update(model).where(model.who_type == "Contact", model.who_id.in_(loser_ids)).values(who_id=master.id))
-    else:
-        for model in (m.Task, m.Event):
-            s.execute(update(model).where(model.who_type == "Lead", model.who_id.in_(loser_ids)).values(who_id=master.id))
-    s.execute(update(m.Note).where(m.Note.parent_type == obj, m.Note.parent_id.in_(loser_ids)).values(parent_id=master.id))
+    reparent(obj, master.id, [r.id for r in others])
     for r in others:
-        s.execute(m.Follow.__table__.delete().where(m.Follow.object == obj, m.Follow.record_id == r.id))
-        s.delete(r)
+        db().delete(r)
     return master, len(ids)
+
+
+# References that go with the merged-away record instead of moving to the master: following is a user's
+# subscription to that record (Salesforce drops it with the record).
+DROPPED = {("follows", "record_id")}
+# A file is shared to a record once (FileLink); a share the master already has is dropped, not doubled.
+UNIQUE_PER_PARENT = {"file_links": "file_id"}
+
+
+def children(obj: str) -> list[tuple[Any, str, str | None]]:
+    """Every reference to a record of `obj` in the world, from models.REFERENCES: (model, id column, the column
+    naming the object for a polymorphic reference, else None)."""
+    out = []
+    for mapper in m.Base.registry.mappers:
+        model = mapper.class_
+        for col, target in m.REFERENCES.get(model.__tablename__, {}).items():
+            if target == obj:
+                out.append((model, col, None))
+            elif target.startswith("@"):
+                out.append((model, col, target[1:]))
+    return sorted(out, key=lambda t: (t[0].__tablename__, t[1]))
+
+
+def reparent(obj: str, master_id: int, loser_ids: list[int]) -> None:
+    """Point everything that points at the merged-away records `loser_ids` at the master (children); the
+    master's own reference to a merged-away record (its parent account, the contact it reports to) is cleared."""
+    s = db()
+    for model, col, type_col in children(obj):
+        id_col = getattr(model, col)
+        cond = [id_col.in_(loser_ids)] + ([getattr(model, type_col) == obj] if type_col else [])
+        if (model.__tablename__, col) in DROPPED:
+            s.execute(delete(model).where(*cond))
+            continue
+        if model.__tablename__ == OBJECTS[obj].table:  # a self-reference: never the master to itself
+            s.execute(update(model).where(model.id == master_id, id_col.in_([*loser_ids, master_id])).values({col: None}))
+        uniq = UNIQUE_PER_PARENT.get(model.__tablename__)
+        if uniq:
+            keep = select(getattr(model, uniq)).where(id_col == master_id,
+                                                       *([getattr(model, type_col) == obj] if type_col else []))
+            s.execute(delete(model).where(*cond, getattr(model, uniq).in_(keep)))
+            # two merged-away records may share the same file: keep the first share of each
+            seen: set = set()
+            for row in s.scalars(select(model).where(*cond).order_by(model.id)):
+                if getattr(row, uniq) in seen:
+                    s.delete(row)
+                else:
+                    seen.add(getattr(row, uniq))
+            s.flush()
+        s.execute(update(model).where(*cond).values({col: master_id}))
 
 
 def display_value(obj: str, rec, fname: str, names: R.Names) -> str:

@@ -13,6 +13,7 @@ from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import CONTACT_ROLES, OBJECTS, STAGES
 from apps.crm.services import ServiceError, form_error, record, user
+from domain.crm import OPEN_STAGES
 
 EDITABLE = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
 NOTE_PARENTS = ("Account", "Contact", "Opportunity", "Lead")
@@ -192,11 +193,57 @@ def delete_record(obj: str, rid: int) -> str:
 
 
 # ------------------------------------------------------------------------ owner / follow
-def change_owner(obj: str, rid: int, owner_id) -> tuple[Any, m.User]:
+# Change Account Owner's options, as Salesforce labels them (all off by default). Whatever they say, the account's
+# contacts and open opportunities owned by the existing account owner always move with it (the dialog says so).
+ACCOUNT_TRANSFER_OPTIONS = {
+    "transfer_others_open_opportunities": "Transfer open opportunities not owned by the existing account owner",
+    "transfer_closed_opportunities": "Transfer closed opportunities",
+    "transfer_open_cases": "Transfer open cases owned by the existing account owner",
+    "transfer_closed_cases": "Transfer closed cases",
+}
+ACCOUNT_TRANSFER_ALWAYS = ("Contacts", "Open opportunities")
+
+
+def account_transfer(acc: m.Account, uid: int, options: Mapping[str, bool] | None = None) -> dict[str, list]:
+    """What moves with an account to its new owner `uid` (the records, by kind), before the account itself does:
+    its contacts and open opportunities owned by the existing account owner; with `options`
+    (ACCOUNT_TRANSFER_OPTIONS) its open opportunities owned by others, its closed opportunities and its open / closed
+    cases owned by the existing account owner. The one rule of Change Owner, the tools and the mass change."""
+    opts = {k: bool((options or {}).get(k)) for k in ACCOUNT_TRANSFER_OPTIONS}
+    unknown = set(options or {}) - set(ACCOUNT_TRANSFER_OPTIONS)
+    if unknown:
+        raise ServiceError(f"unknown transfer option(s) {', '.join(sorted(unknown))}; one of {', '.join(ACCOUNT_TRANSFER_OPTIONS)}")
+    old = acc.owner_id
+    s = db()
+    contacts = [c for c in s.scalars(select(m.Contact).where(m.Contact.account_id == acc.id).order_by(m.Contact.id))
+                if c.owner_id == old]
+    opps = []
+    for o in s.scalars(select(m.Opportunity).where(m.Opportunity.account_id == acc.id).order_by(m.Opportunity.id)):
+        is_open = o.stage in OPEN_STAGES
+        if (is_open and (o.owner_id == old or opts["transfer_others_open_opportunities"])) or (
+                not is_open and o.owner_id == old and opts["transfer_closed_opportunities"]):
+            opps.append(o)
+    cases = [c for c in s.scalars(select(m.Case).where(m.Case.account_id == acc.id).order_by(m.Case.id))
+             if c.owner_id == old and opts["transfer_closed_cases" if c.status == "Closed" else "transfer_open_cases"]]
+    moved = {"Contact": contacts, "Opportunity": opps, "Case": cases}
+    for recs in moved.values():
+        for r in recs:
+            R.update(r, {"owner_id": uid})
+    return moved
+
+
+def change_owner(obj: str, rid: int, owner_id, transfer: Mapping[str, bool] | None = None) -> tuple[Any, m.User, dict]:
+    """Change Owner of one record; an account takes its related records along (account_transfer, `transfer` its
+    options). Returns (record, new owner, {kind: [records moved with it]})."""
     rec = record(obj, rid, EDITABLE)
     uid = user(owner_id)
+    moved: dict[str, list] = {}
+    if obj == "Account":
+        moved = account_transfer(rec, uid, transfer)
+    elif transfer and any(transfer.values()):
+        raise ServiceError("only an account's Change Owner has transfer options")
     R.update(rec, {"owner_id": uid})
-    return rec, R.user_by_id(uid)
+    return rec, R.user_by_id(uid), moved
 
 
 def set_follow(obj: str, rid: int, follow: bool | None = None) -> bool:
@@ -311,6 +358,8 @@ def mass_action(obj: str, ids: list[int], action: str, value: Any = None) -> lis
     if action == "owner":
         uid = user(value)
         for r in recs:
+            if obj == "Account":
+                account_transfer(r, uid)  # as one account's Change Owner with its default options
             R.update(r, {"owner_id": uid})
         return recs
     new = value if action == "status" else "Completed"

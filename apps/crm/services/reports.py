@@ -10,7 +10,7 @@ from apps._shared import db, now
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.filters import OPS, condition, parse_filter_param, scope_condition
-from apps.crm.meta import CASE_PRIORITIES, OBJECTS, REPORT_TYPES, STAGES
+from apps.crm.meta import OBJECTS, REPORT_TYPES
 from apps.crm.services import ServiceError
 
 FOLDERS = ["Private Reports", "Sales Reports", "Marketing Reports", "Service Reports"]
@@ -27,10 +27,6 @@ DEFAULT_COLUMNS = {
 REPORT_TYPE_LABELS = {"Opportunity": "Opportunities", "Lead": "Leads", "Account": "Accounts", "Contact": "Contacts",
                       "Case": "Cases", "Task": "Tasks and Events"}
 MEASURE = {"Opportunity": "amount", "Account": "annual_revenue"}
-ORDERS = {"stage": STAGES, "priority": CASE_PRIORITIES + ["Normal"],
-          "status": ["Open - Not Contacted", "Working - Contacted", "Closed - Converted", "Closed - Not Converted",
-                     "New", "Working", "Escalated", "Closed", "Not Started", "In Progress", "Waiting on someone else",
-                     "Deferred", "Completed"]}
 
 
 def col_label(rtype: str, c: str) -> str:
@@ -131,6 +127,8 @@ def cell_value(rtype: str, rec, c: str, names: R.Names, accounts: dict) -> tuple
         return text, text.lower(), f"/lightning/r/{rtype}/{rec.id}/view"
     if v is None:
         key = (0, "")
+    elif f.type == "picklist" and f.options:
+        key = (1, f.rank(v))  # the picklist's order (Field.rank), as list views sort
     elif isinstance(v, str):
         key = (1, v.lower())
     else:
@@ -173,13 +171,8 @@ def run_report(rep: m.Report, st: dict, limit: int = 2000) -> dict:
         row = {"id": r.id, "cells": cells, "measure": (getattr(r, measure) or 0) if measure else 0}
         if st["group"]:
             gt, gk, _ = cell_value(rtype, r, st["group"], names, accounts)
-            order = ORDERS.get(st["group"])
-            if order and gt in order:
-                gk = (0, order.index(gt))
-            elif not gt:
-                gk = (2, "")
-            else:
-                gk = (1, gk)
+            # Groups in the cells' order (a picklist's own order, Field.rank), blanks ("-") last.
+            gk = (2, "") if not gt else (1, gk)
             row["group"], row["group_key"] = gt or "-", gk
         rows.append(row)
     sort = st["sort"] if st["sort"] in cols else None

@@ -515,11 +515,14 @@ def record_owner(obj: str, rid: int):
     o = OBJECTS[obj]
     rec = R.get_record(obj, rid)
     name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
+    ctx = dict(obj=obj, o=o, rec=rec, name=name, action=f"/lightning/r/{obj}/{rid}/owner",
+               transfer_options=svc.ACCOUNT_TRANSFER_OPTIONS if obj == "Account" else {},
+               transfer_always=svc.ACCOUNT_TRANSFER_ALWAYS, current_owner=R.user_by_id(rec.owner_id))
     if request.method == "GET":
-        return modal_response(render_template("crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors={},
-                                              action=f"/lightning/r/{obj}/{rid}/owner"), obj, rid)
-    _, u = perform(svc.change_owner, obj, rid, request.form.get("owner_id", ""), errors=modal(lambda e: render_template(
-        "crm/modal_owner.html", obj=obj, o=o, rec=rec, name=name, errors=e.errors, action=f"/lightning/r/{obj}/{rid}/owner")))
+        return modal_response(render_template("crm/modal_owner.html", errors={}, **ctx), obj, rid)
+    transfer = {k: k in request.form for k in ctx["transfer_options"]} or None
+    _, u, _moved = perform(svc.change_owner, obj, rid, request.form.get("owner_id", ""), transfer,
+                   errors=modal(lambda e: render_template("crm/modal_owner.html", errors=e.errors, **ctx)))
     return done(None, toast=f"{u.name} now owns the record for {name}.")
 
 

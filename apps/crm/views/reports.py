@@ -16,7 +16,7 @@ from apps.crm.filters import OPS, describe, filter_param, ops_for
 from apps.crm.meta import OBJECTS, REPORT_TYPES
 from apps.crm.views.base import bp, done, json_ok, page
 from apps.crm.services.reports import (  # noqa: F401 - re-exported: templates and tests read them from here
-    DASH_FOLDERS, DEFAULT_COLUMNS, FOLDERS, MEASURE, ORDERS, cell_value, col_label, report_state, run_report)
+    DASH_FOLDERS, DEFAULT_COLUMNS, FOLDERS, MEASURE, cell_value, col_label, report_state, run_report)
 from apps.crm.services import reports as svc
 from apps.crm.views.records import modal_response
 from apps.crm.views.refusals import MESSAGE, modal

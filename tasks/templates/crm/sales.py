@@ -340,20 +340,24 @@ def _merge_allowances(orig: dict, dup: dict) -> list[dict]:
     """What merging `dup` into `orig` changes (apps/crm/views/merge.py): `dup` is deleted, the master takes
     the values the merge screen picks from `dup` by default (fields blank on the master), and whatever
     pointed at `dup` now points at the master."""
-    from apps.crm.services.merge import MERGE_FIELDS
+    from apps.crm.services.merge import DROPPED, MERGE_FIELDS, UNIQUE_PER_PARENT, children
 
     filled = [f for f in MERGE_FIELDS["Contact"] if f != "description" and not orig.get(f) and dup.get(f)
               and orig.get(f) != dup.get(f)]
     out = [{"table": "contacts", "ops": ["delete"], "where": {"id": dup["id"]}, "max": 1}]
     if filled:
         out.append(allow_update("contacts", {"id": orig["id"]}, filled))
-    out += [allow_update("contacts", {"reports_to_id": dup["id"]}, ["reports_to_id"]),
-            allow_update("opportunity_contact_roles", {"contact_id": dup["id"]}, ["contact_id"]),
-            allow_update("cases", {"contact_id": dup["id"]}, ["contact_id"]),
-            allow_update("tasks", {"who_id": dup["id"], "who_type": "Contact"}, ["who_id"]),
-            allow_update("events", {"who_id": dup["id"], "who_type": "Contact"}, ["who_id"]),
-            allow_update("notes", {"parent_id": dup["id"], "parent_type": "Contact"}, ["parent_id"]),
-            {"table": "follows", "ops": ["delete"], "where": {"object": "Contact", "record_id": dup["id"]}, "max": 5}]
+    # Every reference to the duplicate (the merge's own list, services/merge.children) moves to the master; a
+    # follow of it goes, and so does a file share the master already has.
+    for model, col, type_col in children("Contact"):
+        where = {col: dup["id"], **({type_col: "Contact"} if type_col else {})}
+        table = model.__tablename__
+        if (table, col) in DROPPED:
+            out.append({"table": table, "ops": ["delete"], "where": where, "max": 5})
+            continue
+        out.append(allow_update(table, where, [col]))
+        if table in UNIQUE_PER_PARENT:
+            out.append({"table": table, "ops": ["delete"], "where": where, "max": 5})
     return out
 
 
