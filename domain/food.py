@@ -82,6 +82,25 @@ def express_eta(eta: int) -> int:
     return max(10, eta - 8)
 
 
+# ----------------------------------------------------------------------------- fulfilment mode
+MODES = ("delivery", "pickup")
+
+
+def mode_refusal(store: Any, mode: str) -> str | None:
+    """Why `store` cannot serve an order in `mode` (checkout's message), or None when it can.
+
+    The one rule "this store can serve this fulfilment mode": every store list (home carousels, all stores,
+    search, cuisine pages, the typeahead, the tools' list_stores/search), the store cards' and store page's
+    labels and Place Order ask it, so a store a list shows in a mode is one that checks out in that mode."""
+    if mode == "pickup" and not g(store, "offers_pickup"):
+        return f"{g(store, 'name')} doesn't offer pickup. Switch to delivery."
+    return None
+
+
+def serves_mode(store: Any, mode: str) -> bool:
+    return mode_refusal(store, mode) is None
+
+
 # ----------------------------------------------------------------------------- hours
 def _intervals(store: Any, day: dt.date) -> list[tuple[dt.datetime, dt.datetime]]:
     """Open intervals touching `day` (including the previous day's past-midnight tail)."""

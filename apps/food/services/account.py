@@ -14,7 +14,7 @@ from apps.food.services import FormInvalid, Invalid, NotFound
 from apps.food.services.state import cart, user
 from domain import food as logic
 
-MODES = ("delivery", "pickup")
+MODES = logic.MODES
 NOTIFY = [
     ("notify_push_orders", "Order updates", "Push notifications"),
     ("notify_sms_orders", "Order updates", "Text messages"),

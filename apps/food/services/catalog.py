@@ -22,7 +22,7 @@ from apps.food.services import orders as order_service
 from apps.food.services.account import NOTIFY
 from apps.food.services import stores
 from apps.food.services.cart import group_link
-from apps.food.services.search import normalize_query, search_stores
+from apps.food.services.search import Found, normalize_query, search_stores
 from apps.food.services.state import addresses, cart, cart_items, cart_subtotal, current_address, user
 from domain import food as logic
 
@@ -53,24 +53,28 @@ def _filters(min_rating_45: bool, under_30_min: bool, price_levels: list[int], p
 
 def search(query: str, limit: int, **filters: Any) -> dict:
     """The search page: stores (name, cuisine, tags, dishes) and dish rows, with the page's chips. A query
-    with "near me" sorts by distance, as the page does."""
+    with "near me" sorts by distance, as the page does; a misspelt one answers for its correction (and says
+    which, `showing_results_for`), as the page does. In Pickup mode only stores that offer pickup."""
     q, near = normalize_query(query)
     f = _filters(**filters)
     if near and f["sort"] == "recommended":
         f["sort"] = "distance"
-    cards, dishes = search_stores(q) if q else ([], [])
-    res = stores.apply_filters(cards, f)
+    found = search_stores(q) if q else Found([], [])
+    res = stores.apply_filters(found.cards, f)
     by_id = {c.s.id: c for c in res}
-    dish_rows = [(it, by_id[it.store_id]) for it in dishes if it.store_id in by_id]
-    return {"total_stores": len(res), "stores": [card_json(c) for c in res[:limit]],
-            "total_dishes": len(dish_rows),
-            "dishes": [{"item_id": it.id, "name": it.name, "price": logic.money(it.price_cents),
-                        "store_id": c.s.id, "store": c.s.name} for it, c in dish_rows[:limit]]}
+    dish_rows = [(it, by_id[it.store_id]) for it in found.dishes if it.store_id in by_id]
+    out = {"total_stores": len(res), "stores": [card_json(c) for c in res[:limit]],
+           "total_dishes": len(dish_rows),
+           "dishes": [{"item_id": it.id, "name": it.name, "price": logic.money(it.price_cents),
+                       "store_id": c.s.id, "store": c.s.name} for it, c in dish_rows[:limit]]}
+    if found.corrected and (res or dish_rows):
+        out["showing_results_for"] = found.corrected  # the page's "Showing results for ..." line
+    return out
 
 
 def list_stores(cuisine: str | None, limit: int, offset: int, **filters: Any) -> dict:
     """Home's store list (or a cuisine page's), filtered and sorted like the page."""
-    cards = stores.all_cards()
+    cards = stores.listed_cards()
     if cuisine:
         cz = db().scalars(select(Cuisine).where(Cuisine.slug == cuisine.strip().lower())).first()
         if cz is None:
@@ -78,8 +82,6 @@ def list_stores(cuisine: str | None, limit: int, offset: int, **filters: Any) ->
         if cz is None:
             raise NotFound(f"No cuisine {cuisine!r}; list_cuisines gives the slugs.")
         cards = [c for c in cards if c.s.cuisine_id == cz.id]
-    elif user().mode == "pickup":
-        cards = [c for c in cards if c.s.offers_pickup]
     res = stores.apply_filters(cards, _filters(**filters))
     return {"total": len(res), "offset": offset, "stores": [card_json(c) for c in res[offset:offset + limit]]}
 
@@ -179,7 +181,7 @@ def get_checkout() -> dict:
     eta = logic.eta_minutes(s, a, u.mode)
     return {
         "cart": get_cart(), "mode": u.mode, "store_status": logic.store_status(s, t)["label"],
-        "offers_pickup": s.offers_pickup,
+        "offers_pickup": logic.serves_mode(s, "pickup"),
         "address": ({"address_id": a.id, "label": a.label, "address": logic.address_full(a), "dropoff": a.dropoff,
                      "instructions": a.instructions} if a else None),
         "delivery_option": c.delivery_option, "scheduled_for": _t(c.scheduled_for),

@@ -123,8 +123,9 @@ def check_placeable(c: Cart) -> dict:
     a = current_address()
     if u.mode == "delivery" and a is None:
         raise Invalid("Add a delivery address.")
-    if u.mode == "pickup" and not s.offers_pickup:
-        raise Invalid(f"{s.name} doesn't offer pickup. Switch to delivery.")
+    refusal = logic.mode_refusal(s, u.mode)
+    if refusal:
+        raise Invalid(refusal)
     if c.delivery_option == "scheduled":
         if not slot_ok(s, c.scheduled_for):
             raise Invalid("Choose a delivery time.")

@@ -65,6 +65,7 @@ class StoreCard:
     saved: bool
     deal: Promo | None
     is_new: bool
+    serves: bool = True  # the store can serve the user's current mode (logic.serves_mode)
     score: float = 0.0
     match: str = ""  # dish that matched a search
     extra: dict = field(default_factory=dict)
@@ -77,9 +78,12 @@ class StoreCard:
 def store_card(s: Store) -> StoreCard:
     u, a, t = user(), current_address(), now()
     mode = u.mode
+    serves = logic.serves_mode(s, mode)
     fee = 0 if mode == "pickup" else s.delivery_fee_cents
     member_free = logic.is_member(u, t) and s.plus_eligible and mode == "delivery"
-    if mode == "pickup":
+    if not serves:  # never labelled as if it could (a saved store on the account page, the store page)
+        fee_text = "No pickup" if mode == "pickup" else f"No {mode}"
+    elif mode == "pickup":
         fee_text = "Pickup"
     elif member_free:
         fee_text = "$0 delivery fee over $12"
@@ -89,15 +93,23 @@ def store_card(s: Store) -> StoreCard:
         fee_text = f"{logic.money(fee)} delivery fee"
     return StoreCard(
         s=s, cuisine=cuisine_map()[s.cuisine_id].name, distance=logic.distance_mi(s, a),
-        eta=logic.eta_minutes(s, a, mode), fee_cents=0 if member_free else fee, fee_text=fee_text,
+        eta=logic.eta_minutes(s, a, mode if serves else "delivery"), fee_cents=0 if member_free else fee, fee_text=fee_text,
         status=logic.store_status(s, t), saved=s.id in saved_ids(), deal=store_deals().get(s.id),
-        is_new=(t.date() - s.opened_on).days <= 30,
+        is_new=(t.date() - s.opened_on).days <= 30, serves=serves,
     )
 
 
 def all_cards() -> list[StoreCard]:
+    """Every store's card, whatever the mode (the account's saved stores: each labelled by `serves`)."""
     stores = db().scalars(select(Store).order_by(Store.id)).all()
     return [store_card(s) for s in stores]
+
+
+def listed_cards() -> list[StoreCard]:
+    """The stores a browse list shows in the user's mode (home's carousels and all stores, search, cuisine pages,
+    the tools' list_stores and search): in Pickup only the stores that offer pickup, as DoorDash lists them, so
+    every store a list shows can check out in that mode (the one rule, `logic.serves_mode`)."""
+    return [c for c in all_cards() if c.serves]
 
 
 SORTS = {
@@ -122,7 +134,7 @@ def apply_filters(cards: list[StoreCard], f: dict) -> list[StoreCard]:
             continue
         if f["deals"] and c.deal is None:
             continue
-        if f["pickup"] and not c.s.offers_pickup:
+        if f["pickup"] and not logic.serves_mode(c.s, "pickup"):
             continue
         out.append(c)
     return sort_cards(out, f["sort"])

@@ -11,11 +11,11 @@ from apps._shared.actions import perform
 from apps._shared.headers import bounded_path
 from apps.food.models import Address, Cuisine, MenuItem, Order, Promo, Store
 from apps.food.services import FormInvalid, Invalid, NotFound, account
-from apps.food.services.search import RELATED_TO, SYNONYMS, normalize_query, search_stores
+from apps.food.services.search import RELATED_TO, SYNONYMS, Found, corrections, normalize_query, search_stores
 from apps.food.views.blueprint import bp
 from apps.food.views.common import (
-    all_cards, any_filter, apply_filters, cuisine_map, cuisines, json_404, json_error, json_form_errors, read_filters,
-    sort_cards, store_deals, user,
+    any_filter, apply_filters, cuisine_map, cuisines, json_404, json_error, json_form_errors, read_filters,
+    listed_cards, sort_cards, store_deals, user,
 )
 from domain import food as logic
 
@@ -36,13 +36,12 @@ def order_again(cards: list) -> list:
 @bp.get("/")
 def home():
     f = read_filters()
-    cards = all_cards()
+    cards = listed_cards()  # the user's mode: every carousel and the all-stores grid list only stores that serve it
     ctx = {"f": f, "cuisine_list": cuisines(), "base": url_for("food.home")}
     if any_filter(f):
         res = apply_filters(cards, f)
         return render_template("food/home.html", filtered=res, **ctx)
-    open_cards = [c for c in cards if c.status["state"] != "closed"]
-    mode_ok = [c for c in open_cards if user().mode != "pickup" or c.s.offers_pickup]
+    mode_ok = [c for c in cards if c.status["state"] != "closed"]
     carousels = [
         ("Fastest near you", sorted(mode_ok, key=lambda c: (c.eta, c.s.id))[:12], {"sort": "eta"}),
         ("Deals for you", sort_cards([c for c in mode_ok if c.deal], "recommended")[:12], {"deals": True}),
@@ -57,7 +56,7 @@ def home():
     if again:  # DoorDash's home opens with the stores you ordered from, most recent first
         carousels.insert(0, ("Order again", again, None))
     n = min(max(request.args.get("n", 24, type=int), 24), 400)  # type=int: garbage is the default; clamped
-    everything = sort_cards([c for c in cards if user().mode != "pickup" or c.s.offers_pickup], "recommended")
+    everything = sort_cards(cards, "recommended")
     return render_template("food/home.html", carousels=carousels, all_stores=everything[:n], more=len(everything) > n,
                            next_n=n + 24, total=len(everything), **ctx)
 
@@ -69,11 +68,12 @@ def search():
     f = read_filters()
     if near and "sort" not in request.args:
         f["sort"] = "distance"
-    cards, dishes = search_stores(q) if q else ([], [])
-    res = apply_filters(cards, f)
+    found = search_stores(q) if q else Found([], [])
+    res = apply_filters(found.cards, f)
     by_id = {c.s.id: c for c in res}
-    dish_rows = [(it, by_id[it.store_id]) for it in dishes if it.store_id in by_id][:12]
-    return render_template("food/search.html", q=raw, f=f, results=res, dishes=dish_rows,
+    dish_rows = [(it, by_id[it.store_id]) for it in found.dishes if it.store_id in by_id][:12]
+    corrected = found.corrected if (res or dish_rows) else None
+    return render_template("food/search.html", q=raw, f=f, results=res, dishes=dish_rows, corrected=corrected,
                            base=url_for("food.search"))
 
 
@@ -83,7 +83,7 @@ def cuisine(slug: str):
     if cz is None:
         abort(404)
     f = read_filters()
-    cards = [c for c in all_cards() if c.s.cuisine_id == cz.id]
+    cards = [c for c in listed_cards() if c.s.cuisine_id == cz.id]
     res = apply_filters(cards, f)
     return render_template("food/cuisine.html", cz=cz, f=f, results=res, cuisine_list=cuisines(),
                            base=url_for("food.cuisine", slug=slug))
@@ -100,22 +100,35 @@ def offers():
 
 @bp.get("/api/suggest")
 def suggest():
+    """The header's typeahead: cuisines, stores (those that serve the user's mode) and dish names containing the
+    query; a misspelt query that matches nothing suggests for its correction (search's `corrections`)."""
     q, _near = normalize_query(request.args.get("q", ""))
     if not q:
         return jsonify(stores=[], dishes=[], cuisines=[])
+    ans = _suggestions(q)
+    if not any(ans.values()):
+        for alt in corrections(q, all_words=True)[:3]:
+            ans = _suggestions(alt)
+            if any(ans.values()):
+                break
+    return jsonify(**ans)
+
+
+def _suggestions(q: str) -> dict:
     cz = [{"name": c.name, "url": url_for("food.cuisine", slug=c.slug)} for c in cuisines()
           if q in c.name.lower() or q in c.slug or (q in SYNONYMS and SYNONYMS[q] in c.name.lower())
           or c.name.lower() in RELATED_TO.get(q, [])][:3]
     like = f"%{q}%"
-    stores = db().scalars(select(Store).where(func.lower(Store.name).like(like)).order_by(
-        func.lower(Store.name).like(f"{q}%").desc(), Store.rating.desc(), Store.id).limit(5)).all()
+    mode = user().mode
+    stores = [s for s in db().scalars(select(Store).where(func.lower(Store.name).like(like)).order_by(
+        func.lower(Store.name).like(f"{q}%").desc(), Store.rating.desc(), Store.id)) if logic.serves_mode(s, mode)][:5]
     czm = cuisine_map()
     st = [{"name": s.name, "sub": f"{czm[s.cuisine_id].name} · {s.rating} ★", "url": url_for("food.store_page", store_id=s.id)}
           for s in stores]
     names = db().execute(select(MenuItem.name, func.count()).where(func.lower(MenuItem.name).like(like))
                          .group_by(MenuItem.name).order_by(func.count().desc(), MenuItem.name).limit(5)).all()
     dishes = [{"name": n, "sub": f"{c} store{'s' if c != 1 else ''}", "url": url_for("food.search", q=n)} for n, c in names]
-    return jsonify(stores=st, dishes=dishes, cuisines=cz)
+    return {"stores": st, "dishes": dishes, "cuisines": cz}
 
 
 @bp.post("/api/mode")

@@ -32,6 +32,7 @@ from apps.food.services.stores import (  # noqa: F401
     cuisines,
     deal_badge,
     item_groups,
+    listed_cards,
     saved_ids,
     sort_cards,
     store_card,
