@@ -1,0 +1,116 @@
+"""Issue 46 (food) in a real browser, asserted on the world's state.
+
+- Pickup: the header's Pickup switch; every store card home shows (each carousel, All stores) is a store that
+  offers pickup and reads "Pickup"; the saved stores without pickup are not on home and read "No pickup" on
+  Account > Saved stores; an order placed from a saved store's page in Pickup is a pickup order; a store without
+  pickup cannot be checked out for pickup (no order is written).
+- Typos: "burito" typed in the header search finds the burrito places ("Showing results for “burrito”"); a
+  nonsense word answers "No results", never an error.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from apps.food import SPEC
+from domain import food as logic
+from gym_core import AsyncUIEnv
+
+pytestmark = pytest.mark.slow
+
+CARDS_JS = """() => [...document.querySelectorAll('section[aria-label]')].map(s => [s.getAttribute('aria-label'),
+  [...s.querySelectorAll('.store-card')].map(c => [Number(c.dataset.store), c.querySelector('.store-fee').textContent.trim()])])"""
+
+
+async def _search(env, text: str) -> None:
+    page = env.page
+    await page.get_by_role("searchbox", name="Search Forkful").fill(text)
+    async with page.expect_navigation():
+        await page.get_by_role("searchbox", name="Search Forkful").press("Enter")
+
+
+async def test_pickup_lists_only_pickup_stores_and_they_check_out(runtime):
+    env = AsyncUIEnv("food", runtime=runtime)
+    try:
+        await env.reset(seed=0, start_path="/")
+        page = env.page
+        async with page.expect_navigation():
+            await page.get_by_role("button", name="Pickup", exact=True).click()
+        state = await env.state()
+        assert state["users"][0]["mode"] == "pickup"
+        stores = {s["id"]: s for s in state["stores"]}
+        rows = dict(await page.evaluate(CARDS_JS))
+        assert {"Your saved stores", "New on Forkful", "All stores"} <= {t for t, cards in rows.items() if cards}
+        shown = {sid for cards in rows.values() for sid, _fee in cards}
+        bad = {(t, sid) for t, cards in rows.items() for sid, fee in cards
+               if not stores[sid]["offers_pickup"] or not fee.startswith("Pickup")}
+        assert shown and not bad
+        saved = [r["store_id"] for r in sorted(state["saved_stores"], key=lambda r: r["id"])]
+        no_pickup = [i for i in saved if not stores[i]["offers_pickup"]]
+        assert no_pickup and not set(no_pickup) & shown
+        # Account > Saved stores lists them all, each labelled by what it can do in Pickup.
+        await page.goto(f"{env.server.url}/account/saved")
+        fees = dict(await page.evaluate(CARDS_JS.replace("section[aria-label]", "main")))
+        labels = {sid: fee for cards in fees.values() for sid, fee in cards}
+        assert {labels[i] for i in no_pickup} == {"No pickup"} and set(labels) == set(saved)
+
+        # An open saved store from home's row: its page, an item without options, Place Order: a pickup order.
+        saved_row = [sid for sid, _fee in rows["Your saved stores"]]
+        items = sorted(state["menu_items"], key=lambda i: i["id"])
+        sid, item = next((s, i) for s in saved_row if logic.is_open(stores[s], SPEC.default_now)
+                         for i in items if i["store_id"] == s and not i["group_ids"])
+        await page.goto(env.server.url + "/")
+        async with page.expect_navigation():
+            await page.get_by_role("region", name="Your saved stores").get_by_role("link", name=stores[sid]["name"], exact=True).click()
+        await page.get_by_role("button", name=item["name"], exact=True).last.click()
+        async with page.expect_response("**/api/cart/add"):
+            await page.get_by_role("button", name=re.compile(r"^Add to cart")).click()
+        await page.goto(f"{env.server.url}/checkout")
+        await page.get_by_role("button", name="Place Order").click()
+        await page.wait_for_url(re.compile(r".*/orders/\d+\?placed=1"), timeout=15_000)
+        order_id = int(re.search(r"/orders/(\d+)", page.url)[1])
+        order = next(o for o in (await env.state())["orders"] if o["id"] == order_id)
+        assert (order["store_id"], order["mode"]) == (sid, "pickup")
+
+        # A saved store without pickup: its page says so, and its cart cannot be placed for pickup.
+        nid = no_pickup[0]
+        await page.goto(f"{env.server.url}/store/{nid}")
+        fee_box = await page.get_by_label("Fees and time").inner_text()
+        assert "No pickup" in fee_box and "ready for pickup" not in fee_box
+        before = len((await env.state())["orders"])
+        nitem = next(i for i in items if i["store_id"] == nid and not i["group_ids"])
+        await page.get_by_role("button", name=nitem["name"], exact=True).last.click()
+        async with page.expect_response("**/api/cart/add"):
+            await page.get_by_role("button", name=re.compile(r"^Add to cart")).click()
+        await page.goto(f"{env.server.url}/checkout")
+        assert await page.get_by_role("radio", name="Pickup").is_disabled()
+        await page.get_by_role("button", name="Place Order").click()
+        await page.get_by_text("doesn't offer pickup").first.wait_for(timeout=10_000)
+        assert len((await env.state())["orders"]) == before
+    finally:
+        await env.close()
+
+
+async def test_a_misspelt_dish_finds_it_and_nonsense_finds_nothing(runtime):
+    env = AsyncUIEnv("food", runtime=runtime)
+    try:
+        await env.reset(seed=0, start_path="/")
+        page = env.page
+        await _search(env, "burito")
+        await page.get_by_text("Showing results for “burrito”").wait_for(timeout=10_000)
+        state = await env.state()
+        with_burrito = {i["store_id"] for i in state["menu_items"] if "burrito" in i["name"].lower()}
+        dishes = await page.get_by_role("region", name="Dishes").get_by_role("link").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))")
+        assert dishes and all("burrito" in d.lower() for d in dishes)
+        shown = {sid for cards in dict(await page.evaluate(CARDS_JS.replace("section[aria-label]", "main"))).values()
+                 for sid, _fee in cards}
+        assert shown == with_burrito
+
+        await _search(env, "xqzjvk")
+        assert await page.get_by_text("No results for “xqzjvk”").is_visible()
+        assert await page.locator(".store-card").count() == 0
+    finally:
+        await env.close()
