@@ -1,10 +1,10 @@
 """Inkbox's search language, as Gmail reads it: words and "quoted phrases" (word-aware, over sender,
-recipients, subject and body), `from:` `to:` `cc:` `bcc:` `subject:` (with `(a OR b)`), `is:` (unread, read,
+recipients, subject and body), `from:` `to:` `cc:` `bcc:` `subject:` (with `(a OR b)`), `is:` (unread, read, muted,
 starred, important, sent, snoozed), `in:` (inbox, sent, starred, important, or a scope: trash, spam, drafts,
 scheduled, snoozed, anywhere), `label:`, `has:attachment`, `has:userlabels`/`nouserlabels`, `filename:`,
 `category:`, `after:` `before:` `newer:` `older:` (dates), `newer_than:` `older_than:` (2d, 3w, 1m, 1y),
 `larger:` `smaller:` `size:` (bytes, or with K / M: 500K, 2M; the size rule is domain/mail.py's), and `-`
-to negate any term. `parse_search` turns a query into SQL conditions over `Message`; queries.py re-exports it."""
+to negate any term or group; top-level `OR`, `( )` groups and `{a b}` (either) combine terms (`parse_tree`). `parse_search` turns a query into SQL conditions over `Message`; queries.py re-exports it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from sqlalchemy import String, and_, cast, false, func, select, true
+from sqlalchemy import String, and_, cast, false, func, or_, select, true
 from sqlalchemy.orm import Session
 
 from apps.mail.folders import label_descendants, labels_tree, negate, where
@@ -26,9 +26,6 @@ class SearchQuery:
     raw: str
     conds: list = field(default_factory=list)
     scope: str = "default"  # default | trash | spam | anywhere
-
-
-_TOKEN_RE = re.compile(r'(-?)(?:(\w+):)?("([^"]*)"|\([^()]*\)|\S+)')
 
 
 def parse_date(s: str) -> dt.datetime | None:
@@ -104,16 +101,100 @@ def labels_matching(session: Session, val: str) -> list[int]:
 SCOPES = {"trash", "spam", "anywhere", "drafts", "draft", "scheduled", "snoozed", "all"}
 
 
+# The grammar over the terms, as Gmail reads it: terms side by side must all hold; `a OR b` (upper case) either;
+# `( ... )` groups; `{a b}` is either term (an OR group); `-` before a term or a group negates it ("Doesn't
+# have: a b" is `-{a b}`: none of them). `AND` between terms is accepted and changes nothing.
+_TERM_RE = re.compile(r'(-?)(?:(\w+):)?("([^"]*)"|\([^()]*\)|\{[^{}]*\}|[^\s(){}]+)')
+_OPEN_RE = re.compile(r"(-?)([({])")
+
+
+def lex(q: str) -> list[tuple]:
+    """A query's tokens: ("open", negated, "(" or "{"), ("close",), ("or",), ("term", match of _TERM_RE)."""
+    out: list[tuple] = []
+    i, q = 0, q or ""
+    while i < len(q):
+        if q[i].isspace():
+            i += 1
+            continue
+        m = _OPEN_RE.match(q, i)
+        if m:
+            out.append(("open", bool(m.group(1)), m.group(2)))
+            i = m.end()
+            continue
+        if q[i] in ")}":
+            out.append(("close",))
+            i += 1
+            continue
+        m = _TERM_RE.match(q, i)
+        if m.group(0) == "OR":
+            out.append(("or",))
+        elif m.group(0) != "AND":
+            out.append(("term", m))
+        i = m.end()
+    return out
+
+
+def parse_tree(q: str) -> tuple:
+    """The query as a tree: ("and", [(negated, node)...]), ("or", [node...]) or ("term", match). Unbalanced
+    brackets and a dangling OR are forgiven (a stray close is skipped, an open group ends with the query)."""
+    toks = lex(q)
+    pos = 0
+
+    def peek():
+        return toks[pos][0] if pos < len(toks) else None
+
+    def unary():
+        nonlocal pos
+        tok = toks[pos]
+        pos += 1
+        if tok[0] == "term":
+            return False, ("term", tok[1])
+        _, neg, kind = tok
+        if kind == "(":
+            inner = alternatives()
+        else:  # {a b c}: any of them
+            items = []
+            while peek() not in (None, "close"):
+                if peek() == "or":
+                    pos += 1
+                    continue
+                items.append(("and", [unary()]))
+            inner = ("or", items)
+        if peek() == "close":
+            pos += 1
+        return neg, inner
+
+    def conjunction():
+        items = []
+        while peek() in ("term", "open"):
+            items.append(unary())
+        return ("and", items)
+
+    def alternatives():
+        nonlocal pos
+        parts = [conjunction()]
+        while peek() == "or":
+            pos += 1
+            parts.append(conjunction())
+        parts = [p for p in parts if p[1]]  # `a OR` is `a`
+        return parts[0] if len(parts) == 1 else ("or", parts)
+
+    top = [(False, alternatives())]
+    while pos < len(toks):  # a stray close (or OR after one): skip it and read on
+        pos += 1
+        top.append((False, alternatives()))
+    return ("and", top)
+
+
 def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
     sq = SearchQuery(q)
-    texts: list[tuple[bool, _Text]] = []
     names: dict[str, str] | None = None
     sizes: dict[int, int] | None = None
 
-    def text(field: str, term: str) -> None:
+    def text(field: str, term: str):
         nonlocal names
         if not re.search(r"\w", term):
-            return  # punctuation alone ("&", "-") is not searched, as in Gmail
+            return None  # punctuation alone ("&", "-") is not searched, as in Gmail
         if names is None:
             names = {e.lower(): n for e, n in session.execute(select(Contact.email, Contact.name))}
             acct = session.get(Account, 1)
@@ -121,37 +202,33 @@ def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
                 names[acct.email.lower()] = acct.name + " me"
         alts = [t.strip() for t in re.split(r"\s+OR\s+|\s*\|\s*", term) if t.strip()]
         if len(alts) > 1:
-            texts.append((neg, _AnyText([_Text(field, a, names) for a in alts])))
-        else:
-            texts.append((neg, _Text(field, term, names)))
+            return _AnyText([_Text(field, a, names) for a in alts])
+        return _Text(field, term, names)
 
-    for m in _TOKEN_RE.finditer(q or ""):
-        neg, op, whole, quoted = bool(m.group(1)), (m.group(2) or "").lower(), m.group(3), m.group(4)
+    def leaf(m):
+        """One term: a SQL condition, a text test (evaluated in Python), or None (no constraint)."""
+        nonlocal sizes
+        op, whole, quoted = (m.group(2) or "").lower(), m.group(3), m.group(4)
         val = quoted if quoted is not None else whole
         if val and val.startswith("(") and val.endswith(")"):
             val = val[1:-1].strip().strip('"')
+        elif op and val and val.startswith("{") and val.endswith("}"):  # from:{a b}: either
+            val = " OR ".join(val[1:-1].split())
         if not val:
-            continue
+            return None
         cond = None
         if op == "from" and val.lower() == "me":
             acct = session.get(Account, 1)
             cond = func.lower(Message.from_email) == (acct.email.lower() if acct else "")
         elif op in ("from", "to", "cc", "bcc", "subject"):
-            text(op, val)
-            continue
+            return text(op, val)
         elif op == "is":
-            v = val.lower()
-            if v == "snoozed":
-                cond = and_(*where(rules.SNOOZED, now))
-            else:
-                cond = {"unread": Message.is_read == false(), "read": Message.is_read == true(),
-                        "starred": Message.is_starred == true(), "important": Message.is_important == true(),
-                        "sent": Message.is_sent == true()}.get(v)
+            cond = is_condition(val.lower(), now)
         elif op == "in":
             v = val.lower()
             if v in SCOPES:
                 sq.scope = "drafts" if v == "draft" else v
-                continue
+                return None
             cond = {"inbox": and_(*where(rules.IN_INBOX, now)),
                     "sent": Message.is_sent == true(),
                     "starred": Message.is_starred == true(), "important": Message.is_important == true()}.get(v)
@@ -160,6 +237,8 @@ def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
             cond = Message.id.in_(select(MessageLabel.message_id).where(MessageLabel.label_id.in_(ids or [-1])))
         elif op == "has" and val.lower() in ("attachment", "attachments"):
             cond = Message.id.in_(select(Attachment.message_id))
+        elif op == "has" and val.lower() == "yellow-star":  # the clone's one star is Gmail's yellow star
+            cond = Message.is_starred == true()
         elif op == "has" and val.lower() in ("userlabels", "nouserlabels"):
             cond = Message.id.in_(select(MessageLabel.message_id))
             if val.lower() == "nouserlabels":
@@ -185,13 +264,55 @@ def parse_search(session: Session, q: str, now: dt.datetime) -> SearchQuery:
                 delta = dt.timedelta(days=n * {"d": 1, "w": 7, "m": 30, "y": 365}[unit])
                 cond = Message.sent_at >= now - delta if op == "newer_than" else Message.sent_at < now - delta
         if cond is None:  # a plain word or phrase (an unknown operator is searched as text)
-            text("", m.group(0).lstrip("-").strip('"') if op else val)
-            continue
-        sq.conds.append(negate(cond) if neg else cond)  # NULL-safe: -t finds what t does not
-    if texts:
-        sq.conds.append(Message.id.in_(_text_hits(session, texts, names or {}) or [-1]))
+            return text("", m.group(0).lstrip("-").strip('"') if op else val)
+        return cond
+
+    def conds(node) -> list:
+        """The SQL conditions, all of which must hold, for a node (an empty list: no constraint)."""
+        if node[0] == "or":
+            parts = [both(c) for c in node[1]]
+            if not parts or any(p is None for p in parts):
+                return []  # an alternative without constraint lets everything through
+            return [or_(*parts)]
+        if node[0] == "term":
+            return conds(("and", [(False, node)]))
+        out, texts = [], []
+        for neg, child in node[1]:
+            if child[0] == "term":
+                neg = neg or child[1].group(1) == "-"
+                got = leaf(child[1])
+                if got is None:
+                    continue
+                if isinstance(got, (_Text, _AnyText)):
+                    texts.append((neg, got))
+                    continue
+                out.append(negate(got) if neg else got)  # NULL-safe: -t finds what t does not
+                continue
+            c = both(child)
+            if c is not None:
+                out.append(negate(c) if neg else c)
+        if texts:
+            out.append(Message.id.in_(_text_hits(session, texts, names or {}) or [-1]))
+        return out
+
+    def both(node):
+        cs = conds(node)
+        return None if not cs else cs[0] if len(cs) == 1 else and_(*cs)
+
+    sq.conds = conds(parse_tree(q))
     sq.conds += scope_conds(sq.scope, now)
     return sq
+
+
+def is_condition(v: str, now: dt.datetime):
+    """`is:` words Gmail has that the clone's data holds; None for any other (then searched as text)."""
+    if v == "snoozed":
+        return and_(*where(rules.SNOOZED, now))
+    if v == "muted":
+        return Message.thread_id.in_(select(Thread.id).where(Thread.is_muted == true()))
+    return {"unread": Message.is_read == false(), "read": Message.is_read == true(),
+            "starred": Message.is_starred == true(), "important": Message.is_important == true(),
+            "sent": Message.is_sent == true()}.get(v)
 
 
 def message_sizes(session: Session) -> dict[int, int]:

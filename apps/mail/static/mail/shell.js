@@ -274,7 +274,7 @@
     if (c.to_contains) summary.push("to:(" + c.to_contains + ")");
     if (c.subject_contains) summary.push("subject:(" + c.subject_contains + ")");
     if (c.has_words) summary.push(c.has_words);
-    if (c.doesnt_have) summary.push("-" + c.doesnt_have);
+    if (c.doesnt_have) summary.push(/\s/.test(c.doesnt_have) ? "-{" + c.doesnt_have + "}" : "-" + c.doesnt_have);
     if (c.has_attachment) summary.push("has:attachment");
     $("#filter-summary").textContent = summary.join(" ");
     showAdvStep("filter");
