@@ -167,10 +167,11 @@ def send_email(to: Addresses, subject: Subject, body: Body, cc: Addresses = [], 
 def reply(thread_id: ThreadId, body: Body,
           reply_all: Annotated[bool, Field(description="reply to everyone on the message, not only its sender")] = False,
           to: Annotated[Optional[list[str]], Field(max_length=50, description="override the recipients (default: as Reply / Reply all fill them)")] = None,
-          cc: Addresses = [], file_ids: FileIds = [], body_html: BodyHtml = None) -> dict:
+          cc: Addresses = [], file_ids: FileIds = [], body_html: BodyHtml = None, bcc: Addresses = []) -> dict:
     """Reply in a conversation, as its Reply / Reply all buttons do: to the latest message from someone else
     (its sender; with reply_all, the sender and its To on To, its Cc on Cc, without me), subject "Re: ...".
-    `file_ids` attach files from list_files. Sent now."""
+    `cc` / `bcc` add recipients as the reply box's Cc / Bcc fields do. `file_ids` attach files from list_files.
+    Sent now."""
     session = _s()
     msgs = S.thread_msgs(session, thread_id)
     src, reply_to, all_to, all_cc = C.reply_source(session, msgs)
@@ -178,7 +179,7 @@ def reply(thread_id: ThreadId, body: Body,
     recipients = to if to is not None else (all_to if reply_all and everyone else reply_to)
     # Reply all keeps the original Cc on Cc; a Cc given is added to it (as typing into the Cc field would).
     copy = [*(all_cc if reply_all and everyone and to is None else []), *cc]
-    return _sent(*C.send(session, mode="reply_all" if reply_all else "reply", to=recipients, cc=copy, body=body,
+    return _sent(*C.send(session, mode="reply_all" if reply_all else "reply", to=recipients, cc=copy, bcc=bcc, body=body,
                          thread_id=thread_id, in_reply_to_id=src.id, file_ids=file_ids, body_html=body_html))
 
 

@@ -276,7 +276,8 @@ def undo_send(session, mid: Any) -> dict:
     elif mode == "forward" and body.startswith("---------- Forwarded message"):
         body = ""
     reply = {"thread_id": m.thread_id, "mode": mode, "in_reply_to_id": m.in_reply_to_id, "to": list(m.to),
-             "cc": list(m.cc), "body": body, "body_html": body_html, "file_ids": [f for f in files if f is not None]}
+             "cc": list(m.cc), "bcc": list(m.bcc), "body": body, "body_html": body_html,
+             "file_ids": [f for f in files if f is not None]}
     if mode == "forward":
         src = session.get(Message, m.in_reply_to_id) if m.in_reply_to_id else None
         kept = set(names)

@@ -279,6 +279,14 @@ def test_reply_all_keeps_cc_on_cc(app, dbs):
     assert (plain["to"], plain["cc"]) == ([src.from_email.lower()], [])
 
 
+def test_reply_bcc_as_the_reply_box_bcc_field(app, dbs):
+    """The reply box's Bcc (issue 46) reaches the tool too: the Bcc is kept on the message, not on To / Cc."""
+    tid, src = cc_thread(dbs)
+    r = call(app, "reply", thread_id=tid, body="Quietly copied", bcc=["boss@example.com"])
+    m = dbs.get(Message, r["message_id"])
+    assert m.bcc == ["boss@example.com"] and "boss@example.com" not in m.to + m.cc and r["bcc"] == ["boss@example.com"]
+
+
 @happy
 def save_draft(app, dbs):
     r = call(app, "save_draft", to=["a@example.com"], subject="Later", body="Not yet")

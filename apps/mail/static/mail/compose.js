@@ -22,7 +22,21 @@
   /* ---------------------------------------------------------------- compose */
   const compose = $("#compose");
   let backdrop = null;
-  const C = { draftId: null, key: "", dirty: false, timer: null, saving: Promise.resolve(), busy: false };
+  const C = { draftId: null, key: "", dirty: false, timer: null, saving: Promise.resolve(), busy: false, reply: null };
+  // A popped-out reply (the reply box's Pop out reply): sent as a reply in its conversation, with its files and
+  // forwarded attachments; like the inline reply, it keeps no draft (the clone has no reply drafts).
+  function replyMode(on) {
+    ["#compose-attach", "#compose-insert-files", "#send-options-btn"].forEach((sel) => { const el = $(sel); if (el) el.hidden = on; });
+    $("#compose-subject").readOnly = on;
+  }
+  function renderReplyAtts() {
+    const r = C.reply;
+    renderAttChips($("#compose-atts"), [...(r.fwd || []).map((a) => Object.assign({ fwd: true }, a)), ...(r.files || [])], (a) => {
+      if (a.fwd) r.fwd = r.fwd.filter((x) => x.attachment_id !== a.attachment_id);
+      else r.files = r.files.filter((f) => f.file_id !== a.file_id);
+      renderReplyAtts();
+    });
+  }
   function newKey() { return "c" + Math.random().toString(36).slice(2) + Date.now().toString(36); }
   function signatureBlock() {
     const sig = compose ? (compose.dataset.signature || "") : "";
@@ -49,6 +63,8 @@
     setFull(false);
     clearTimeout(C.timer);
     C.timer = null; C.draftId = null; C.dirty = false; C.busy = false; C.key = "";
+    C.reply = null;
+    replyMode(false);
     setStatus("");
     renderComposeAtts([]);
   }
@@ -64,7 +80,7 @@
   }
   // Attaching saves the draft with the files on it, so the draft (and, once sent, the message) carries them.
   async function composeAttach(ids) {
-    if (!ids.length || C.busy) return;
+    if (!ids.length || C.busy || C.reply) return;
     clearTimeout(C.timer);
     C.timer = null;
     C.dirty = false;
@@ -106,7 +122,19 @@
     C.key = newKey();
     compose.hidden = false;
     compose.classList.remove("minimized");
-    if (opts.draft) {
+    if (opts.reply) {
+      resetCompose();
+      C.reply = opts.reply;
+      replyMode(true);
+      setAddrs($("#compose-to"), opts.to || []);
+      if ((opts.cc || []).length) { $("#cc-row").hidden = false; setAddrs($("#compose-cc"), opts.cc); }
+      if ((opts.bcc || []).length) { $("#bcc-row").hidden = false; setAddrs($("#compose-bcc"), opts.bcc); }
+      $("#compose-subject").value = opts.reply.subject;
+      $("#compose-title").textContent = opts.reply.subject;
+      RTE.setHtml($("#compose-body"), opts.body_html || "");
+      renderReplyAtts();
+      setFull(true);
+    } else if (opts.draft) {
       C.draftId = opts.draft.id;
       setAddrs($("#compose-to"), opts.draft.to, opts.draft.names);
       if ((opts.draft.cc || []).length) { $("#cc-row").hidden = false; setAddrs($("#compose-cc"), opts.draft.cc, opts.draft.names); }
@@ -122,7 +150,7 @@
       if (!RTE.text($("#compose-body"))) RTE.setText($("#compose-body"), signatureBlock());
     }
     const body = $("#compose-body");
-    if (opts.draft || opts.to) RTE.caretToStart(body); else $("#compose-to").focus();
+    if (opts.draft || opts.to || opts.reply) RTE.caretToStart(body); else $("#compose-to").focus();
   }
   function scheduleSave() {
     if (!compose || compose.hidden || C.busy) return;
@@ -134,7 +162,7 @@
   function saveDraft() {
     clearTimeout(C.timer);
     C.timer = null;
-    if (C.busy || !C.dirty) return C.saving;
+    if (C.busy || !C.dirty || C.reply) return C.saving;
     const d = composeFields();
     if (!hasContent(d) && !C.draftId) { C.dirty = false; return C.saving; }
     C.dirty = false;
@@ -150,9 +178,25 @@
     });
     return C.saving;
   }
+  async function sendReply() {
+    const r0 = C.reply;
+    const d = composeFields();
+    if (!(d.to.trim() || d.cc.trim() || d.bcc.trim())) { await alertModal("Error", "Please specify at least one recipient."); return; }
+    let r;
+    try {
+      r = await api("/api/send", { mode: r0.mode, thread_id: r0.thread_id, in_reply_to_id: r0.in_reply_to_id, to: d.to, cc: d.cc, bcc: d.bcc,
+                                   body: d.body, body_html: d.body_html, file_ids: (r0.files || []).map((f) => f.file_id),
+                                   forward_attachment_ids: r0.fwd ? r0.fwd.map((a) => a.attachment_id) : null });
+    } catch (err) { await alertModal("Error", err.message); return; }
+    storeToast({ text: r.toast || "Message sent", actions: [undoSendAction(r), { label: "View message", href: "/thread/" + r.thread_id + "?back=" + encodeURIComponent(r0.back || "/inbox") }] });
+    compose.hidden = true;
+    resetCompose();
+    reload();
+  }
   async function sendCompose(scheduleAt) {
     const f = $("#compose-form");
     [f.to, f.cc, f.bcc].forEach(commitText);
+    if (C.reply) { await sendReply(); return; }
     const payload = Object.assign(composeFields(), { mode: "new", draft_id: C.draftId, key: C.key });
     if (!(payload.to.trim() || payload.cc.trim() || payload.bcc.trim())) {
       await alertModal("Error", "Please specify at least one recipient.");

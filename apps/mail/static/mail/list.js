@@ -231,6 +231,21 @@
 
   /* ------------------------------------------------------------------ lists */
   const rows = $$(".row");
+  // The list a conversation was opened from (its rows in order): the conversation's Newer / Older and `[` `]`
+  // go to its neighbours, and coming back puts the keyboard cursor on its row.
+  const LIST_KEY = "inkbox.list";
+  const here = location.pathname + location.search;
+  function rememberList(openedId) {
+    try {
+      sessionStorage.setItem(LIST_KEY, JSON.stringify({ back: here, opened: openedId,
+        rows: rows.filter((r) => !r.dataset.draft).map((r) => ({ id: Number(r.dataset.id), href: r.dataset.href })) }));
+    } catch (e) { /* ignore */ }
+  }
+  try {
+    const last = JSON.parse(sessionStorage.getItem(LIST_KEY) || "null");
+    const back = last && rows.find((r) => Number(r.dataset.id) === last.opened);
+    if (back && last.back === here) back.classList.add("kb-cursor");
+  } catch (e) { /* ignore */ }
   rows.forEach((row) => {
     row.addEventListener("click", (e) => {
       if (e.target.closest("button, a, input, .c-check, .c-star, .c-imp")) {
@@ -238,10 +253,12 @@
           const cb = $(".row-cb", row);
           cb.checked = !cb.checked;
           cb.dispatchEvent(new Event("change", { bubbles: true }));
+          ticked(cb, e.shiftKey);
         }
         return;
       }
       if (row.dataset.draft) { openDraft(Number(row.dataset.draft)); return; }
+      rememberList(Number(row.dataset.id));
       go(row.dataset.href);
     });
     $$("[data-row-action]", row).forEach((btn) => btn.addEventListener("click", (e) => {
@@ -280,6 +297,20 @@
     }
   }
   $$(".row-cb").forEach((cb) => cb.addEventListener("change", syncSelection));
+  // Gmail's selection model: ticking a row moves the keyboard cursor to it (and makes it the range's anchor);
+  // Shift + a tick gives every row from the anchor to this one the same state.
+  let anchor = null;
+  function ticked(cb, shift) {
+    const all = $$(".row-cb");
+    if (shift && anchor && anchor !== cb && all.includes(anchor)) {
+      const [a, b] = [all.indexOf(anchor), all.indexOf(cb)].sort((x, y) => x - y);
+      for (let i = a; i <= b; i++) all[i].checked = cb.checked;
+      syncSelection();
+    }
+    anchor = cb;
+    $$(".row").forEach((r) => r.classList.toggle("kb-cursor", r === cb.closest(".row")));
+  }
+  $$(".row-cb").forEach((cb) => cb.addEventListener("click", (e) => ticked(cb, e.shiftKey)));
   if (selectAll) {
     selectAll.addEventListener("click", () => {
       const any = $$(".row-cb").some((cb) => cb.checked);

@@ -19,16 +19,29 @@
     $("#shortcuts-close").addEventListener("click", closeShortcuts);
     scWrap.addEventListener("click", (e) => { if (e.target === scWrap) closeShortcuts(); });
   }
-  const KB = { cursor: -1, g: false, gTimer: null };
+  // The keyboard cursor is the row with .kb-cursor: j / k move it, ticking a row puts it there (list.js), and
+  // coming back from a conversation puts it on that conversation's row (Gmail's focus rules).
+  const KB = { g: false, gTimer: null, star: false, starTimer: null };
   const kbRows = () => $$("tr.row");
+  function kbIndex() { return kbRows().findIndex((r) => r.classList.contains("kb-cursor")); }
   function kbMove(d) {
     const rows = kbRows();
     if (!rows.length) return;
-    KB.cursor = Math.max(0, Math.min(rows.length - 1, (KB.cursor < 0 ? (d > 0 ? -1 : 0) : KB.cursor) + d));
-    rows.forEach((r, i) => r.classList.toggle("kb-cursor", i === KB.cursor));
-    rows[KB.cursor].scrollIntoView({ block: "nearest" });
+    const cur = kbIndex();
+    const next = Math.max(0, Math.min(rows.length - 1, (cur < 0 ? (d > 0 ? -1 : 0) : cur) + d));
+    rows.forEach((r, i) => r.classList.toggle("kb-cursor", i === next));
+    rows[next].scrollIntoView({ block: "nearest" });
   }
-  function kbRow() { const rows = kbRows(); return KB.cursor >= 0 ? rows[KB.cursor] : null; }
+  function kbRow() { const i = kbIndex(); return i >= 0 ? kbRows()[i] : null; }
+  // `* a` / `* n` / `* r` / `* u` / `* s` / `* t`: the Select menu's All / None / Read / Unread / Starred / Unstarred.
+  const STAR_SELECT = { a: "all", n: "none", r: "read", u: "unread", s: "starred", t: "unstarred" };
+  // `z`: the toast's Undo (the last action's, while its toast shows).
+  function undoLast() {
+    const box = $("#toast");
+    const b = box && !box.hidden ? $$("#toast-actions button").find((x) => x.textContent === "Undo") : null;
+    if (b) b.click();
+    return !!b;
+  }
   function clickFirst(sels, inMenus) {
     for (const sel of sels) {
       const el = $(sel);
@@ -46,8 +59,8 @@
     if (cb && !cb.checked) cb.click();
     return true;
   }
-  function listAction(action) {
-    if (selectForKey()) clickFirst(['#tb-selection [data-action="' + action + '"]']);
+  function listAction(action, inMenus) {
+    if (selectForKey()) clickFirst(['#tb-selection [data-action="' + action + '"]'], inMenus);
   }
   // `l` Label as, `v` Move to, `b` Snooze: open the toolbar's menu for the selection (list) or the conversation.
   function listMenu(kind) { if (selectForKey()) clickFirst(["#tb-selection " + MENU_TRIGGER[kind]]); }
@@ -71,9 +84,17 @@
     }
     const inThread = !!$("#thread-toolbar");
     const inList = !inThread && kbRows().length > 0;
+    if (KB.star) {
+      KB.star = false;
+      clearTimeout(KB.starTimer);
+      if (inList && STAR_SELECT[k]) { e.preventDefault(); clickFirst(['#select-menu [data-select="' + STAR_SELECT[k] + '"]'], true); }
+      return;
+    }
     let done = true;
     if (k === "?") { if (scWrap && !scWrap.hidden) closeShortcuts(); else openShortcuts(); }
     else if (k === "g") { KB.g = true; KB.gTimer = setTimeout(() => { KB.g = false; }, 2000); }
+    else if (k === "*" && inList) { KB.star = true; KB.starTimer = setTimeout(() => { KB.star = false; }, 2000); }
+    else if (k === "z") done = undoLast();
     else if (k === "c") { if (compose) openCompose(); }
     else if (k === "/") { const si = $("#search-input"); if (si) si.focus(); }
     else if (inList && k === "j") kbMove(1);
@@ -89,6 +110,7 @@
     else if (inList && k === "l") listMenu("labels");
     else if (inList && k === "v") listMenu("move");
     else if (inList && k === "b") listMenu("snooze");
+    else if (inList && k === "m") listAction("mute", true);
     else if (inThread && k === "r") clickFirst(["#reply-btn"]);
     else if (inThread && k === "a") clickFirst(["#reply-all-btn", "#reply-btn"]);
     else if (inThread && k === "f") clickFirst(["#forward-btn"]);
@@ -101,6 +123,8 @@
     else if (inThread && k === "l") threadMenu("labels");
     else if (inThread && k === "v") threadMenu("move");
     else if (inThread && k === "b") threadMenu("snooze");
+    else if (inThread && k === "m") threadAction("mute");
+    else if (inThread && (k === "[" || k === "]")) done = NS.archiveAndGo ? NS.archiveAndGo(k === "]" ? "older" : "newer") : false;
     else done = false;
     if (done) e.preventDefault();
   });

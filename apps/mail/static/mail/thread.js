@@ -35,6 +35,30 @@
       });
     });
     popover($("#thread-more-btn"), $("#thread-more-menu"));
+    // Newer / Older: the neighbours in the list this conversation was opened from (list.js remembers it).
+    const neighbours = { newer: null, older: null };
+    try {
+      const list = JSON.parse(sessionStorage.getItem("inkbox.list") || "null");
+      const i = list && list.back === back ? list.rows.findIndex((r) => r.id === tid) : -1;
+      if (i >= 0) {
+        neighbours.newer = i > 0 ? list.rows[i - 1] : null;
+        neighbours.older = i + 1 < list.rows.length ? list.rows[i + 1] : null;
+        list.opened = tid;
+        sessionStorage.setItem("inkbox.list", JSON.stringify(list));
+        $("#thread-pager").hidden = false;
+        $("#thread-pager-text").textContent = (i + 1) + " of " + list.rows.length;
+        [["newer", "#thread-newer"], ["older", "#thread-older"]].forEach(([k, sel]) => {
+          if (neighbours[k]) { $(sel).href = neighbours[k].href; $(sel).hidden = false; }
+        });
+      }
+    } catch (e) { /* ignore */ }
+    // `]` / `[` (Gmail): archive this conversation and open the older / newer one (the list when there is none).
+    NS.archiveAndGo = (dir) => {
+      const to = neighbours[dir] ? neighbours[dir].href : back;
+      if ($('#thread-toolbar [data-action="archive"]')) runAction("archive", { ids: [tid] }, null, to);
+      else go(to);
+      return true;
+    };
     const tfl = $("#thread-filter-like");
     if (tfl) tfl.addEventListener("click", (e) => { e.stopPropagation(); closePopovers(); startFilter({ from_contains: tfl.dataset.from || "" }); });
     $$("[data-remove-label]").forEach((b) => b.addEventListener("click", (e) => {
@@ -133,6 +157,9 @@
         setAddrs($("#reply-cc"), splitAddrs(cc));
         $("#reply-cc-row").hidden = !splitAddrs(cc).length;
         $("#reply-add-cc").hidden = !!splitAddrs(cc).length;
+        setAddrs($("#reply-bcc"), []);
+        $("#reply-bcc-row").hidden = true;
+        $("#reply-add-bcc").hidden = false;
         $(".ir-mode-icon", form).textContent = m;
         $("#ir-fwd").hidden = m !== "forward";
         if (fwdText) $("#ir-fwd-text").textContent = fwdText;
@@ -152,6 +179,32 @@
       };
       $$("#reply-bar .pill-btn").forEach((b) => b.addEventListener("click", () => openReply(b.dataset.mode, b.dataset.to, null, null, b.dataset.cc)));
       $("#reply-add-cc").addEventListener("click", () => { $("#reply-cc-row").hidden = false; $("#reply-add-cc").hidden = true; $("#reply-cc").focus(); });
+      $("#reply-add-bcc").addEventListener("click", () => { $("#reply-bcc-row").hidden = false; $("#reply-add-bcc").hidden = true; $("#reply-bcc").focus(); });
+      function closeReply() {
+        form.reset();
+        RTE.setText($("#reply-body"), "");
+        fwdAtts = [];
+        setAddrs($("#reply-to"), []);
+        setAddrs($("#reply-cc"), []);
+        setAddrs($("#reply-bcc"), []);
+        replyFiles = [];
+        renderReplyAtts();
+        form.hidden = true;
+        bar.hidden = false;
+      }
+      // Pop out reply (Gmail): the reply moves to the compose window, with what was typed, its recipients and files;
+      // it is still a reply in this conversation when sent from there.
+      $("#reply-popout").addEventListener("click", () => {
+        ["#reply-to", "#reply-cc", "#reply-bcc"].forEach((s) => commitText($(s)));
+        const list = (s) => splitAddrs(addrValue($(s)));
+        const subject = ($(".thread-subject") || {}).textContent || "";
+        NS.openCompose({ reply: { mode: mode, thread_id: Number(form.dataset.thread), in_reply_to_id: Number(form.dataset.irtNow || defaultIrt),
+                                  subject: (mode === "forward" ? "Fwd: " : "Re: ") + subject.trim(), back: back,
+                                  files: replyFiles.slice(), fwd: mode === "forward" ? fwdAtts.slice() : null },
+                         to: list("#reply-to"), cc: list("#reply-cc"), bcc: list("#reply-bcc"),
+                         body_html: RTE.html($("#reply-body")) });
+        closeReply();
+      });
       $$(".msg-reply").forEach((b) => b.addEventListener("click", (e) => {
         e.stopPropagation();
         const msg = b.closest(".msg");
@@ -159,17 +212,7 @@
         if (b.dataset.replyAll === "1") openReply("reply_all", msg.dataset.replyAllTo, b.dataset.replyMsg, null, msg.dataset.replyAllCc);
         else openReply("reply", msg.dataset.replyTo, b.dataset.replyMsg);
       }));
-      $("#reply-discard").addEventListener("click", () => {
-        form.reset();
-        RTE.setText($("#reply-body"), "");
-        fwdAtts = [];
-        setAddrs($("#reply-to"), []);
-        setAddrs($("#reply-cc"), []);
-        replyFiles = [];
-        renderReplyAtts();
-        form.hidden = true;
-        bar.hidden = false;
-      });
+      $("#reply-discard").addEventListener("click", closeReply);
       $("#reply-body").addEventListener("keydown", (e) => {
         if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); form.requestSubmit(); }
       });
@@ -179,13 +222,15 @@
         await replyPending.catch(() => {});  // files still being added go with this Send
         commitText($("#reply-to"));
         commitText($("#reply-cc"));
+        commitText($("#reply-bcc"));
         const to = addrValue($("#reply-to"));
         const cc = addrValue($("#reply-cc"));
-        if (!to.trim() && !cc.trim()) { await alertModal("Error", "Please specify at least one recipient."); return; }
+        const bcc = addrValue($("#reply-bcc"));
+        if (!to.trim() && !cc.trim() && !bcc.trim()) { await alertModal("Error", "Please specify at least one recipient."); return; }
         let r;
         try {
           r = await api("/api/send", { mode: mode, thread_id: Number(form.dataset.thread), in_reply_to_id: Number(form.dataset.irtNow || defaultIrt),
-                                       to: to, cc: cc, body: RTE.text($("#reply-body")), body_html: RTE.html($("#reply-body")),
+                                       to: to, cc: cc, bcc: bcc, body: RTE.text($("#reply-body")), body_html: RTE.html($("#reply-body")),
                                        file_ids: replyFiles.map((f) => f.file_id),
                                        forward_attachment_ids: mode === "forward" ? fwdAtts.map((a) => a.attachment_id) : null });
         } catch (err) { await alertModal("Error", err.message); return; }
@@ -197,6 +242,7 @@
       try { restored = JSON.parse(sessionStorage.getItem(REPLY_KEY) || "null"); sessionStorage.removeItem(REPLY_KEY); } catch (e) { restored = null; }
       if (restored && restored.thread_id === Number(form.dataset.thread)) {
         openReply(restored.mode, (restored.to || []).join(", "), restored.in_reply_to_id ? String(restored.in_reply_to_id) : null, null, (restored.cc || []).join(", "));
+        if ((restored.bcc || []).length) { setAddrs($("#reply-bcc"), restored.bcc); $("#reply-bcc-row").hidden = false; $("#reply-add-bcc").hidden = true; }
         if (restored.body_html) RTE.setHtml($("#reply-body"), restored.body_html);
         else RTE.setText($("#reply-body"), restored.body || "");
         if (restored.forward_attachment_ids) {
