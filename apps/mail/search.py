@@ -101,7 +101,8 @@ def labels_matching(session: Session, val: str) -> list[int]:
 SCOPES = {"trash", "spam", "anywhere", "drafts", "draft", "scheduled", "snoozed", "all"}
 
 
-# The grammar over the terms, as Gmail reads it: terms side by side must all hold; `a OR b` (upper case) either;
+# The grammar over the terms, as Gmail reads it: terms side by side must all hold; `a OR b` (upper case) either,
+# binding tighter than the side-by-side AND;
 # `( ... )` groups; `{a b}` is either term (an OR group); `-` before a term or a group negates it ("Doesn't
 # have: a b" is `-{a b}`: none of them). `AND` between terms is accepted and changes nothing.
 _TERM_RE = re.compile(r'(-?)(?:(\w+):)?("([^"]*)"|\([^()]*\)|\{[^{}]*\}|[^\s(){}]+)')
@@ -135,8 +136,10 @@ def lex(q: str) -> list[tuple]:
 
 
 def parse_tree(q: str) -> tuple:
-    """The query as a tree: ("and", [(negated, node)...]), ("or", [node...]) or ("term", match). Unbalanced
-    brackets and a dangling OR are forgiven (a stray close is skipped, an open group ends with the query)."""
+    """The query as a tree: ("and", [(negated, node)...]), ("or", [node...]) or ("term", match). `OR` binds
+    tighter than the terms' AND, as in Gmail: `from:amy OR from:dan dinner` is (amy or dan) and dinner.
+    Unbalanced brackets and a dangling OR are forgiven (a stray close is skipped, an open group ends with the
+    query)."""
     toks = lex(q)
     pos = 0
 
@@ -151,7 +154,7 @@ def parse_tree(q: str) -> tuple:
             return False, ("term", tok[1])
         _, neg, kind = tok
         if kind == "(":
-            inner = alternatives()
+            inner = conjunction()
         else:  # {a b c}: any of them
             items = []
             while peek() not in (None, "close"):
@@ -164,25 +167,29 @@ def parse_tree(q: str) -> tuple:
             pos += 1
         return neg, inner
 
-    def conjunction():
-        items = []
-        while peek() in ("term", "open"):
-            items.append(unary())
-        return ("and", items)
-
-    def alternatives():
+    def disjunction():
         nonlocal pos
-        parts = [conjunction()]
+        alts = [unary()]
         while peek() == "or":
             pos += 1
-            parts.append(conjunction())
-        parts = [p for p in parts if p[1]]  # `a OR` is `a`
-        return parts[0] if len(parts) == 1 else ("or", parts)
+            if peek() in ("term", "open"):
+                alts.append(unary())
+        return alts[0] if len(alts) == 1 else (False, ("or", [("and", [a]) for a in alts]))
 
-    top = [(False, alternatives())]
-    while pos < len(toks):  # a stray close (or OR after one): skip it and read on
+    def conjunction():
+        nonlocal pos
+        items = []
+        while peek() in ("term", "open", "or"):
+            if peek() == "or":  # a dangling OR: `OR a` is `a`
+                pos += 1
+                continue
+            items.append(disjunction())
+        return ("and", items)
+
+    top = [(False, conjunction())]
+    while pos < len(toks):  # a stray close: skip it and read on
         pos += 1
-        top.append((False, alternatives()))
+        top.append((False, conjunction()))
     return ("and", top)
 
 

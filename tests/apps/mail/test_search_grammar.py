@@ -94,6 +94,9 @@ def test_top_level_or_braces_and_groups(dbs):
     assert hits(dbs, "-{is:starred is:unread}") == searchable(dbs) - star - unread
     assert hits(dbs, "(is:starred OR is:unread) -is:starred") == unread - star
     assert hits(dbs, "is:starred AND is:unread") == star & unread
+    read = hits(dbs, "is:read")
+    assert hits(dbs, "is:read is:starred OR is:unread") == read & (star | unread)  # OR binds tighter, as in Gmail
+    assert hits(dbs, "OR is:starred OR") == star
     assert hits(dbs, "has:yellow-star") == star
 
 
