@@ -407,3 +407,26 @@ def address_full(addr: Any) -> str:
 
 def item_unit_price(item: Any, options: list[Any]) -> int:
     return int(g(item, "price_cents")) + sum(int(g(o, "price_cents")) for o in options)
+
+
+# ---------------------------------------------------------------- after delivery: help claims, Dasher ratings
+def refund_cents(unit_price_cents: int, quantity: int) -> int:
+    """What a help claim for `quantity` of an order line gives back: that part of the line's price (the page's
+    amounts, the help service, the tools and the task templates all call this)."""
+    return unit_price_cents * quantity
+
+
+def claim_refusal(name: str, ordered: int, quantity: Any) -> str | None:
+    """Why `quantity` of a line of `ordered` cannot be claimed (None: it can): a whole number from 1 to what
+    was ordered."""
+    if isinstance(quantity, bool) or not isinstance(quantity, int) or not 1 <= quantity <= ordered:
+        return f"You can report 1 to {ordered} of {name}." if ordered > 1 else f"You can report only 1 of {name}."
+    return None
+
+
+THUMBS = {"up": "Thumbs up", "down": "Thumbs down"}
+DASHER_REASONS = {
+    "up": ("Friendly", "Followed instructions", "Fast delivery", "Handled with care"),
+    "down": ("Late delivery", "Didn't follow instructions", "Unprofessional", "Food was damaged"),
+}
+DASHER_COMMENT_MAX = 300

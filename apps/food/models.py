@@ -264,6 +264,11 @@ class Order(Base):
     eta_minutes: Mapped[int] = mapped_column(Integer, default=30)
     rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     cancel_reason: Mapped[str] = mapped_column(String(120), default="")
+    # the Dasher's rating (delivered orders, once): up | down, the chosen reasons joined with ", " in
+    # logic.DASHER_REASONS' order, an optional comment
+    dasher_rating: Mapped[str | None] = mapped_column(String(4), nullable=True)
+    dasher_reasons: Mapped[str] = mapped_column(String(200), default="")
+    dasher_comment: Mapped[str] = mapped_column(String(300), default="")
 
 
 class OrderItem(Base):
@@ -280,12 +285,14 @@ class OrderItem(Base):
 
 
 class SupportRequest(Base):
-    """"Get help" on an order: one row per affected order item."""
+    """"Get help" on an order: one row per affected order item (once per line), for `quantity` of its units
+    (1 to the line's quantity); `amount_cents` is logic.refund_cents of that part."""
 
     __tablename__ = "support_requests"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     order_id: Mapped[int] = mapped_column(Integer, index=True)
     order_item_id: Mapped[int] = mapped_column(Integer)
+    quantity: Mapped[int] = mapped_column(Integer, default=1)
     issue: Mapped[str] = mapped_column(String(20))  # missing | wrong | quality
     reason: Mapped[str] = mapped_column(String(120), default="")
     resolution: Mapped[str] = mapped_column(String(10))  # refund | credit

@@ -304,10 +304,27 @@ def request_help(order_id: OrderId,
                  issue: Annotated[Literal["missing", "wrong", "quality"], Field(description="missing items, wrong items or a food quality issue")],
                  order_item_ids: Annotated[list[Annotated[int, Field(ge=1, le=ID_MAX)]], Field(min_length=1, max_length=50, description="the affected lines' order_item_id (get_order)")],
                  reason: Annotated[str, Field(max_length=60, description=f"the reason, one of the issue's: {REASONS}")],
-                 resolution: Annotated[Literal["refund", "credit"], Field(description="refund to the order's card, or Forkful credits (added at once)")]) -> dict:
-    """Get help with a completed order: report lines as missing, wrong or poor quality, and get their price back to the card or as credits. Returns the order with its help requests."""
+                 resolution: Annotated[Literal["refund", "credit"], Field(description="refund to the order's card, or Forkful credits (added at once)")],
+                 quantities: Annotated[dict[Annotated[int, Field(ge=1, le=ID_MAX)], int] | None, Field(max_length=50, description="how many of a line were affected, by order_item_id (e.g. {\"12\": 1} for 1 of a line of 3); a line not named: all of it")] = None) -> dict:
+    """Get help with a completed order: report lines (or part of a line's quantity) as missing, wrong or poor quality, and get that part's price back to the card or as credits. A line can be reported once. Returns the order with its help requests."""
     o = orders.get(order_id)
-    orders.request_help(o, issue, orders.choose_lines(o, order_item_ids), reason, resolution)
+    stray = sorted(set(quantities or {}) - set(order_item_ids))
+    if stray:
+        raise ToolError(f"quantities names line {stray[0]}, which is not in order_item_ids.")
+    orders.request_help(o, issue, orders.choose_lines(o, order_item_ids), reason, resolution, quantities)
+    return catalog.get_order(order_id)
+
+
+DASHER = "; ".join(f"{k}: {', '.join(v)}" for k, v in logic.DASHER_REASONS.items())
+
+
+@TOOLS.tool
+def rate_dasher(order_id: OrderId,
+                thumb: Annotated[Literal["up", "down"], Field(description="thumbs up or thumbs down")],
+                reasons: Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=8, description=f"optional reasons from the thumb's list: {DASHER}")] = [],  # noqa: B006 - pydantic copies it
+                comment: Annotated[str, Field(max_length=logic.DASHER_COMMENT_MAX, description="an optional comment for your Dasher")] = "") -> dict:
+    """Rate the Dasher of a delivered order (once): thumbs up or down, with optional reasons and a comment. Returns the order."""
+    orders.rate_dasher(orders.get(order_id), thumb, reasons, comment)
     return catalog.get_order(order_id)
 
 

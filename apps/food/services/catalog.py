@@ -250,7 +250,10 @@ def get_order(order_id: int) -> dict:
         "can_cancel": o.status in order_service.CANCELLABLE,
         "can_rate": o.status in order_service.DONE and o.rating is None,
         "can_get_help": o.status in order_service.DONE,
-        "help_requests": [{"order_item_id": r.order_item_id, "issue": r.issue, "reason": r.reason,
+        "can_rate_dasher": order_service.can_rate_dasher(o),
+        "dasher_rating": ({"thumb": o.dasher_rating, "reasons": [r for r in o.dasher_reasons.split(", ") if r],
+                           "comment": o.dasher_comment} if o.dasher_rating else None),
+        "help_requests": [{"order_item_id": r.order_item_id, "quantity": r.quantity, "issue": r.issue, "reason": r.reason,
                            "resolution": r.resolution, "amount": logic.money(r.amount_cents)} for r in helps],
     }
 

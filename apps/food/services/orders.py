@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from sqlalchemy import select
 
@@ -69,23 +69,30 @@ def rate(o: Order, stars: int, text: str) -> Review:
 
 
 def request_help(o: Order, issue: str | None, chosen: list[OrderItem], reason: str | None,
-                 resolution: str | None) -> list[SupportRequest]:
-    """One support request per chosen line (lines already reported are not chosen again); credits are added
-    at once, a card refund is recorded. The checks run in the help page's order, with its messages."""
+                 resolution: str | None, quantities: dict[int, Any] | None = None) -> list[SupportRequest]:
+    """One support request per chosen line (lines already reported are not chosen again), for the quantity
+    `quantities` gives it (by order_item_id; none: the whole line), refunded by logic.refund_cents; credits
+    are added at once, a card refund is recorded. The checks run in the help page's order, with its messages."""
     if o.status not in DONE:
         raise Invalid("You can get help once your order is complete.")
     if issue not in ISSUES:
         raise Invalid("Choose what went wrong.")
     if not chosen:
         raise Invalid("Select the items with a problem.")
+    qty = {oi.id: (quantities or {}).get(oi.id, oi.quantity) for oi in chosen}
+    for oi in chosen:
+        why = logic.claim_refusal(oi.name, oi.quantity, qty[oi.id])
+        if why:
+            raise Invalid(why)
     if reason not in ISSUES[issue][1]:
         raise Invalid("Choose a reason.")
     if resolution not in RESOLUTIONS:
         raise Invalid("Choose how you'd like to be refunded.")
     out = []
     for oi in chosen:
-        r = SupportRequest(order_id=o.id, order_item_id=oi.id, issue=issue, reason=reason, resolution=resolution,
-                           amount_cents=oi.unit_price_cents * oi.quantity, created_at=now())
+        r = SupportRequest(order_id=o.id, order_item_id=oi.id, quantity=qty[oi.id], issue=issue, reason=reason,
+                           resolution=resolution, amount_cents=logic.refund_cents(oi.unit_price_cents, qty[oi.id]),
+                           created_at=now())
         db().add(r)
         out.append(r)
     if resolution == "credit":
@@ -93,17 +100,48 @@ def request_help(o: Order, issue: str | None, chosen: list[OrderItem], reason: s
     return out
 
 
+def can_rate_dasher(o: Order) -> bool:
+    return o.mode == "delivery" and o.status == "delivered" and o.dasher_rating is None
+
+
+def rate_dasher(o: Order, thumb: str | None, reasons: Iterable[str] = (), comment: str = "") -> None:
+    """Rate the Dasher of a delivered order once: thumbs up or down, optional reasons from that thumb's list
+    (stored in the list's order), an optional comment."""
+    if o.mode != "delivery":
+        raise Invalid("Pickup orders have no Dasher to rate.")
+    if o.status != "delivered":
+        raise Invalid("You can rate your Dasher once your order is delivered.")
+    if o.dasher_rating is not None:
+        raise Invalid("You already rated your Dasher for this order.")
+    if thumb not in logic.THUMBS:
+        raise Invalid("Choose thumbs up or thumbs down.")
+    chosen = set(reasons)
+    allowed = logic.DASHER_REASONS[thumb]
+    stray = sorted(chosen - set(allowed))
+    if stray:
+        raise Invalid(f"“{stray[0]}” is not a reason for a {logic.THUMBS[thumb].lower()}; choose from: "
+                      + ", ".join(allowed) + ".")
+    comment = (comment or "").strip()
+    if len(comment) > logic.DASHER_COMMENT_MAX:
+        raise Invalid(f"Keep your comment to {logic.DASHER_COMMENT_MAX} characters.")
+    o.dasher_rating = thumb
+    o.dasher_reasons = ", ".join(r for r in allowed if r in chosen)
+    o.dasher_comment = comment
+
+
 def choose_lines(o: Order, order_item_ids: Iterable[int]) -> list[OrderItem]:
-    """The order's lines named by `order_item_ids` that have no request yet (for a tool: an id that is not a
-    line of this order is an error; the page only offers its own lines)."""
+    """The order's lines named by `order_item_ids` (for a tool: an id that is not a line of this order, or a
+    line already reported, is an error; the page offers only its own lines and disables reported ones)."""
     ids = set(order_item_ids)
     own = lines(o)
     unknown = ids - {oi.id for oi in own}
     if unknown:
         raise NotFound(f"Order #{o.id} has no line {sorted(unknown)[0]}; its lines are "
                        + ", ".join(f"{oi.id} ({oi.name})" for oi in own) + ".")
-    done = helped_line_ids(o)
-    return [oi for oi in own if oi.id in ids and oi.id not in done]
+    again = [oi for oi in own if oi.id in ids and oi.id in helped_line_ids(o)]
+    if again:
+        raise Invalid(f"{again[0].name} (line {again[0].id}) was already reported; a line can be reported once.")
+    return [oi for oi in own if oi.id in ids]
 
 
 def reorder(o: Order, replace: bool = False) -> None:

@@ -15,6 +15,7 @@ from apps.food.services import orders as order_service
 from apps.food.services.orders import ACTIVE, CANCEL_REASONS, CANCELLABLE, DONE, ISSUES, lines as order_lines  # noqa: F401
 from apps.food.views.blueprint import bp
 from apps.food.views.common import cart
+from domain import food as logic
 
 STATUS_TEXT = {
     "placed": "Order placed", "preparing": "Preparing your order", "on_the_way": "On the way",
@@ -75,6 +76,8 @@ def order_detail(order_id: int):
     return render_template("food/order.html", o=o, s=s, lines=order_lines(o), pm=pm, promo=promo, steps=timeline(o),
                            STATUS_TEXT=STATUS_TEXT, can_cancel=o.status in CANCELLABLE,
                            can_rate=o.status in DONE and o.rating is None, can_help=o.status in DONE,
+                           can_rate_dasher=order_service.can_rate_dasher(o), dasher_reasons=logic.DASHER_REASONS,
+                           thumbs=logic.THUMBS, dasher_rated=request.args.get("dasher") == "1",
                            helps=helps, reasons=CANCEL_REASONS, placed=request.args.get("placed") == "1",
                            helped=request.args.get("help") == "1", rate_error=request.args.get("rate_error", ""))
 
@@ -112,6 +115,30 @@ def rate(order_id: int):
     return reply(None)
 
 
+@bp.post("/orders/<int:order_id>/rate-dasher")
+def rate_dasher(order_id: int):
+    """The order page's 'Rate your Dasher' dialog (form: thumb, reason_<thumb> checkboxes, comment) or JSON
+    {thumb, reasons: [...], comment}."""
+    o = get_order(order_id)
+    data = inputs.body()
+    thumb = inputs.text(data, "thumb") or None
+    if hasattr(data, "getlist"):
+        reasons = data.getlist(f"reason_{thumb}") if thumb in logic.THUMBS else []
+    else:
+        reasons = data.get("reasons") or []
+        if not isinstance(reasons, list) or not all(isinstance(r, str) for r in reasons):
+            inputs.bad_request("'reasons' must be a list of reasons.")
+
+    def reply(err: str | None):
+        if not request.is_json:
+            return redirect(url_for("food.order_detail", order_id=o.id, **({"rate_error": err} if err else {"dasher": 1})))
+        return jsonify(ok=False, error=err) if err else jsonify(ok=True)
+
+    perform(order_service.rate_dasher, o, thumb, reasons, inputs.text(data, "comment"),
+            errors={Invalid: lambda e: reply(str(e))})
+    return reply(None)
+
+
 @bp.route("/orders/<int:order_id>/help", methods=["GET", "POST"])
 def order_help(order_id: int):
     o = get_order(order_id)
@@ -128,8 +155,9 @@ def order_help(order_id: int):
     if request.method != "POST":
         return page(None)
     chosen = [oi for oi in lines if form.get(f"item_{oi.id}") and oi.id not in done_ids]
+    quantities = {oi.id: inputs.integer(form, f"qty_{oi.id}", oi.quantity) for oi in chosen}
     perform(order_service.request_help, o, form.get("issue"), chosen, form.get("reason", ""), form.get("resolution"),
-            errors={Invalid: lambda e: page(str(e))})
+            quantities, errors={Invalid: lambda e: page(str(e))})
     return redirect(url_for("food.order_detail", order_id=o.id, help=1))
 
 

@@ -55,6 +55,7 @@ def valid_args(t) -> dict[str, dict]:
     done = next(o for o in t.rows(m.Order) if o.status in ("delivered", "picked_up") and o.rating is None)
     scheduled = next(o for o in t.rows(m.Order) if o.status == "scheduled")
     line = t.rows(m.OrderItem, m.OrderItem.order_id == done.id)[0]
+    delivered = next(o for o in t.rows(m.Order) if o.status == "delivered" and o.mode == "delivery")
     user = t.rows(m.User)[0]
     card = next(c for c in t.rows(m.PaymentMethod) if c.id != user.default_payment_id and c.exp_year >= 2027)
     saved = t.rows(m.SavedStore)[0].store_id
@@ -77,6 +78,7 @@ def valid_args(t) -> dict[str, dict]:
         "rate_order": {"order_id": done.id, "stars": 4, "review": "Good"},
         "request_help": {"order_id": done.id, "issue": "missing", "order_item_ids": [line.id],
                          "reason": "Item was not in the bag", "resolution": "credit"},
+        "rate_dasher": {"order_id": delivered.id, "thumb": "up", "reasons": ["Friendly"], "comment": "Thanks!"},
         "reorder": {"order_id": done.id, "replace_cart": True}, "get_account": {},
         "set_delivery_mode": {"mode": "pickup"}, "select_address": {"address_id": 2},
         "add_address": {"street": "250 King St", "zip": zip_code, "label": "Gym"},

@@ -563,6 +563,17 @@
   $$(".help-form input[name=resolution]").forEach(r => r.addEventListener("change", () => {
     $$(".help-form .opt-card").forEach(l => { const i = $("input", l); if (i) l.classList.toggle("on", i.checked); });
   }));
+  $$("[data-thumb]").forEach(r => r.addEventListener("change", () => {
+    $$("[data-thumb-reasons]").forEach(l => {
+      l.hidden = l.dataset.thumbReasons !== r.value;
+      if (l.hidden) $$("input", l).forEach(i => { i.checked = false; });
+    });
+    $$(".thumbs .opt-card").forEach(l => { const i = $("input", l); if (i) l.classList.toggle("on", i.checked); });
+  }));
+  const df = $("[data-dasher-form]");
+  if (df) df.addEventListener("submit", (e) => {
+    if (!$("[data-thumb]:checked")) { e.preventDefault(); $("[data-dasher-err]").textContent = "Choose thumbs up or thumbs down."; }
+  });
   $$("input[name=plan]").forEach(r => r.addEventListener("change", () => {
     $$("input[name=plan]").forEach(i => i.closest(".opt-card").classList.toggle("on", i.checked));
   }));
