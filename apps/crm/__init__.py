@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import seed_data.crm
+from apps.crm import feed_seed
 from apps._shared import AppSpec
 from apps._shared import create_app as _create_app
 from apps.crm.models import VOLATILE, Base
@@ -15,14 +16,14 @@ SPEC = AppSpec(
     title="Stratus CRM",
     import_name="apps.crm",
     base=Base,
-    build_world=seed_data.crm.build,
+    build_world=feed_seed.build,  # seed_data.crm.build plus the seeded Chatter
     views="apps.crm.views",
     tools="apps.crm.tools",
     # A Thursday late in Q1: "this quarter" ends in 19 days.
     default_now=dt.datetime(2026, 3, 12, 9, 15),
     start_path="/lightning/page/home",
     vocab_dir=seed_data.crm.VOCAB_DIR,
-    fingerprint_modules=["seed_data.crm", "domain.crm", "apps.crm.models"],
+    fingerprint_modules=["seed_data.crm", "apps.crm.feed_seed", "domain.crm", "apps.crm.models"],
     volatile=VOLATILE,
 )
 

@@ -459,6 +459,52 @@ class FileLink(Base):
     __table_args__ = (Index("ix_file_links_parent", "parent_type", "parent_id"),)
 
 
+class FeedItem(Base):
+    """A Chatter post on a record's Feed (FeedItem, type TextPost): newest first. `parent_type` is
+    Account | Contact | Opportunity | Case."""
+
+    __tablename__ = "feed_items"
+    id: Mapped[int] = _int(primary_key=True)
+    parent_type: Mapped[str] = _str(20)
+    parent_id: Mapped[int] = _int()
+    body: Mapped[str] = mapped_column(Text, default="")
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_feed_items_parent", "parent_type", "parent_id"),)
+
+
+class FeedComment(Base):
+    """A comment on a post (FeedComment)."""
+
+    __tablename__ = "feed_comments"
+    id: Mapped[int] = _int(primary_key=True)
+    feed_item_id: Mapped[int] = _int(index=True)
+    body: Mapped[str] = mapped_column(Text, default="")
+    created_by_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class FeedLike(Base):
+    """A user's like of a post (one per user and post)."""
+
+    __tablename__ = "feed_likes"
+    id: Mapped[int] = _int(primary_key=True)
+    feed_item_id: Mapped[int] = _int(index=True)
+    user_id: Mapped[int] = _int()
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class FeedMention(Base):
+    """An @mention of a user in a post or a comment (`feed_comment_id` set for a comment's)."""
+
+    __tablename__ = "feed_mentions"
+    id: Mapped[int] = _int(primary_key=True)
+    feed_item_id: Mapped[int] = _int(index=True)
+    feed_comment_id: Mapped[int | None] = _int(nullable=True)
+    user_id: Mapped[int] = _int()
+
+
 VOLATILE: dict[str, list[str]] = {
     model.__tablename__: ["last_viewed_at", "updated_at", "last_modified_by_id"]
     for model in Audited.__subclasses__()  # in the order they are defined
@@ -502,4 +548,8 @@ REFERENCES: dict[str, dict[str, str]] = {
                                "product_id": "Product"},
     "files": {"owner_id": "User"},
     "file_links": {"file_id": "File", "parent_id": "@parent_type"},
+    "feed_items": {"parent_id": "@parent_type", "created_by_id": "User"},
+    "feed_comments": {"feed_item_id": "FeedItem", "created_by_id": "User"},
+    "feed_likes": {"feed_item_id": "FeedItem", "user_id": "User"},
+    "feed_mentions": {"feed_item_id": "FeedItem", "feed_comment_id": "FeedComment", "user_id": "User"},
 }

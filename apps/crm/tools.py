@@ -668,3 +668,75 @@ def remove_file(link_id: Annotated[int, ID_RANGE, Field(description="the file's 
     """Remove from Record: the file leaves the record's Files list (it stays in the library)."""
     lk = filesvc.remove(link_id)
     return {"link_id": link_id, "file_id": lk.file_id, "object": lk.parent_type, "record_id": lk.parent_id, "removed": True}
+
+
+# ------------------------------------------------------------------------------ Chatter (services/feed.py)
+from apps.crm.services import feed as feedsvc  # noqa: E402 - this section's service, kept beside its tools
+
+FeedParent = _kind(Literal["Account", "Contact", "Opportunity", "Case"], "the kind of record whose Feed it is")
+FeedText = Annotated[str, Field(description="the text; @Full Name (a user's full name, see list_users) mentions that user")]
+
+
+@TOOLS.tool
+def list_feed(object: FeedParent, record_id: Annotated[int, ID_RANGE, Field(description="the record's id")]) -> list:
+    """A record's Feed (Chatter), newest post first: each post's id, author, text, mentions, likes and comments."""
+    return [feedsvc.as_dict(p) for p in feedsvc.feed(object, record_id)]
+
+
+@TOOLS.tool
+def post_to_feed(object: FeedParent, record_id: Annotated[int, ID_RANGE, Field(description="the record's id")],
+                 text: FeedText) -> dict:
+    """Share a post on a record's Feed (the publisher's Post); @Full Name in the text mentions a user."""
+    item = feedsvc.post(object, record_id, text)
+    return {"post_id": item.id, "object": object, "record_id": record_id, "body": item.body,
+            "mentions": [R.user_by_id(u).name for u in feedsvc.mentions(item.body)]}
+
+
+@TOOLS.tool
+def comment_on_post(post_id: Annotated[int, ID_RANGE, Field(description="the post's id (list_feed)")], text: FeedText) -> dict:
+    """Comment on a post of a record's Feed."""
+    c = feedsvc.comment(post_id, text)
+    return {"comment_id": c.id, "post_id": post_id, "body": c.body}
+
+
+@TOOLS.tool
+def like_post(post_id: Annotated[int, ID_RANGE, Field(description="the post's id (list_feed)")],
+              liked: Annotated[bool, Field(description="true to like, false to unlike")] = True) -> dict:
+    """Like (or unlike) a post of a record's Feed."""
+    return {"post_id": post_id, "liked": feedsvc.set_like(post_id, liked)}
+
+
+# ------------------------------------------------------------------------------ dashboards (services/dashboards.py)
+from apps.crm.services import dashboards as dashsvc  # noqa: E402 - this section's service, kept beside its tools
+
+DisplayAs = _kind(Literal["bar", "column", "line", "donut", "funnel", "metric", "table"],
+                  "Display As: bar (Horizontal Bar Chart), column (Vertical Bar Chart), line, donut, funnel, metric, table (Lightning Table)")
+
+
+@TOOLS.tool
+def list_dashboards(search: Annotated[str, Field(description="narrow by name")] = "") -> list:
+    """Dashboards with their components (position, title, source report, Display As)."""
+    q = search.strip().casefold()
+    return [dashsvc.as_dict(d) for d in db().scalars(select(m.Dashboard).order_by(m.Dashboard.name, m.Dashboard.id))
+            if q in d.name.casefold()]
+
+
+@TOOLS.tool
+def add_dashboard_component(dashboard_id: Annotated[int, ID_RANGE, Field(description="the dashboard's id (list_dashboards)")],
+                            report_id: Annotated[int, ID_RANGE, Field(description="the source report's id (list_reports)")],
+                            display_as: DisplayAs,
+                            title: Annotated[str, Field(description="the component's title; blank = the report's name")] = "") -> dict:
+    """Edit a dashboard: + Component (a report as a chart, a metric or a table), added last, and Save."""
+    d = dashsvc.dashboard(dashboard_id)
+    dashsvc.save(d, dashsvc.add(list(d.components or []), report_id, display_as, title))
+    return dashsvc.as_dict(d)
+
+
+@TOOLS.tool
+def remove_dashboard_component(dashboard_id: Annotated[int, ID_RANGE, Field(description="the dashboard's id (list_dashboards)")],
+                               title: Annotated[str, Field(description="the component's title, as list_dashboards shows it")]) -> dict:
+    """Edit a dashboard: remove the component with this title, and Save."""
+    d = dashsvc.dashboard(dashboard_id)
+    comps = list(d.components or [])
+    dashsvc.save(d, dashsvc.remove(comps, dashsvc.position(comps, title)))
+    return dashsvc.as_dict(d)

@@ -11,5 +11,6 @@ def blueprints() -> list[Blueprint]:
     from apps.crm.views import (  # noqa: F401 - registers routes
         activity, convert, files, goal, home, lists, merge, products, records, reports, search, shell)
     from apps.crm.views import cases, listfields  # noqa: F401 - Close Case form; Select Fields to Display
+    from apps.crm.views import dashboards, feed  # noqa: F401 - Edit dashboards; Chatter on records
 
     return [bp]

@@ -18,6 +18,7 @@ from apps.crm.services.read import activity_scope
 from apps.crm.services.activities import composer_defaults  # noqa: F401 - the record page and composers read it
 from apps.crm.views.base import bp, done, fail, json_ok, lurl, page, rurl
 from apps.crm.views.refusals import modal
+from apps.crm.services import feed as feedsvc
 
 VIEWABLE = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
 TRACKED = ("Lead", "Account", "Contact", "Opportunity", "Case", "Task", "Event")
@@ -290,6 +291,11 @@ def record_page(obj: str, rid: int, modal_html: str = ""):
     ctx["errors"] = {}
     ctx["modal_html"] = modal_html
     ctx["composer_defaults"] = composer_defaults(obj, rec)
+    if obj in feedsvc.FEED_OBJECTS:
+        ctx["feed"] = feedsvc.feed(obj, rid)
+        ctx["feed_segments"] = feedsvc.segments
+        ctx["feed_users"] = [u.name for u in R.users() if u.is_active]
+        ctx["feed_names"] = {u.id: u.name for u in R.users()}
     title = ctx["name"]
     return page("crm/record.html", active=obj, title=f"{title} | {o.label}", page_icon=o.icon, **ctx)
 

@@ -76,6 +76,14 @@ VALID: dict[str, dict] = {
     "attach_files": {"object": "Account", "record_id": 1, "file_ids": [2]},
     "upload_file": {"object": "Account", "record_id": 1, "file_name": "visit.txt", "text": "Met the CFO."},
     "remove_file": {"link_id": 1},
+    # Chatter and dashboards (tests/apps/crm/test_feed.py, test_dashboard_edit.py): post 1 is seeded.
+    "list_feed": {"object": "Account", "record_id": 1},
+    "post_to_feed": {"object": "Account", "record_id": 1, "text": "Renewal call booked."},
+    "comment_on_post": {"post_id": 1, "text": "Thanks"},
+    "like_post": {"post_id": 1},
+    "list_dashboards": {},
+    "add_dashboard_component": {"dashboard_id": 1, "report_id": 3, "display_as": "metric"},
+    "remove_dashboard_component": {"dashboard_id": 1, "title": "Pipeline by Owner"},
 }
 
 

@@ -1024,5 +1024,45 @@
     filterFiles(pick);
   });
   document.addEventListener("submit", (e) => { if (e.target.matches("[data-files-search]")) e.preventDefault(); });
+  // Chatter's @mention typeahead (the Feed tab's publisher and comment boxes): typing "@" and part of a name lists
+  // the matching people; choosing one writes "@Full Name " in place of what was typed (the server reads mentions
+  // from the text: services/feed.mentions).
+  function mentionQuery(box) {
+    const before = box.value.slice(0, box.selectionStart == null ? box.value.length : box.selectionStart);
+    const m = before.match(/(?:^|\s)@([^@\n]{0,40})$/);
+    return m ? {q: m[1], start: before.length - m[1].length - 1, end: before.length} : null;
+  }
+  function showMentions(box) {
+    const wrap = box.closest("[data-mention]");
+    const list = wrap && wrap.querySelector("[data-mention-list]");
+    if (!list) return;
+    const at = mentionQuery(box);
+    let any = false;
+    $$("[data-mention-item]", list).forEach((li) => {
+      const name = li.querySelector("[data-mention-user]").dataset.mentionUser.toLowerCase();
+      const q = at ? at.q.toLowerCase().trim() : "";
+      const on = !!at && (q === "" || name.startsWith(q) || name.split(" ").some((w) => w.startsWith(q)));
+      li.hidden = !on;
+      any = any || on;
+    });
+    list.hidden = !any;
+  }
+  document.addEventListener("input", (e) => {
+    if (e.target && e.target.matches && e.target.matches("[data-mention-input]")) showMentions(e.target);
+  });
+  document.addEventListener("click", (e) => {
+    const opt = e.target && e.target.closest && e.target.closest("[data-mention-user]");
+    if (!opt) return;
+    e.preventDefault();
+    const wrap = opt.closest("[data-mention]");
+    const box = wrap.querySelector("[data-mention-input]");
+    const at = mentionQuery(box) || {start: box.value.length, end: box.value.length};
+    const text = "@" + opt.dataset.mentionUser + " ";
+    box.value = box.value.slice(0, at.start) + text + box.value.slice(at.end);
+    const caret = at.start + text.length;
+    box.focus();
+    box.setSelectionRange(caret, caret);
+    wrap.querySelector("[data-mention-list]").hidden = true;
+  });
   window.CRMUI = {openModal, closeModal, toast};
 })();
