@@ -139,8 +139,9 @@ def _food(im: Image.Image, e: str, cx: int, bottom: int, size: int, angle: int =
     x, y = cx - g.width // 2, bottom - g.height
     pad = (sh.width - g.width) // 2
     _put(im, _drop(e, size, angle, 0.45), x - pad + size // 40, y - pad + size // 30)
-    gr = _ground(e, size, angle)  # its middle a quarter of its own height above the base
-    _put(im, gr, cx - gr.width // 2 + size // 30, bottom - g.height // 16 - gr.height // 2)
+    gr = _ground(e, size, angle)  # ends just below the base: the food sits on it
+    flat = g.height // 4 + 2
+    _put(im, gr, cx - gr.width // 2 + size // 30, bottom + size // 50 - (gr.height + flat) // 2)
     _put(im, g, x, y)
 
 
@@ -464,7 +465,7 @@ def dish(name: str, e: str, w: int = 320, h: int = 320) -> bytes:
         _back_props(im, rng, [(cx - side * int(w * 0.36), int(h * 0.2), int(m * 0.3)),
                               (cx + side * int(w * 0.33), int(h * 0.12), int(m * 0.2))])
     else:
-        _back_props(im, rng, [(rng.choice((int(w * 0.05), int(w * 0.95))), int(h * 0.02), int(m * 0.26))])
+        _back_props(im, rng, [(rng.choice((int(w * 0.06), int(w * 0.94))), int(h * 0.1), int(m * 0.26))])
     im = _depth_blur(im, 0.5, max(2.5, m / 70))
     if w > h * 1.4 and rng.random() < 0.7:
         col = CLOTHS[rng.randrange(len(CLOTHS))]
@@ -491,8 +492,8 @@ def store_hero(name: str, emojis: tuple[str, ...], color: str, w: int = 640, h: 
         front = (w // 2, int(h * 0.58), int(h * 0.44))
     else:
         back = [(int(w * x), int(h * y), int(h * s)) for x, y, s in
-                ((0.12, 0.26, 0.27), (0.88, 0.26, 0.25), (0.5, 0.06, 0.2))]
-        front = (w // 2, int(h * 0.6), int(h * 0.36))
+                ((0.1, 0.3, 0.3), (0.9, 0.28, 0.28), (0.5, 0.04, 0.22))]
+        front = (w // 2, int(h * 0.6), int(h * 0.42))
     for i, (x, y, r) in enumerate(back):
         if i < len(rest) or i == 0:
             _serve(im, rest[i % len(rest)], x, y, r, rng)
