@@ -361,7 +361,9 @@ def _napkin(im: Image.Image, x: int, y: int, w: int, h: int, color, angle: float
 
 
 @lru_cache(maxsize=256)
-def _napkin_layers(w: int, h: int, color: tuple[int, int, int], angle: int, flip: int) -> tuple[Image.Image, Image.Image]:
+def _napkin_layers(w: int, h: int, color: tuple[int, int, int], angle: int,
+                   flip: int) -> tuple[Image.Image, Image.Image]:
+    """The napkin (with its spoon) and its shadow layer, cached: a scene only places them."""
     S = 2
     W, H = w * S, h * S
     cloth = Image.new("RGBA", (W, H), (0, 0, 0, 0))
@@ -523,7 +525,8 @@ def store_logo(name: str, e: str, color: str, size: int = 128) -> bytes:
     im = im.resize((size, size), Image.LANCZOS)
     g, sh = _sprite(e, int(size * 0.56))
     pad = (sh.width - g.width) // 2
-    _put(im, _drop(e, int(size * 0.56), 0, 0.6), size // 2 - g.width // 2 - pad, size // 2 - g.height // 2 - pad + size // 40)
+    _put(im, _drop(e, int(size * 0.56), 0, 0.6), size // 2 - g.width // 2 - pad,
+         size // 2 - g.height // 2 - pad + size // 40)
     _put(im, g, size // 2 - g.width // 2, size // 2 - g.height // 2)
     return _png(im)
 
