@@ -50,9 +50,8 @@ def add_feed(rows: dict[str, list[dict[str, Any]]], seed: int, now: dt.datetime)
     counts = {"Account": 8, "Opportunity": 10, "Contact": 5, "Case": 5}
     for obj, pool in pools.items():
         for rec in rng.sample(sorted(pool, key=lambda r: r["id"]), min(counts[obj], len(pool))):
-            for k in range(rng.choice((1, 1, 2))):
+            for text in rng.sample(POSTS[obj], rng.choice((1, 2, 2))):  # a record's posts say different things
                 author = rng.choice(others + [ME])
-                text = rng.choice(POSTS[obj])
                 target = None
                 if "{who}" in text:
                     target = ME if author != ME else rng.choice(others)

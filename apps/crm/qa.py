@@ -26,6 +26,9 @@ QA = {
         "/lightning/r/Opportunity/12/products/add",
         "/lightning/r/Account/5/files/add",
         "/lightning/r/Report/9/edit",
+        # Issue 46 part two: a record's Feed tab (Chatter), the dashboard builder.
+        "/lightning/r/Opportunity/12/view?tab=feed",
+        "/lightning/r/Dashboard/2/edit",
     ],
     "seed": 0,
     "vocabulary": {

@@ -1,0 +1,138 @@
+"""The behaviours issue 46 fixed, as tasks: Change Account Owner's "Transfer closed opportunities" checkbox
+(services/records.account_transfer) and an email to a non-primary contact role logged on who it went to
+(services/activities.email_recipients)."""
+
+from __future__ import annotations
+
+import random
+
+from domain.crm import OPEN_STAGES
+from tasks.templates import World, template
+from tasks.templates.harmless import harmless
+from tasks.templates.crm._common import (
+    DIALOG, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, lookup,
+    menuitem, neighbour, open_record, reread, tab, tools, wrong_record, written)
+
+NOAH = 7
+CLOSED_BOX = {"click": {"role": "checkbox", "name": "Transfer closed opportunities", "exact": True, "within": DIALOG}}
+
+
+def _change(closed: bool) -> list[dict]:
+    return ([button("Show more actions"), menuitem("Change Owner"), *lookup("Owner", "Noah", "Noah Patel")]
+            + ([CLOSED_BOX] if closed else []) + [button("Change Owner", within=DIALOG)])
+
+
+@template("crm", "account-owner-with-closed-opps", difficulty="medium", max_steps=16)
+def account_owner_with_closed_opps(w: World, rng: random.Random):
+    """Change an account's owner so that its closed opportunities go along too (the dialog's checkbox)."""
+    crm = Crm(w)
+    cands = []
+    for a in sorted(crm.accounts, key=lambda a: a["id"]):
+        opps = crm.opps_by_acc.get(a["id"], [])
+        closed = [o for o in opps if o["stage"] not in OPEN_STAGES and o["owner_id"] == a["owner_id"]]
+        if a["owner_id"] != NOAH and crm.unique(a["name"]) and closed and len(a["name"]) < 40:
+            cands.append(a)
+    for a in rng.sample(cands, len(cands)):
+        opps = crm.opps_by_acc.get(a["id"], [])
+        moving = [o for o in opps if o["owner_id"] == a["owner_id"]]  # open ones by default, closed ones by the box
+        other = neighbour(cands, a)
+        solution = open_record(a["name"]) + _change(True) + [done()]
+        yield {
+            "goal": f"Noah Patel is taking over the account {a['name']}, including the history of its closed deals. Change the "
+                    f"account's owner to Noah so that its opportunities owned by the current owner, the closed ones too, "
+                    f"move to him; opportunities other reps own stay theirs.",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "accounts", "where": {"id": a["id"]}, "expect": {"owner_id": NOAH}}]
+                + [{"table": "opportunities", "where": {"id": o["id"]}, "expect": {"owner_id": NOAH}} for o in moving],
+                "unchanged_except": [allow_update("accounts", {"id": a["id"]}, ["owner_id"]),
+                                     allow_update("contacts", {"account_id": a["id"]}, ["owner_id"])]
+                + [allow_update("opportunities", {"id": o["id"]}, ["owner_id"]) for o in moving],
+            },
+            "solution": solution,
+            "near_misses": [open_record(a["name"]) + _change(False) + [done()]],  # the closed ones stay behind
+            "harmless": [harmless("check_work", solution[:-1] + open_record(a["name"]) + [done()],
+                                  "opens the account again to see Noah on it and on its opportunities",
+                                  [find("Account", a["name"]), call("list_users"),
+                                   call("change_owner", object="Account", record_id=a["id"], owner_id=NOAH,
+                                        transfer_closed_opportunities=True), reread("Account", a["id"])])],
+            "adversarial": [
+                extra(solution, open_record(other["name"]) + _change(True), f"also hands Noah the account {other['name']}"),
+                wrong_record(open_record(other["name"]) + _change(True) + [done()], f"changes {other['name']}'s owner instead"),
+            ],
+            "tools": tools(
+                [find("Account", a["name"]), call("list_users"),
+                 call("change_owner", object="Account", record_id=a["id"], owner_id=NOAH, transfer_closed_opportunities=True), finish()],
+                [find("Account", a["name"]), call("list_users"),
+                 call("change_owner", object="Account", record_id=a["id"], owner_id=NOAH), finish()],
+            ),
+        }
+
+
+MAILS = [("Security questionnaire", "Hi, here is the completed security questionnaire you asked for."),
+         ("Technical deep dive", "Thanks for joining today. I will share the architecture diagram by Friday."),
+         ("Pilot success criteria", "Attached are the pilot success criteria we agreed on."),
+         ("Reference call", "I can set up a reference call with a customer in your industry next week.")]
+
+
+@template("crm", "email-opp-contact-role", difficulty="medium", max_steps=18)
+def email_opp_contact_role(w: World, rng: random.Random):
+    """From an opportunity's Email composer, email one of its contact roles who is not the primary contact (the email
+    is logged on that person)."""
+    crm = Crm(w)
+    bodies = [b for _, b in MAILS]
+    cands = []
+    for o in sorted(crm.opps, key=lambda o: o["id"]):
+        roles = sorted(crm.roles_by_opp.get(o["id"], []), key=lambda r: (not r["is_primary"], r["id"]))
+        if len(roles) < 2 or not roles[0]["is_primary"] or not crm.unique(o["name"]) or len(o["name"]) > 60:
+            continue
+        primary = crm.con[roles[0]["contact_id"]]
+        for r in roles[1:]:
+            c = crm.con[r["contact_id"]]
+            if c["email"] and c["email"].lower() != (primary["email"] or "").lower() and c["id"] != primary["id"]:
+                cands.append((o, c, primary))
+                break
+    for o, c, primary in rng.sample(cands, len(cands)):
+        subj, body = rng.choice(MAILS)
+        name = crm.cname(c)
+        other_o, other_c, _ = neighbour(cands, (o, c, primary))
+
+        def steps(opp: dict, to: str | None, text: str = body) -> list[dict]:
+            s = open_record(opp["name"]) + [tab("Email")]
+            if to is not None:
+                s.append(fill("To", to, within=None))
+            return s + [fill("Subject", subj, within=None), fill("Body", text, within=None), button("Send"), done()]
+
+        where = {"what_type": "Opportunity", "what_id": o["id"]}
+        solution = steps(o, c["email"])
+        yield {
+            "goal": f"From the opportunity \u201c{o['name']}\u201d, email {name} ({c['email']}), one of its contact roles, with the "
+                    f"subject \u201c{subj}\u201d and this message: {body}",
+            "start_path": "/lightning/page/home",
+            "verify": {
+                "checks": [{"table": "tasks", "in": "created", "where": where, "count": 1,
+                            "expect": {"task_subtype": "Email", "status": "Completed", "who_type": "Contact", "who_id": c["id"],
+                                       "subject": {"$ieq": f"Email: {subj}"},
+                                       "description": written(body[:40], f"To: {c['email']}\n\n{body}", bodies)}}],
+                "unchanged_except": [allow_create("tasks", where)],
+            },
+            "solution": solution,
+            "near_misses": [steps(o, None)],  # sent to the prefilled primary contact
+            "harmless": [harmless("check_work", solution[:-1] + open_record(o["name"]) + [done()],
+                                  "opens the opportunity again to see the email on its timeline",
+                                  [find("Opportunity", o["name"]), call("get_record", object="Opportunity", record_id=o["id"]),
+                                   call("send_email", object="Opportunity", record_id=o["id"], subject=subj, body=body, to=c["email"]),
+                                   reread("Opportunity", o["id"])])],
+            "adversarial": [
+                extra(solution, [tab("Email"), fill("Subject", subj, within=None), fill("Body", body, within=None), button("Send")],
+                      f"also sends it to the primary contact {crm.cname(primary)}"),
+                wrong_record(steps(other_o, other_c["email"]), f"sends it from \u201c{other_o['name']}\u201d instead"),
+                dump(steps(o, c["email"], dump_text(body, bodies)), "the body pastes every message the template could ask for"),
+            ],
+            "tools": tools(
+                [find("Opportunity", o["name"]), call("get_record", object="Opportunity", record_id=o["id"]),
+                 call("send_email", object="Opportunity", record_id=o["id"], subject=subj, body=body, to=c["email"]), finish()],
+                [find("Opportunity", o["name"]), call("get_record", object="Opportunity", record_id=o["id"]),
+                 call("send_email", object="Opportunity", record_id=o["id"], subject=subj, body=body), finish()],
+            ),
+        }
