@@ -15,7 +15,9 @@ if [[ ! -x .venv/bin/python ]]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 echo "[setup] installing uigym[$EXTRAS] (editable)"
-.venv/bin/python -m pip install -q -e ".[$EXTRAS]"
+# --no-compile: no .pyc of every installed file up front (half the install's CPU: torch, transformers, ray);
+# Python writes those of the modules it imports when it first imports them.
+.venv/bin/python -m pip install -q --no-compile -e ".[$EXTRAS]"
 
 # A browser: Playwright's own if `playwright install chromium` already ran, else the system's
 # Chromium; on Debian/Ubuntu as root, install Debian's chromium; otherwise try Playwright's download.

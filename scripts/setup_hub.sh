@@ -15,6 +15,6 @@ fi
 HUB_SITE="$("$HUB/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 echo "import site; site.addsitedir('$BASE_SITE')" > "$HUB_SITE/_uigym_base_venv.pth"
 "$HUB/bin/python" -m pip install -q --no-deps -e . -e environments/uigym_env
-"$HUB/bin/python" -m pip install -q 'verifiers==0.4.0' 2>&1 | grep -v "^ERROR: pip's dependency resolver\|requires mcp" || true
+"$HUB/bin/python" -m pip install -q --no-compile 'verifiers==0.4.0' 2>&1 | grep -v "^ERROR: pip's dependency resolver\|requires mcp" || true
 "$HUB/bin/python" -m pip install -q 'mcp>=2.3,<3' 2>&1 | grep -v "^ERROR: pip's dependency resolver\|requires mcp" || true
 "$HUB/bin/python" -c "import uigym_env, verifiers.v1, grading.engine; print('[setup_hub] verifiers', verifiers.__version__, 'ok')"
