@@ -32,6 +32,7 @@ QA = {
         "/orders/40131",
         "/orders/40101/receipt",
         "/orders/40101/help",
+        "/orders/40102/help",  # a line of 2: the 'How many <item>' radios (issue 46)
         "/checkout",
         "/account/profile",
         "/account/addresses",

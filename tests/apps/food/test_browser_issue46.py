@@ -114,3 +114,52 @@ async def test_a_misspelt_dish_finds_it_and_nonsense_finds_nothing(runtime):
         assert await page.locator(".store-card").count() == 0
     finally:
         await env.close()
+
+
+async def test_rate_your_dasher_dialog(runtime):
+    """The order page's Rate your Dasher: thumbs down shows that thumb's reasons only; the rating is stored once
+    and shown; the button is gone."""
+    env = AsyncUIEnv("food", runtime=runtime)
+    try:
+        await env.reset(seed=0, start_path="/orders/40101")
+        page = env.page
+        await page.get_by_role("button", name="Rate your Dasher", exact=True).click()
+        dlg = page.get_by_role("dialog", name="Rate your Dasher")
+        assert not await dlg.get_by_role("checkbox", name="Late delivery").is_visible()
+        await dlg.get_by_role("radio", name="Thumbs down", exact=True).click()
+        assert not await dlg.get_by_role("checkbox", name="Friendly").is_visible()
+        await dlg.get_by_role("checkbox", name="Late delivery", exact=True).click()
+        await dlg.get_by_role("textbox", name="Comment for your Dasher").fill("Rang twice at midnight.")
+        async with page.expect_navigation():
+            await dlg.get_by_role("button", name="Submit rating", exact=True).click()
+        o = next(o for o in (await env.state())["orders"] if o["id"] == 40101)
+        assert (o["dasher_rating"], o["dasher_reasons"], o["dasher_comment"]) == ("down", "Late delivery",
+                                                                                    "Rang twice at midnight.")
+        assert await page.get_by_role("region", name="Dasher rating").is_visible()
+        assert await page.get_by_role("button", name="Rate your Dasher").count() == 0
+    finally:
+        await env.close()
+
+
+async def test_help_claim_for_one_of_two(runtime):
+    """The help page: 1 of the 2 Miso Ramen reported missing is refunded for one (logic.refund_cents)."""
+    env = AsyncUIEnv("food", runtime=runtime)
+    try:
+        await env.reset(seed=0, start_path="/orders/40102/help")
+        page = env.page
+        line = next(x for x in (await env.state())["order_items"] if x["order_id"] == 40102 and x["quantity"] == 2)
+        await page.get_by_role("radio", name="Missing items", exact=True).click()
+        await page.get_by_role("checkbox", name=line["name"], exact=True).click()
+        group = page.get_by_role("radiogroup", name=f"How many {line['name']}", exact=True)
+        await group.get_by_role("radio", name="1 of 2", exact=True).click()
+        await page.get_by_role("radio", name="Only part of the item arrived", exact=True).click()
+        await page.get_by_role("radio", name="Forkful credits", exact=True).click()
+        async with page.expect_navigation():
+            await page.get_by_role("button", name="Submit request", exact=True).click()
+        state = await env.state()
+        [req] = state["support_requests"]
+        amount = logic.refund_cents(line["unit_price_cents"], 1)
+        assert (req["order_item_id"], req["quantity"], req["amount_cents"]) == (line["id"], 1, amount)
+        assert re.search(rf"1 of 2 × {re.escape(line['name'])}", await page.inner_text("main"))
+    finally:
+        await env.close()
