@@ -297,8 +297,9 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
     run = uuid.uuid4().hex[:6]  # two validations sharing a UIGYM_HOME must not reset each other's worlds
 
     # The probes are scripted players graded from the end state: none of them looks at the screen, so their
-    # steps take no screenshot (EnvConfig.screenshots), most of a step's cost on a small machine.
-    base = config or EnvConfig(screenshots=False)
+    # steps take no screenshot (EnvConfig.screenshots), most of a step's cost on a small machine, and their
+    # pages load no pictures (EnvConfig.images).
+    base = config or EnvConfig(screenshots=False, images=False)
 
     def config_for(task: Task) -> EnvConfig:
         if not task.verify.has_judge:

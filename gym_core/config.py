@@ -33,3 +33,12 @@ class EnvConfig:
     # probes: the oracle finds its targets in the DOM), where the capture is most of a step's cost.
     # Never for an agent: it would be blind.
     screenshots: bool = True
+    # False: the tab loads no pictures (the env's request guard fails every image request), so neither the
+    # app server draws them nor Chromium decodes and rasters them: a fifth of the CPU of a food validation
+    # probe. The DOM, its text and its boxes are the same (the apps size their pictures in CSS). Only with
+    # screenshots=False, for the same players that never look.
+    images: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.images and self.screenshots:
+            raise ValueError("EnvConfig(images=False) is for players that never look: set screenshots=False too")

@@ -175,7 +175,8 @@ class BrowserTab:
         cdp = self._cdp
 
         async def decide(ev: dict) -> None:
-            ok = origin(ev["request"]["url"]) == origin_
+            ok = origin(ev["request"]["url"]) == origin_ and (
+                self.config.images or ev.get("resourceType") != "Image")  # EnvConfig.images
             try:
                 if ok:
                     await cdp.send("Fetch.continueRequest", {"requestId": ev["requestId"]})

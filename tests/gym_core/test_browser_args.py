@@ -44,3 +44,37 @@ def test_without_the_headless_shell_headless_runs_the_full_browser(tmp_path, mon
     monkeypatch.delenv("UIGYM_CHROMIUM", raising=False)
     monkeypatch.setenv("PATH", _fake_browsers(tmp_path, ["chromium"]))
     assert chromium_executable(None) == str(tmp_path / "chromium")
+
+
+def test_images_off_only_for_players_that_never_look():
+    import pytest
+
+    from gym_core.config import EnvConfig
+
+    with pytest.raises(ValueError, match="screenshots=False"):
+        EnvConfig(images=False)
+    assert EnvConfig(screenshots=False, images=False).images is False
+
+
+async def test_a_tab_without_images_loads_none_and_keeps_its_boxes(runtime):
+    """EnvConfig.images=False: the food home page's pictures are never requested from the app (the guard
+    fails them in the browser), and the page's controls sit where they sit with pictures."""
+    from gym_core import AsyncUIEnv
+    from gym_core.config import EnvConfig
+
+    boxes, served = {}, {}
+    for images in (True, False):
+        env = AsyncUIEnv("food", EnvConfig(screenshots=False, images=images), runtime=runtime)
+        try:
+            await env.reset(seed=0)
+            seen: list[str] = []
+            env.page.on("requestfinished", lambda r, seen=seen: seen.append(r.resource_type))
+            await env.page.reload(wait_until="load")
+            await env.page_settled()
+            served[images] = seen.count("image")
+            cards = env.page.locator("a[href^='/store/']")
+            boxes[images] = [await cards.nth(i).bounding_box() for i in range(min(6, await cards.count()))]
+        finally:
+            await env.close()
+    assert served[True] > 10 and served[False] == 0, served
+    assert boxes[True] and boxes[True] == boxes[False]
