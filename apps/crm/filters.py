@@ -230,3 +230,134 @@ def parse_filter_param(s: str) -> list[dict[str, Any]]:
 
 def filter_param(filters: list[dict[str, Any]]) -> str:
     return "|".join(f"{f['field']}~{f['op']}~{f['value']}" for f in filters)
+
+
+# ------------------------------------------------------------------ filter logic ("1 AND (2 OR 3)")
+class LogicError(ValueError):
+    """Filter logic that Salesforce would refuse, with its message."""
+
+
+_LOGIC_TOKEN = re.compile(r"\s*(?:(\d+)|(AND|OR|NOT)\b|(\()|(\)))", re.IGNORECASE)
+MAX_LOGIC = 120  # the column's length (ListView.filter_logic)
+
+
+def _logic_tokens(text: str) -> list[str]:
+    out, pos, text = [], 0, text.rstrip()
+    while pos < len(text):
+        mt = _LOGIC_TOKEN.match(text, pos)
+        if mt is None:
+            bad = text[pos:].strip().split()[0] if text[pos:].strip() else text[pos:]
+            raise LogicError(f"Check the spelling in your filter logic: {bad[:20]!r} is not a filter number, AND, OR, "
+                             "NOT or a parenthesis.")
+        out.append((mt.group(1) or mt.group(2) or mt.group(3) or mt.group(4)).upper())
+        pos = mt.end()
+    return out
+
+
+def parse_logic(text: str, n: int):
+    """Filter logic over filters 1..n as a tree: ("num", i) | ("not", t) | ("and", [t...]) | ("or", [t...]).
+    Salesforce's rules: AND / OR / NOT (any case), parentheses, every filter number 1..n used (and no other), and
+    AND mixed with OR only inside parentheses ("1 AND 2 OR 3" is refused). Raises LogicError with the message."""
+    if not isinstance(text, str) or not text.strip():
+        raise LogicError("Enter filter logic, or remove it.")
+    if len(text) > MAX_LOGIC:
+        raise LogicError(f"Filter logic can have at most {MAX_LOGIC} characters.")
+    toks = _logic_tokens(text)
+    pos = 0
+
+    def peek():
+        return toks[pos] if pos < len(toks) else None
+
+    def take():
+        nonlocal pos
+        pos += 1
+        return toks[pos - 1]
+
+    def term(depth: int):
+        t = peek()
+        if t is None:
+            raise LogicError("Your filter logic is incomplete: it ends where a filter number is expected.")
+        if depth > 30:
+            raise LogicError("Your filter logic is nested too deeply.")
+        if t == "NOT":
+            take()
+            return ("not", term(depth + 1))
+        if t == "(":
+            take()
+            inner = expr(depth + 1)
+            if peek() != ")":
+                raise LogicError("Your filter logic has a parenthesis that isn't closed.")
+            take()
+            return inner
+        if t.isdigit():
+            take()
+            i = int(t)
+            if not 1 <= i <= n:
+                raise LogicError(f"The filter logic references filter {t}, which isn't defined (there "
+                                 f"{'is' if n == 1 else 'are'} {n} filter{'' if n == 1 else 's'}).")
+            return ("num", i)
+        raise LogicError(f"Check the spelling in your filter logic: {t!r} where a filter number is expected.")
+
+    def expr(depth: int):
+        items = [term(depth)]
+        op = None
+        while peek() in ("AND", "OR"):
+            nxt = take()
+            if op is not None and nxt != op:
+                raise LogicError("Your filter logic mixes AND and OR: add parentheses, e.g. 1 AND (2 OR 3).")
+            op = nxt
+            items.append(term(depth))
+        return items[0] if op is None else (op.lower(), items)
+
+    tree = expr(0)
+    if pos != len(toks):
+        raise LogicError(f"Check the spelling in your filter logic: {toks[pos]!r} is not expected there.")
+    used = logic_numbers(tree)
+    missing = [i for i in range(1, n + 1) if i not in used]
+    if missing:
+        raise LogicError("Some filter conditions are defined but not referenced in your filter logic: "
+                         + ", ".join(map(str, missing)) + ".")
+    return tree
+
+
+def logic_numbers(tree) -> set[int]:
+    kind, arg = tree
+    if kind == "num":
+        return {arg}
+    if kind == "not":
+        return logic_numbers(arg)
+    return set().union(*(logic_numbers(t) for t in arg))
+
+
+def logic_text(tree, top: bool = True) -> str:
+    """The tree as Salesforce writes it back: upper-case operators, single spaces, parentheses where needed."""
+    kind, arg = tree
+    if kind == "num":
+        return str(arg)
+    if kind == "not":
+        inner = logic_text(arg, top=False)
+        return f"NOT {inner}"
+    s = f" {kind.upper()} ".join(logic_text(t, top=False) for t in arg)
+    return s if top else f"({s})"
+
+
+def logic_condition(tree, conds: list):
+    """The tree over the filters' SQL conditions (conds[0] is filter 1)."""
+    kind, arg = tree
+    if kind == "num":
+        return conds[arg - 1]
+    if kind == "not":
+        return not_(logic_condition(arg, conds))
+    parts = [logic_condition(t, conds) for t in arg]
+    return and_(*parts) if kind == "and" else or_(*parts)
+
+
+def logic_eval(tree, truth: list[bool]) -> bool:
+    """The tree over the filters' truth values (for a row): what logic_condition asks of the database."""
+    kind, arg = tree
+    if kind == "num":
+        return truth[arg - 1]
+    if kind == "not":
+        return not logic_eval(arg, truth)
+    vals = [logic_eval(t, truth) for t in arg]
+    return all(vals) if kind == "and" else any(vals)

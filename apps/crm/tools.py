@@ -499,12 +499,15 @@ def rename_list_view(list_view_id: Annotated[int, ID_RANGE, Field(description="t
 @TOOLS.tool
 def set_list_view_filters(list_view_id: Annotated[int, ID_RANGE, Field(description="the list view's id")], filters: Filters,
                           scope: Annotated[Literal["all", "mine"] | None, Field(description=(
-                              "all records or only yours; omitted = keep"))] = None) -> dict:
+                              "all records or only yours; omitted = keep"))] = None,
+                          filter_logic: Annotated[str | None, Field(max_length=200, description=(
+                              "how the filters combine by their numbers (1 = the first), e.g. 1 AND (2 OR 3); "
+                              "\"\" = all of them; omitted = keep the current logic"))] = None) -> dict:
     """Edit List Filters (your own list views): replace its filters, e.g. [{"field": "stage", "op": "equals",
-    "value": "Proposal"}, {"field": "amount", "op": "greater", "value": "50000"}]."""
+    "value": "Proposal"}, {"field": "amount", "op": "greater", "value": "50000"}], and optionally its filter logic."""
     lv = listviews.list_view(list_view_id)
-    lv = listviews.set_filters(lv, scope or lv.scope, filters)
-    return {"id": lv.id, "name": lv.name, "scope": lv.scope, "filters": lv.filters}
+    lv = listviews.set_filters(lv, scope or lv.scope, filters, filter_logic)
+    return {"id": lv.id, "name": lv.name, "scope": lv.scope, "filters": lv.filters, "filter_logic": lv.filter_logic}
 
 
 @TOOLS.tool

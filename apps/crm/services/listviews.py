@@ -10,7 +10,7 @@ from sqlalchemy import select
 from apps._shared import db, inputs, now
 from apps.crm import models as m
 from apps.crm import records as R
-from apps.crm.filters import OPS
+from apps.crm.filters import OPS, LogicError, logic_text, parse_logic
 from apps.crm.meta import LIST_OBJECTS, OBJECTS
 from apps.crm.services import ServiceError
 
@@ -73,7 +73,7 @@ def save(obj: str, mode: str, lv: m.ListView | None, name: str, api: str, visibi
         id=R.next_id(m.ListView), object=obj, name=name, api_name=api, kind="filter",
         scope=(lv.scope if lv and mode == "clone" and lv.scope in ("all", "mine") else "all"),
         filters=[dict(f) for f in (lv.filters or [])] if mode == "clone" and lv else [],
-        filter_logic="", visibility=visibility, is_standard=False, owner_id=R.ME, created_at=now(), updated_at=now())
+        filter_logic=(lv.filter_logic or "") if mode == "clone" and lv else "", visibility=visibility, is_standard=False, owner_id=R.ME, created_at=now(), updated_at=now())
     db().add(new)
     return new
 
@@ -86,8 +86,9 @@ def delete_view(lv: m.ListView) -> str:
     return name
 
 
-def set_filters(lv: m.ListView, scope: str, filters: list[dict[str, Any]]) -> m.ListView:
-    """Replace a list view's filters ({field, op, value}; picklist values comma-separated) and scope."""
+def set_filters(lv: m.ListView, scope: str, filters: list[dict[str, Any]], logic: str | None = None) -> m.ListView:
+    """Replace a list view's filters ({field, op, value}; picklist values comma-separated) and scope, and its
+    filter logic: `logic` "" removes it, None keeps the current one (checked against the new filters)."""
     if lv.is_standard:
         raise ServiceError("You can't edit filters on a standard list view. Clone it to make changes.")
     o = OBJECTS[lv.object]
@@ -114,10 +115,29 @@ def set_filters(lv: m.ListView, scope: str, filters: list[dict[str, Any]]) -> m.
         flts.append({"field": fld.name, "op": op, "value": val})
     if errors:
         raise ServiceError(" ".join(errors))
+    # kept logic goes when fewer than two filters are left (nothing to combine); given logic is checked as given
+    keep = lv.filter_logic if len(flts) >= 2 else ""
+    lv.filter_logic = check_logic(keep if logic is None else logic, len(flts))
     lv.scope = scope if scope in ("all", "mine") else "all"
     lv.filters = flts
     lv.updated_at = now()
     return lv
+
+
+def check_logic(logic, n: int) -> str:
+    """Filter logic as stored: blank (every filter applies) or Salesforce's normalized text ("1 AND (2 OR 3)") over
+    filters 1..n, or a ServiceError with the reason (filters.parse_logic). Logic needs at least two filters."""
+    if logic is None or (isinstance(logic, str) and not logic.strip()):
+        return ""
+    if not isinstance(logic, str):
+        raise ServiceError("Filter logic is a text such as 1 AND (2 OR 3).", {"filter_logic": "Enter valid filter logic."})
+    if n < 2:
+        raise ServiceError("Filter logic needs at least two filters; add a filter or remove the filter logic.",
+                           {"filter_logic": "Add a filter or remove the filter logic."})
+    try:
+        return logic_text(parse_logic(logic, n))
+    except LogicError as e:
+        raise ServiceError(f"Filter logic: {e}", {"filter_logic": str(e)}) from None
 
 
 # ------------------------------------------------------------------ Select Fields to Display

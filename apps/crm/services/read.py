@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, func, or_, select
 
 from apps._shared import db, now
 from apps.crm import models as m
 from apps.crm import records as R
-from apps.crm.filters import condition, scope_condition, search_condition, sort_expr
+from apps.crm.filters import LogicError, condition, logic_condition, parse_logic, scope_condition, search_condition, sort_expr
 from apps.crm.meta import LIST_OBJECTS, OBJECTS, SEARCH_OBJECTS
 from apps.crm.services import ServiceError, record
 from apps.crm.services.listviews import columns_of, visible
@@ -23,6 +23,17 @@ DEFAULT_SORT = {"Lead": ("name", "asc"), "Account": ("name", "asc"), "Contact": 
 
 
 # --------------------------------------------------------------------------- queries
+def filter_conditions(lv: m.ListView, own: list):
+    """A list view's filters' conditions combined: by its filter logic ("1 AND (2 OR 3)", checked when saved by
+    services/listviews.set_filters), else all of them."""
+    if lv.filter_logic:
+        try:
+            return logic_condition(parse_logic(lv.filter_logic, len(own)), own)
+        except LogicError:  # not reachable through a save; never a 500 on a hand-edited world
+            pass
+    return and_(*own)
+
+
 def base_query(obj: str, lv: m.ListView | None, q: str = "", extra_filters: list | None = None):
     """The SQL conditions of a list view (its scope and filters), plus a search-this-list text."""
     o = OBJECTS[obj]
@@ -36,8 +47,8 @@ def base_query(obj: str, lv: m.ListView | None, q: str = "", extra_filters: list
         sc = scope_condition(o, lv.scope)
         if sc is not None:
             conds.append(sc)
-        for flt in lv.filters or []:
-            conds.append(condition(o, flt, today))
+        own = [condition(o, flt, today) for flt in lv.filters or []]
+        conds += [filter_conditions(lv, own)] if own else []
     for flt in extra_filters or []:
         conds.append(condition(o, flt, today))
     sq = search_condition(o, q)
@@ -175,7 +186,8 @@ def list_views_of(obj: str) -> list[dict]:
     if obj not in LIST_OBJECTS:
         raise ServiceError(f"list views exist for {', '.join(LIST_OBJECTS)}")
     return [{"id": v.id, "name": v.name, "api_name": v.api_name, "visibility": v.visibility, "standard": v.is_standard,
-             "scope": v.scope, "filters": v.filters or [], "columns": columns_of(v)} for v in visible(obj)]
+             "scope": v.scope, "filters": v.filters or [], "filter_logic": v.filter_logic or "", "columns": columns_of(v)}
+            for v in visible(obj)]
 
 
 def users() -> list[dict]:

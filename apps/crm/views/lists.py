@@ -318,5 +318,7 @@ def listview_filters(obj: str, lv_id: int):
     if lv.is_standard:
         return fail(message="You can't edit filters on a standard list view. Clone it to make changes.")
     body = inputs.body(form_json="payload")
-    perform(lv_svc.set_filters, lv, body.get("scope", "all"), inputs.objects(body, "filters"), errors=MESSAGE)
+    logic = body.get("filter_logic")
+    perform(lv_svc.set_filters, lv, body.get("scope", "all"), inputs.objects(body, "filters"),
+            logic if isinstance(logic, str) or logic is None else str(logic), errors=MESSAGE)
     return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{lv.name}" was saved.')

@@ -84,3 +84,25 @@ async def test_edit_dashboard_add_remove_save(runtime):
         assert await p.get_by_role("article", name="Leads by Status (donut)", exact=True).count() == 1
     finally:
         await env.close()
+
+
+async def test_filter_logic_from_the_filters_panel(runtime):
+    """Hot Web Leads (Rating = Hot, Lead Source = Web): Add Filter Logic, 1 OR 2, Save: the list view stores it and
+    the list shows the hot leads and the web leads."""
+    env = AsyncUIEnv("crm", runtime=runtime)
+    try:
+        await env.reset(seed=0, start_path="/lightning/o/Lead/list?filterName=Hot_Web_Leads&filters=open")
+        p = env.page
+        await _click(env, p.get_by_role("button", name="Add Filter Logic", exact=True))
+        await _type_into(env, p.get_by_role("textbox", name="Filter Logic", exact=True), "1 or 2", clear=True)
+        await _click(env, p.get_by_role("button", name="Save", exact=True))
+        await p.get_by_text('List view "Hot Web Leads" was saved.').first.wait_for(timeout=10_000)
+        s = await env.state()
+        lv = next(v for v in s["list_views"] if v["id"] == 36)
+        assert lv["filter_logic"] == "1 OR 2"
+        want = sum(1 for x in s["leads"] if not x["is_converted"] and (x["rating"] == "Hot" or x["lead_source"] == "Web"))
+        assert want > sum(1 for x in s["leads"] if not x["is_converted"] and x["rating"] == "Hot" and x["lead_source"] == "Web")
+        shown = "50+ items" if want > 50 else f"{want} items"
+        assert await p.get_by_text(shown, exact=False).count() >= 1
+    finally:
+        await env.close()

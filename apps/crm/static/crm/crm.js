@@ -428,7 +428,8 @@
     if (!node) return null;
     if (!window._crmFilters) {
       const meta = JSON.parse(node.textContent);
-      window._crmFilters = {meta, scope: meta.scope, filters: (meta.filters || []).map((f) => Object.assign({}, f)), editing: null};
+      window._crmFilters = {meta, scope: meta.scope, filters: (meta.filters || []).map((f) => Object.assign({}, f)), editing: null,
+        logic: meta.filter_logic || "", logicOn: !!meta.filter_logic};
     }
     return window._crmFilters;
   }
@@ -461,10 +462,10 @@
         ["all", "mine"].map((v) => '<span class="slds-radio"><input type="radio" id="crm-scope-' + v + '" name="crm-scope" value="' + v + '"' + (st.scope === v ? " checked" : "") + '><label class="slds-radio__label" for="crm-scope-' + v + '"><span class="slds-radio_faux"></span><span class="slds-form-element__label">' + (v === "mine" ? "My " : "All ") + esc(plural.toLowerCase()) + "</span></label></span>").join("") +
         '</div></fieldset><div class="crm-filter-actions"><span></span><button type="button" class="slds-button slds-button_neutral" data-filter-done>Done</button></div></div>';
     }
-    html += '<div class="crm-filter-heading"><span>Matching all of these filters</span></div>';
+    html += '<div class="crm-filter-heading"><span>' + (st.logicOn ? "Matching these filters by the filter logic" : "Matching all of these filters") + '</span></div>';
     st.filters.forEach((f, i) => {
       const d = describeFilter(st, f);
-      html += '<div class="crm-filter-item' + (f._new ? " crm-is-new" : "") + '"><button type="button" class="crm-filter-item__btn" data-filter-edit="' + i + '"' + (locked ? " disabled" : "") + ' aria-label="Edit filter: ' + esc(d.field + " " + d.text) + '"><span class="crm-filter-item__field">' + esc(d.field) + '</span><span class="crm-filter-item__value">' + esc(d.text) + "</span></button>" +
+      html += '<div class="crm-filter-item' + (f._new ? " crm-is-new" : "") + '"><button type="button" class="crm-filter-item__btn" data-filter-edit="' + i + '"' + (locked ? " disabled" : "") + ' aria-label="Edit filter: ' + esc(d.field + " " + d.text) + '"><span class="crm-filter-item__field">' + (st.logicOn ? '<span class="crm-filter-item__num">' + (i + 1) + '. </span>' : "") + esc(d.field) + '</span><span class="crm-filter-item__value">' + esc(d.text) + "</span></button>" +
         (locked ? "" : '<button type="button" class="slds-button slds-button_icon slds-button_icon-small crm-filter-item__remove" data-filter-remove="' + i + '" aria-label="Remove filter ' + esc(d.field) + '" title="Remove">' + ICON.close + "</button>") + "</div>";
       if (st.editing === i) {
         const fm = fieldMeta(st, f.field) || st.meta.fields[0];
@@ -488,10 +489,24 @@
     if (!locked) {
       html += '<div class="slds-grid slds-grid_align-spread slds-m-top_small"><button type="button" class="slds-button" data-filter-add>Add Filter</button>' +
         (st.filters.length ? '<button type="button" class="slds-button slds-button_text-destructive" data-filter-clear>Remove All</button>' : "") + "</div>";
+      // Filter logic (Salesforce's "Add Filter Logic"): how the numbered filters combine, e.g. 1 AND (2 OR 3).
+      if (st.logicOn) {
+        html += '<div class="slds-form-element slds-m-top_small"><label class="slds-form-element__label" for="crm-flt-logic">Filter Logic</label>' +
+          '<div class="slds-form-element__control"><input id="crm-flt-logic" class="slds-input" type="text" maxlength="120" value="' + esc(st.logic) + '" placeholder="1 AND (2 OR 3)" data-flt-logic autocomplete="off"></div>' +
+          '<button type="button" class="slds-button slds-m-top_xx-small" data-filter-logic-remove>Remove Filter Logic</button></div>';
+      } else if (st.filters.length >= 2) {
+        html += '<div class="slds-m-top_small"><button type="button" class="slds-button" data-filter-logic-add>Add Filter Logic</button></div>';
+      }
     }
     root.innerHTML = html;
   }
+  function readLogic() {
+    const st = filtersState();
+    const box = $("[data-flt-logic]");
+    if (st && box) st.logic = box.value;
+  }
   function readEditor() {
+    readLogic();
     const st = filtersState();
     if (typeof st.editing !== "number") return;
     const f = st.filters[st.editing];
@@ -813,12 +828,23 @@
         st.filters.push({field: f0.name, op: f0.ops[0], value: "", _new: true});
         st.editing = st.filters.length - 1; renderFilters(); return;
       }
-      if ((el = t.closest("[data-filter-remove]"))) { st.filters.splice(+el.dataset.filterRemove, 1); st.editing = null; renderFilters(); return; }
-      if ((el = t.closest("[data-filter-clear]"))) { st.filters = []; st.editing = null; renderFilters(); return; }
+      if ((el = t.closest("[data-filter-remove]"))) { readLogic(); st.filters.splice(+el.dataset.filterRemove, 1); st.editing = null; renderFilters(); return; }
+      if ((el = t.closest("[data-filter-clear]"))) { st.filters = []; st.logic = ""; st.logicOn = false; st.editing = null; renderFilters(); return; }
+      if ((el = t.closest("[data-filter-logic-add]"))) {
+        readEditor();
+        st.logicOn = true;
+        st.logic = st.filters.map((f, i) => String(i + 1)).join(" AND ");
+        renderFilters();
+        const box = $("#crm-flt-logic"); if (box) box.focus();
+        return;
+      }
+      if ((el = t.closest("[data-filter-logic-remove]"))) { st.logicOn = false; st.logic = ""; renderFilters(); return; }
       if ((el = t.closest("[data-filters-cancel]"))) { window._crmFilters = null; $("#crm-filter-panel").hidden = true; return; }
       if ((el = t.closest("[data-filters-save]"))) {
         readEditor();
-        submitPost(st.meta.save_url, {payload: JSON.stringify({scope: st.scope, filters: st.filters.map((f) => ({field: f.field, op: f.op, value: f.value}))})});
+        readLogic();
+        submitPost(st.meta.save_url, {payload: JSON.stringify({scope: st.scope, filters: st.filters.map((f) => ({field: f.field, op: f.op, value: f.value})),
+                                                             filter_logic: st.logicOn ? st.logic : ""})});
         return;
       }
     }
