@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import Any
 
 TAX_RATE = 0.0875
@@ -430,3 +431,28 @@ DASHER_REASONS = {
     "down": ("Late delivery", "Didn't follow instructions", "Unprofessional", "Food was damaged"),
 }
 DASHER_COMMENT_MAX = 300
+TIP_CHANGE_DAYS = 7  # after delivery, the courier tip can be changed for this many days
+TIP_MAX_CENTS = 99_999
+
+
+def parse_tip_dollars(raw: Any) -> int | None:
+    """A typed tip ("5", "5.50", "$5.5") in cents; None when it is not an amount like that (checkout and the
+    order page's Adjust tip read the box with this)."""
+    s = str(raw if raw is not None else "").replace("$", "").strip()
+    if not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", s):
+        return None
+    whole, _, frac = s.partition(".")
+    return int(whole) * 100 + int((frac + "00")[:2])
+
+
+def tip_change_refusal(order: Any, now: dt.datetime) -> str | None:
+    """Why the courier tip of `order` cannot be changed now (None: it can): delivered delivery orders, for
+    TIP_CHANGE_DAYS days after delivery."""
+    if g(order, "mode") != "delivery":
+        return "Pickup orders have no courier tip."
+    if g(order, "status") != "delivered":
+        return "You can change the tip once your order is delivered."
+    done_at = g(order, "completed_at")
+    if done_at is not None and now - _dt(done_at) > dt.timedelta(days=TIP_CHANGE_DAYS):
+        return f"The tip can be changed up to {TIP_CHANGE_DAYS} days after delivery."
+    return None

@@ -28,6 +28,7 @@ QA = {
         "/store/167",
         "/orders",
         "/orders/40101",
+        "/orders/40129",  # delivered yesterday: Adjust tip and Rate your Dasher (issue 46)
         "/orders/40130",
         "/orders/40131",
         "/orders/40101/receipt",

@@ -315,6 +315,17 @@ def request_help(order_id: OrderId,
     return catalog.get_order(order_id)
 
 
+@TOOLS.tool
+def change_tip(order_id: OrderId,
+               tip_percent: Annotated[Literal[15, 20, 25] | None, Field(description="the new tip as a percent of the subtotal")] = None,
+               tip_amount_cents: Annotated[int | None, Field(ge=0, le=99_999, description="a custom tip in cents (instead of tip_percent)")] = None) -> dict:
+    """Change the courier tip of a delivered order (for 7 days after delivery); the order's total moves by the difference. Returns the order."""
+    if (tip_percent is None) == (tip_amount_cents is None):
+        raise ToolError("change_tip: give tip_percent or tip_amount_cents (one of them)")
+    orders.change_tip(orders.get(order_id), tip_percent, tip_amount_cents)
+    return catalog.get_order(order_id)
+
+
 DASHER = "; ".join(f"{k}: {', '.join(v)}" for k, v in logic.DASHER_REASONS.items())
 
 

@@ -251,6 +251,7 @@ def get_order(order_id: int) -> dict:
         "can_rate": o.status in order_service.DONE and o.rating is None,
         "can_get_help": o.status in order_service.DONE,
         "can_rate_dasher": order_service.can_rate_dasher(o),
+        "can_change_tip": order_service.can_change_tip(o),
         "dasher_rating": ({"thumb": o.dasher_rating, "reasons": [r for r in o.dasher_reasons.split(", ") if r],
                            "comment": o.dasher_comment} if o.dasher_rating else None),
         "help_requests": [{"order_item_id": r.order_item_id, "quantity": r.quantity, "issue": r.issue, "reason": r.reason,

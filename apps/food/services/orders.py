@@ -100,6 +100,26 @@ def request_help(o: Order, issue: str | None, chosen: list[OrderItem], reason: s
     return out
 
 
+def can_change_tip(o: Order) -> bool:
+    return logic.tip_change_refusal(o, now()) is None
+
+
+def change_tip(o: Order, percent: int | None = None, custom_cents: int | None = None) -> None:
+    """Adjust the courier tip of a delivered order (logic.tip_change_refusal): a preset percent of the subtotal,
+    or with percent None a custom amount; the order's total moves by the difference."""
+    why = logic.tip_change_refusal(o, now())
+    if why:
+        raise Invalid(why)
+    if percent is not None and percent not in logic.TIP_PRESETS:
+        raise Invalid(f"The tip is one of {', '.join(map(str, logic.TIP_PRESETS))} percent, or a custom amount.")
+    if percent is None and (custom_cents is None or not 0 <= custom_cents <= logic.TIP_MAX_CENTS):
+        raise Invalid("Enter a tip amount like 5 or 5.50.")
+    new = logic.tip_amount(o.subtotal_cents, percent, custom_cents or 0, o.mode)
+    o.total_cents += new - o.tip_cents
+    o.tip_cents = new
+    o.tip_percent = percent
+
+
 def can_rate_dasher(o: Order) -> bool:
     return o.mode == "delivery" and o.status == "delivered" and o.dasher_rating is None
 

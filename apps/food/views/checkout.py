@@ -4,7 +4,6 @@ codes, tip, fees and total; Place Order turns the cart into an order."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from flask import jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
@@ -107,10 +106,11 @@ def _apply(c: Cart, data) -> str | None:
     if tip is not None and tip != "":
         if str(tip) == "other":
             raw = str(data.get("tip_custom", "") or "").replace("$", "").strip()
-            if raw and not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", raw):
+            cents = logic.parse_tip_dollars(raw)
+            if raw and cents is None:
                 c.tip_percent = None
                 return "Enter a tip amount like 5 or 5.50."
-            checkout_service.set_tip(c, None, round(float(raw) * 100) if raw else None)
+            checkout_service.set_tip(c, None, cents)
         elif str(tip).isdecimal() and int(tip) in logic.TIP_PRESETS:
             checkout_service.set_tip(c, int(tip))
     pm = inputs.integer(data, "payment_method_id")

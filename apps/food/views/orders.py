@@ -78,6 +78,7 @@ def order_detail(order_id: int):
                            can_rate=o.status in DONE and o.rating is None, can_help=o.status in DONE,
                            can_rate_dasher=order_service.can_rate_dasher(o), dasher_reasons=logic.DASHER_REASONS,
                            thumbs=logic.THUMBS, dasher_rated=request.args.get("dasher") == "1",
+                           can_change_tip=order_service.can_change_tip(o), tipped=request.args.get("tip") == "1",
                            helps=helps, reasons=CANCEL_REASONS, placed=request.args.get("placed") == "1",
                            helped=request.args.get("help") == "1", rate_error=request.args.get("rate_error", ""))
 
@@ -136,6 +137,31 @@ def rate_dasher(order_id: int):
 
     perform(order_service.rate_dasher, o, thumb, reasons, inputs.text(data, "comment"),
             errors={Invalid: lambda e: reply(str(e))})
+    return reply(None)
+
+
+@bp.post("/orders/<int:order_id>/tip")
+def change_tip(order_id: int):
+    """The order page's 'Adjust tip' dialog (form: tip = 15|20|25|other, tip_custom in dollars) or JSON
+    {tip_percent} / {tip_amount_cents}."""
+    o = get_order(order_id)
+    data = inputs.body()
+    if request.is_json:
+        percent = inputs.integer(data, "tip_percent", None, 0, 100)
+        custom = inputs.integer(data, "tip_amount_cents", None, 0, 10**9)
+    else:
+        tip = inputs.text(data, "tip")
+        percent = int(tip) if tip.isdecimal() and len(tip) <= 3 else None
+        custom = logic.parse_tip_dollars(inputs.text(data, "tip_custom")) if tip == "other" else None
+        if not tip:
+            percent, custom = None, None
+
+    def reply(err: str | None):
+        if not request.is_json:
+            return redirect(url_for("food.order_detail", order_id=o.id, **({"rate_error": err} if err else {"tip": 1})))
+        return jsonify(ok=False, error=err) if err else jsonify(ok=True)
+
+    perform(order_service.change_tip, o, percent, custom, errors={Invalid: lambda e: reply(str(e))})
     return reply(None)
 
 

@@ -14,6 +14,7 @@ The dialog driven in a real browser: test_browser_issue46.py.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from hypothesis import HealthCheck, given, settings
@@ -183,3 +184,67 @@ def test_whole_line_is_the_default(app, world, db):
         raise AssertionError("a quantity for a line not named was accepted")
     except ToolError as e:
         assert "not in order_item_ids" in str(e)
+
+
+# ---------------------------------------------------------------------- Adjust tip after delivery
+def test_adjust_tip_page_flow(client, db, now):
+    o = next(o for o in db.all(m.Order) if o.status == "delivered" and o.mode == "delivery"
+             and now - o.completed_at <= dt.timedelta(days=logic.TIP_CHANGE_DAYS))
+    page = client.get(f"/orders/{o.id}").get_data(as_text=True)
+    assert "Adjust tip" in page and 'aria-label="Custom tip amount"' in page
+    r = client.post(f"/orders/{o.id}/tip", data={"tip": "other", "tip_custom": "$7.5"})
+    assert r.status_code == 302 and "tip=1" in r.location
+    after = db.get(m.Order, o.id)
+    assert (after.tip_cents, after.tip_percent, after.total_cents) == (750, None, o.total_cents - o.tip_cents + 750)
+    r = client.post(f"/orders/{o.id}/tip", data={"tip": "other", "tip_custom": "lots"})
+    assert "Enter+a+tip" in r.location and db.get(m.Order, o.id).tip_cents == 750
+    old = next(x for x in db.all(m.Order) if x.status == "delivered" and x.mode == "delivery"
+               and now - x.completed_at > dt.timedelta(days=logic.TIP_CHANGE_DAYS))
+    assert "Adjust tip" not in client.get(f"/orders/{old.id}").get_data(as_text=True)
+    assert client.post(f"/orders/{old.id}/tip", json={"tip_percent": 20}).json == {
+        "ok": False, "error": f"The tip can be changed up to {logic.TIP_CHANGE_DAYS} days after delivery."}
+
+
+@SETTINGS
+@given(data=st.data(), choice=st.one_of(st.sampled_from([15, 20, 25, 10]), st.integers(-5, 100_100)))
+def test_adjust_tip_page_and_tool_agree(app, world, client, db, now, data, choice):
+    """A preset (or a refused percent) or a custom amount in cents, on any order: the page (JSON) and the tool
+    accept the same calls; an accepted one sets logic.tip_amount and moves the total by the difference."""
+    o = data.draw(st.sampled_from(db.all(m.Order)), label="order")
+    is_percent = choice in (15, 20, 25, 10)
+    out = {}
+    for via in ("page", "tool"):
+        _reset(app, world)
+        args = {"tip_percent": choice} if is_percent else {"tip_amount_cents": choice}
+        if via == "page":
+            r = client.post(f"/orders/{o.id}/tip", json=args)
+            ok = r.status_code == 200 and r.json["ok"]
+        else:
+            try:
+                TOOLS.call(app, world, "change_tip", {"order_id": o.id, **args})
+                ok = True
+            except ToolError:
+                ok = False
+        a = db.get(m.Order, o.id)
+        out[via] = (ok, a.tip_cents, a.tip_percent, a.total_cents)
+    assert out["page"] == out["tool"]
+    want = (logic.tip_change_refusal(o, now) is None
+            and (choice in logic.TIP_PRESETS if is_percent else 0 <= choice <= logic.TIP_MAX_CENTS))
+    assert out["page"][0] is want
+    if want:
+        tip = logic.tip_amount(o.subtotal_cents, choice if is_percent else None, 0 if is_percent else choice, o.mode)
+        assert out["page"][1:] == (tip, choice if is_percent else None, o.total_cents - o.tip_cents + tip)
+    else:
+        assert out["page"][1:] == (o.tip_cents, o.tip_percent, o.total_cents)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(raw=st.one_of(st.text(alphabet="0123456789.$ ", max_size=8), st.text(max_size=6)))
+def test_parse_tip_dollars(raw):
+    """Checkout's and Adjust tip's box: "5", "5.5", "$5.50" read as cents; anything else is None."""
+    cents = logic.parse_tip_dollars(raw)
+    s = raw.replace("$", "").strip()
+    if re.fullmatch(r"\d{1,3}(\.\d{1,2})?", s):
+        assert cents == round(float(s) * 100)
+    else:
+        assert cents is None

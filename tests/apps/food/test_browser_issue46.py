@@ -163,3 +163,27 @@ async def test_help_claim_for_one_of_two(runtime):
         assert re.search(rf"1 of 2 × {re.escape(line['name'])}", await page.inner_text("main"))
     finally:
         await env.close()
+
+
+async def test_adjust_tip_after_delivery(runtime):
+    """Adjust tip on yesterday's delivered order: typing an amount picks Other; the tip and total follow."""
+    env = AsyncUIEnv("food", runtime=runtime)
+    try:
+        await env.reset(seed=0, start_path="/")
+        state = await env.state()
+        o = max((x for x in state["orders"] if x["status"] == "delivered" and x["mode"] == "delivery"),
+                key=lambda x: x["completed_at"])
+        page = env.page
+        await page.goto(f"{env.server.url}/orders/{o['id']}")
+        await page.get_by_role("button", name="Adjust tip", exact=True).click()
+        dlg = page.get_by_role("dialog", name="Adjust tip")
+        await dlg.get_by_role("textbox", name="Custom tip amount").fill("9")
+        assert await dlg.get_by_role("radio", name="Other tip amount").is_checked()
+        async with page.expect_navigation():
+            await dlg.get_by_role("button", name="Save tip", exact=True).click()
+        after = next(x for x in (await env.state())["orders"] if x["id"] == o["id"])
+        assert (after["tip_cents"], after["tip_percent"]) == (900, None)
+        assert after["total_cents"] == o["total_cents"] - o["tip_cents"] + 900
+        assert await page.get_by_role("status").filter(has_text="Your courier tip was updated").is_visible()
+    finally:
+        await env.close()

@@ -56,6 +56,8 @@ def valid_args(t) -> dict[str, dict]:
     scheduled = next(o for o in t.rows(m.Order) if o.status == "scheduled")
     line = t.rows(m.OrderItem, m.OrderItem.order_id == done.id)[0]
     delivered = next(o for o in t.rows(m.Order) if o.status == "delivered" and o.mode == "delivery")
+    recent = max((o for o in t.rows(m.Order) if o.status == "delivered" and o.mode == "delivery"),
+                 key=lambda o: o.completed_at)
     user = t.rows(m.User)[0]
     card = next(c for c in t.rows(m.PaymentMethod) if c.id != user.default_payment_id and c.exp_year >= 2027)
     saved = t.rows(m.SavedStore)[0].store_id
@@ -78,6 +80,7 @@ def valid_args(t) -> dict[str, dict]:
         "rate_order": {"order_id": done.id, "stars": 4, "review": "Good"},
         "request_help": {"order_id": done.id, "issue": "missing", "order_item_ids": [line.id],
                          "reason": "Item was not in the bag", "resolution": "credit"},
+        "change_tip": {"order_id": recent.id, "tip_percent": 25},
         "rate_dasher": {"order_id": delivered.id, "thumb": "up", "reasons": ["Friendly"], "comment": "Thanks!"},
         "reorder": {"order_id": done.id, "replace_cart": True}, "get_account": {},
         "set_delivery_mode": {"mode": "pickup"}, "select_address": {"address_id": 2},

@@ -570,6 +570,11 @@
     });
     $$(".thumbs .opt-card").forEach(l => { const i = $("input", l); if (i) l.classList.toggle("on", i.checked); });
   }));
+  const tc = $("[data-tip-custom]");
+  if (tc) tc.addEventListener("input", () => { const o = $("[data-tip-other]"); if (o) { o.checked = true; o.dispatchEvent(new Event("change", {bubbles: true})); } });
+  $$("[data-tip-form] input[name=tip]").forEach(r => r.addEventListener("change", () => {
+    $$("[data-tip-form] .tip-chip").forEach(l => { const i = $("input", l); if (i) l.classList.toggle("on", i.checked); });
+  }));
   const df = $("[data-dasher-form]");
   if (df) df.addEventListener("submit", (e) => {
     if (!$("[data-thumb]:checked")) { e.preventDefault(); $("[data-dasher-err]").textContent = "Choose thumbs up or thumbs down."; }
