@@ -29,6 +29,7 @@ QA = {
         # Issue 46 part two: a record's Feed tab (Chatter), the dashboard builder.
         "/lightning/r/Opportunity/12/view?tab=feed",
         "/lightning/r/Dashboard/2/edit",
+        "/lightning/o/Lead/list?filterName=Hot_Web_Leads&filters=open",  # filters panel with Add Filter Logic
     ],
     "seed": 0,
     "vocabulary": {
