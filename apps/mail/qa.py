@@ -9,7 +9,9 @@ QA = {
         "word": ["invoice", "flight", "receipt", "contract", "budget", "dinner", "launch", "order"],
         "contact": {"table": "contacts", "field": "name", "sample": 6},
         "company": {"table": "contacts", "field": "company", "sample": 6, "where": {"relation": "client"}},
-        "operator": ["is:unread", "has:attachment", "is:starred", "label:travel", "in:sent", "is:snoozed"],
+        "operator": ["is:unread", "has:attachment", "is:starred", "label:travel", "in:sent", "is:snoozed",
+                     "larger:200K", "invoice OR flight", "{receipt contract}", "in:inbox -{invoice order}",
+                     "(is:starred OR is:important) has:attachment"],
     },
     "queries": [
         {"name": "search box: words", "vocab": "word", "page": "/inbox",

@@ -12,7 +12,7 @@ from domain import mail as mail_rules
 from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.mail._common import (TOOLBAR, Mailbox, adversarial, bystander, click, done, extra, fill, graded,
-                                          long_date, on_messages, open_row, phrase, rail, search, star_elsewhere, text_bound,
+                                          on_messages, open_row, phrase, picker_day, rail, search, star_elsewhere, text_bound,
                                           toolbar_button)
 from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail.basics import PHRASES, contact_threads, sent_message
@@ -440,7 +440,7 @@ def delete_one_message(w: World, rng: random.Random):
                                  more(0), delete, done()]
         yield {
             "goal": f"In the conversation “{subject}”, delete only the first message ({who}'s, "
-                    f"{long_date(first['sent_at'].date())}); keep the rest of the conversation.",
+                    f"{picker_day(first['sent_at'].date())}); keep the rest of the conversation.",
             "start_path": "/inbox",
             "verify": graded(
                 [{"table": "messages", "where": {"id": first["id"]}, "expect": {"is_trashed": True},
