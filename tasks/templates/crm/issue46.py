@@ -10,7 +10,7 @@ from domain.crm import OPEN_STAGES
 from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
-    DIALOG, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, lookup,
+    DIALOG, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, link, lookup,
     menuitem, neighbour, open_record, reread, tab, tools, wrong_record, written)
 
 NOAH = 7
@@ -136,3 +136,61 @@ def email_opp_contact_role(w: World, rng: random.Random):
                  call("send_email", object="Opportunity", record_id=o["id"], subject=subj, body=body), finish()],
             ),
         }
+
+
+@template("crm", "listview-filter-logic", difficulty="medium", max_steps=12, count=2)
+def listview_filter_logic(w: World, rng: random.Random):
+    """Make one of your two-filter list views show records matching either filter (Add Filter Logic: 1 OR 2)."""
+    crm = Crm(w)
+    views = [v for v in sorted(w.table("list_views"), key=lambda v: v["id"])
+             if not v["is_standard"] and v["owner_id"] == 1 and len(v["filters"]) == 2 and not v["filter_logic"]]
+    plural = {"Lead": "leads", "Opportunity": "opportunities", "Account": "accounts", "Contact": "contacts", "Case": "cases"}
+    from apps.crm.meta import OBJECTS
+    for v in rng.sample(views, len(views)):
+        other = neighbour(views, v)
+        labels = [OBJECTS[v["object"]].field(f["field"]).label for f in v["filters"]]
+
+        def logic(view: dict, text: str) -> list[dict]:
+            return [*link_to(view), button("Show filters"), button("Add Filter Logic"),
+                    fill("Filter Logic", text, within=None), button("Save")]
+
+        solution = logic(v, "1 OR 2") + [done()]
+        start = len(link_to(v))  # the task starts on the list view itself
+        yield {
+            "goal": f"Your list view \u201c{v['name']}\u201d shows only {plural[v['object']]} that match both of its filters "
+                    f"({labels[0]} and {labels[1]}). Change it to show the ones that match either filter, keeping both "
+                    f"filters as they are, and save it.",
+            "start_path": f"/lightning/o/{v['object']}/list?filterName={v['api_name']}",
+            "verify": {
+                "checks": [{"table": "list_views", "where": {"id": v["id"]},
+                            "expect": {"filter_logic": "1 OR 2", "filters": v["filters"], "scope": v["scope"]}}],
+                "unchanged_except": [allow_update("list_views", {"id": v["id"]}, ["filter_logic"])],
+            },
+            "solution": solution[start:],
+            "near_misses": [[button("Show filters"), button(f"Remove filter {labels[1]}"), button("Save"), done()]],
+            "harmless": [harmless("check_work", solution[start:-1] + [button("Show filters"), done()],
+                                  "opens the filters panel again to see the filter logic saved",
+                                  [call("list_list_views", object=v["object"]),
+                                   call("set_list_view_filters", list_view_id=v["id"], filters=v["filters"], filter_logic="1 OR 2"),
+                                   call("list_list_views", object=v["object"])])],
+            "adversarial": [
+                extra(solution[start:], logic(other, "1 OR 2"), f"gives \u201c{other['name']}\u201d the same logic as well"),
+                wrong_record(logic(other, "1 OR 2") + [done()], f"changes \u201c{other['name']}\u201d instead"),
+            ],
+            "tools": tools(
+                [call("list_list_views", object=v["object"]),
+                 call("set_list_view_filters", list_view_id=v["id"], filters=v["filters"], filter_logic="1 OR 2"), finish()],
+                [call("list_list_views", object=v["object"]),
+                 call("set_list_view_filters", list_view_id=v["id"], filters=v["filters"][:1]), finish()],
+            ),
+        }
+
+
+PLURAL = {"Lead": "Leads", "Opportunity": "Opportunities", "Account": "Accounts", "Case": "Cases", "Contact": "Contacts"}
+
+
+def link_to(view: dict) -> list[dict]:
+    """Open a list view: the object's tab in the navigation bar, then the list view picker."""
+    nav = {"role": "navigation", "name": "Sales navigation", "exact": True}
+    return [link(PLURAL[view["object"]], within=nav), button(f"Select a List View: {PLURAL[view['object']]}"),
+            {"click": {"role": "menuitemradio", "name": view["name"], "exact": True}}]
