@@ -23,7 +23,7 @@ QA = {
         {"name": "search: companies", "vocab": "company", "url": "/search?q={q}", "results": "tr.row", "match": "none",
          "min_results": 1},
         {"name": "search: operators", "vocab": "operator", "url": "/search?q={q}", "results": "tr.row", "match": "none",
-         "min_results": 1},
+         "min_results": 1, "max_queries": 11},
         {"name": "contacts search", "vocab": "contact", "url": "/contacts?q={q}", "results": "tr.c-row", "match": "all",
          "min_results": 1},
     ],
