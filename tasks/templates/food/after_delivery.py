@@ -396,3 +396,54 @@ def pickup_nearest(w: World, rng: random.Random):
             "adversarial": [collateral(steps + [done(best["name"])])],
             "distractors": distinct(rivals, gold=best["name"]),
         }
+
+
+# ---------------------------------------------------------------------- Adjust tip after delivery
+def _tip(f, o, dollars: str) -> list[dict]:
+    """From any page: the order, Adjust tip, a custom amount typed (it picks Other), Save tip (no done)."""
+    return _open_order(f, o) + [click("button", "Adjust tip", exact=True),
+                                fill("textbox", "Custom tip amount", dollars, exact=True),
+                                click("button", "Save tip", exact=True)]
+
+
+@template("food", "adjust-tip-after-delivery", difficulty="medium", max_steps=12)
+def adjust_tip(w: World, rng: random.Random):
+    """Change a recent delivery's courier tip to an amount (the total follows: logic.tip_amount)."""
+    f = fw(w)
+    recent = [o for o in f.orders if logic.tip_change_refusal(o, w.now) is None]
+    amounts = [500, 800, 1000, 650, 1200]
+    for k in range(5):
+        o = recent[k % len(recent)]
+        other = recent[(k + 1) % len(recent)]
+        s = f.store[o["store_id"]]
+        cents = amounts[k]
+        dollars = f"{cents // 100}.{cents % 100:02d}" if cents % 100 else str(cents // 100)
+        sol = _tip(f, o, dollars) + [done()]
+        total = o["total_cents"] - o["tip_cents"] + logic.tip_amount(o["subtotal_cents"], None, cents, o["mode"])
+        near = next(p for p in logic.TIP_PRESETS if p != o["tip_percent"])
+        t_calls = [call("list_orders", status="past"), call("change_tip", order_id=o["id"], tip_amount_cents=cents), tdone()]
+        yield {
+            "goal": f"Your courier on order #{o['id']} from {s['name']} went above and beyond. Change that order's "
+                    f"tip to {logic.money(cents)}.",
+            "start_path": "/",
+            "verify": {"checks": [{"table": "orders", "where": {"id": o["id"]}, "count": 1,
+                                   "expect": {"tip_cents": cents, "tip_percent": None, "total_cents": total}}],
+                       "unchanged_except": [updates("orders", {"id": o["id"]}, ["tip_cents", "tip_percent", "total_cents"])]},
+            "solution": sol,
+            # a preset percent instead of the amount
+            "near_misses": [_open_order(f, o) + [click("button", "Adjust tip", exact=True),
+                                                 click("radio", f"Tip {near}%", exact=True),
+                                                 click("button", "Save tip", exact=True), done()]],
+            # the Other radio clicked before typing the amount: the same end
+            "harmless": [harmless("other_control", _open_order(f, o) + [
+                click("button", "Adjust tip", exact=True), click("radio", "Other tip amount", exact=True),
+                fill("textbox", "Custom tip amount", dollars, exact=True), click("button", "Save tip", exact=True), done()],
+                "Other chosen first, then the amount typed", t_calls)],
+            "tools": tools_plan(t_calls, [call("list_orders", status="past"),
+                                          call("change_tip", order_id=o["id"], tip_percent=near), tdone()]),
+            "adversarial": [
+                extra(sol, _tip(f, other, dollars), f"the tip changed, then another order's (#{other['id']}) too"),
+                wrong_record(_tip(f, other, dollars), f"the tip changed on another order (#{other['id']})"),
+                collateral(sol),
+            ],
+        }
