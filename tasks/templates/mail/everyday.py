@@ -12,7 +12,7 @@ from domain import mail as mail_rules
 from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.mail._common import (TOOLBAR, Mailbox, adversarial, bystander, click, done, extra, fill, graded,
-                                          on_messages, open_row, phrase, picker_day, rail, search, star_elsewhere, text_bound,
+                                          competing, on_messages, open_row, phrase, picker_day, rail, search, star_elsewhere, text_bound,
                                           toolbar_button)
 from tasks.templates.mail._tools import call, find, find_open, plan
 from tasks.templates.mail.basics import PHRASES, contact_threads, sent_message
@@ -107,6 +107,12 @@ def _says(m: dict, word: str) -> bool:
 
 
 FILTER_LABELS = ["Finance", "Travel", "Personal", "Receipts", "Family"]
+# A filter's criteria and actions the task does not ask for, at their empty values (models.Filter's defaults):
+# the filter made must have none of them (no forwarding, starring, categorising... on the side).
+FILTER_NOTHING_ELSE = {"to_contains": "", "subject_contains": "", "has_words": "", "has_attachment": False,
+                       "mark_read": False, "star": False, "forward_to": "", "never_spam": False,
+                       "mark_important": None, "category": ""}
+OUTSIDE = "x@evil.com"
 
 
 @template("mail", "filter-unless-words", difficulty="hard", max_steps=14, count=4, test_every=4)
@@ -148,13 +154,13 @@ def filter_unless_words(w: World, rng: random.Random):
         every = keep + skip
         name = mb.by_email[email]["name"]
 
-        def steps(not_words: str, sender: str = email) -> list[dict]:
+        def steps(not_words: str, sender: str = email, apply: bool = True, more: tuple = ()) -> list[dict]:
             return [click("button", "Advanced search options", exact=True),
                     {"fill": {"role": "textbox", "name": "From", "exact": True}, "text": sender},
                     {"fill": {"role": "textbox", "name": "Doesn't have", "exact": True}, "text": not_words},
                     click("button", "Create filter", exact=True),
                     click("button", "Choose label"), click("option", lab, exact=True),
-                    click("checkbox", "Also apply filter to", exact=False),
+                    *([click("checkbox", "Also apply filter to", exact=False)] if apply else []), *more,
                     click("button", "Create filter", exact=True), done()]
 
         both = f"{wa} {wb}"
@@ -170,10 +176,10 @@ def filter_unless_words(w: World, rng: random.Random):
                   "expect": {"from_contains": {"$ieq": email}, "apply_label_id": lid,
                              "doesnt_have": {"$regex": rf"(?=.*\b{wa}\b)(?=.*\b{wb}\b)", "$options": "i",
                                              "$len": {"$lte": len(wa) + len(wb) + 12}},
-                             "delete": False, "skip_inbox": False},
-                  "name": "the filter: from the sender, without either word, the label"},
+                             "delete": False, "skip_inbox": False, **FILTER_NOTHING_ELSE},
+                  "name": "the filter: from the sender, without either word, the label, and nothing else"},
                  {"table": "message_labels", "where": {"message_id": {"$in": keep}, "label_id": lid},
-                  "count": {"$gte": 1}, "name": "the matching conversation already here is labelled"},
+                  "count": len(keep), "name": "every matching conversation already here is labelled"},
                  {"table": "message_labels", "where": {"message_id": {"$in": skip}, "label_id": lid}, "count": 0,
                   "name": f"the conversations mentioning {wa} or {wb} are not"}],
                 [{"table": "filters", "ops": ["create"], "max": 1},
@@ -184,10 +190,14 @@ def filter_unless_words(w: World, rng: random.Random):
                                   "creates the filter, then opens Settings > Filters and Blocked Addresses to see it",
                                   [call("list_labels"), call("create_filter", **tool), call("list_filters")])],
             "tools": plan([call("list_labels"), call("create_filter", **tool)],
-                          [call("list_labels"), call("create_filter", **{**tool, "doesnt_have": wa})]),
-            "near_misses": [steps(wa)],
+                          [call("list_labels"), call("create_filter", **{**tool, "doesnt_have": wa})],
+                          [call("list_labels"), call("create_filter", **{**tool, "apply_to_existing": False})],
+                          [call("list_labels"), call("create_filter", **tool, forward_to=OUTSIDE)]),
+            "near_misses": [steps(wa), steps(both, apply=False)],
             "adversarial": [extra(gold, star_elsewhere(mb.threads[bystander(mb, [ta, tb, *rest])]["subject"]),
                                   "stars an unrelated conversation on the way"),
+                            adversarial("extra", steps(both, more=(fill("Forward it to address", OUTSIDE, exact=True),)),
+                                        "the gold filter that also forwards the sender's mail to an outside address"),
                             adversarial("wrong_record", steps(both, next(e for e in sorted(by_sender) if e != email
                                                                           and e in mb.by_email)),
                                         "the same filter for another sender")],
@@ -212,10 +222,12 @@ def reply_bcc(w: World, rng: random.Random):
         body = {"fill": {"role": "textbox", "name": "Message Body"}, "text": text}
         send = click("button", "Send", exact=True)
 
-        def reply(field: str = "Bcc", t: int = tid) -> list[dict]:
+        def reply(field: str = "Bcc", t: int = tid, said: dict = body) -> list[dict]:
             return _open(mb, t) + [click("button", "Reply", exact=True),
                                    click("button", f"Add {field} recipients", exact=True),
-                                   fill(field, watcher, exact=True), body, send, done()]
+                                   fill(field, watcher, exact=True), said, send, done()]
+
+        hedge = f"{text} {PHRASES[(i + 3) % len(PHRASES)]}"
 
         other = next(t for t in tids[(i * 5 + 3) % len(tids):] + tids if t != tid)
         yield {
@@ -226,7 +238,8 @@ def reply_bcc(w: World, rng: random.Random):
                 [{"table": "messages", "in": "created", "count": 1,
                   "expect": {"thread_id": tid, "in_reply_to_id": last["id"], "is_sent": True,
                              "to": [last["from_email"]], "cc": [], "bcc": [watcher],
-                             "body": {"$icontains": text, "$len": text_bound(text, extra=mb.me["signature"])}},
+                             "body": {"$icontains": text, "$excludes": competing([p for p in PHRASES if p != text], text),
+                                      "$len": text_bound(text, extra=mb.me["signature"])}},
                   "name": "a reply to the sender, the copy on Bcc only, with the text"}],
                 [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
                  on_messages({"thread_id": tid}, [])]),
@@ -239,11 +252,15 @@ def reply_bcc(w: World, rng: random.Random):
                                   "types the reply, pops it out to the compose window, adds the Bcc there and sends",
                                   find_open(subject, tid) + [call("reply", thread_id=tid, body=text, bcc=[watcher])])],
             "tools": plan(find_open(subject, tid) + [call("reply", thread_id=tid, body=text, bcc=[watcher])],
-                          find_open(subject, tid) + [call("reply", thread_id=tid, body=text, cc=[watcher])]),
+                          find_open(subject, tid) + [call("reply", thread_id=tid, body=text, cc=[watcher])],
+                          find_open(subject, tid) + [call("reply", thread_id=tid, body=hedge, bcc=[watcher])]),
             "near_misses": [reply("Cc")],
             "adversarial": [extra(reply(), star_elsewhere(mb.threads[bystander(mb, [tid])]["subject"]),
                                   "stars an unrelated conversation on the way"),
-                            adversarial("wrong_record", reply(t=other), "the Bcc'd reply in another conversation")],
+                            adversarial("wrong_record", reply(t=other), "the Bcc'd reply in another conversation"),
+                            adversarial("dump", reply(said={**body, "text": hedge}),
+                                        "the Bcc'd reply with the text and another stock phrase besides (inside "
+                                        "the length cap: only the $excludes catches it)")],
         }
 
 
@@ -340,8 +357,9 @@ def unmute_from_sender(w: World, rng: random.Random):
             "verify": graded(
                 [{"table": "threads", "where": {"id": {"$in": tids}}, "expect": {"is_muted": False},
                   "name": f"{name}'s {len(tids)} conversations unmuted"}],
+                # Unmuting never moves mail (conversations.py's "unmute"): only reading the messages may change them.
                 [{"table": "threads", "where": {"id": {"$in": tids}}, "fields": ["is_muted"], "max": len(tids)},
-                 on_messages({"thread_id": {"$in": tids}}, ["in_inbox"])]),
+                 on_messages({"thread_id": {"$in": tids}}, [])]),
             "solution": gold,
             "harmless": [harmless("check_work", gold[:-1] + search(f"from:{email}")
                                   + [open_row(mb.threads[tids[0]]["subject"]), done()],
