@@ -345,3 +345,27 @@ def user_id(crm: Crm, name: str) -> int:
 def reread(obj: str, rid: int) -> dict[str, Any]:
     """check_work in tool mode: read the record again (get_record; it marks the record recently viewed)."""
     return call("get_record", object=obj, record_id=rid)
+
+
+def contacts_went_to(account_id: int, owner: int) -> dict[str, Any]:
+    """Check for an account handover: every contact of the account whose owner changed now belongs to `owner` (the
+    Change Account Owner dialog moves them; the allowance on their owner_id would otherwise take any rep)."""
+    return {"table": "contacts", "in": "changed", "where": {"account_id": account_id}, "expect": {"owner_id": owner},
+            "count": {"$gte": 0}, "name": "the account's contacts went to the new owner only"}
+
+
+def stray_contact(crm: Crm, account_id: int, avoid: tuple[int, ...]) -> tuple[dict, int] | None:
+    """A contact of the account (a unique name, for the search) and a rep, not in `avoid` and not its owner, to hand
+    it to instead: the collateral edit of an account handover. None when the account has no such contact."""
+    for c in sorted(crm.contacts_by_acc.get(account_id, []), key=lambda c: c["id"]):
+        if crm.unique(crm.cname(c)):
+            uid = next(u for u in (8, 9, 10, 14) if u not in avoid and u != c["owner_id"])
+            return c, uid
+    return None
+
+
+def give_contact(crm: Crm, contact: dict, uid: int) -> list[dict[str, Any]]:
+    """UI steps: open the contact and Change Owner to user `uid`."""
+    user = crm.uname(uid)
+    return open_record(crm.cname(contact)) + [button("Show more actions"), menuitem("Change Owner"),
+                                              *lookup("Owner", user.split()[0], user), button("Change Owner", within=DIALOG)]

@@ -22,6 +22,14 @@ def _component(rep: dict, chart: str) -> dict:
             "measure": "amount" if rep["report_type"] in MEASURE else "count"}
 
 
+def _added(want: list[dict]) -> dict:
+    """The dashboard's components are `want` (the old ones as they were, the new one last), except the new one's
+    title, which the goal leaves to the agent."""
+    *kept, new = want
+    return {"components": {"$len": len(want)}, **{f"components.{i}": c for i, c in enumerate(kept)},
+            **{f"components.{len(kept)}.{k}": v for k, v in new.items() if k != "title"}}
+
+
 def _add(dash: dict, rep: dict, chart: str, title: str | None = None) -> list[dict]:
     steps = [link(dash["name"]), link("Edit"), button("+ Component"), *pick("Report", rep["name"]),
              *pick("Display As", CHARTS[chart])]
@@ -55,7 +63,7 @@ def dashboard_add_component(w: World, rng: random.Random):
                     f"and save the dashboard.",
             "start_path": HOME,
             "verify": {
-                "checks": [{"table": "dashboards", "where": {"id": d["id"]}, "expect": {"components": want}}],
+                "checks": [{"table": "dashboards", "where": {"id": d["id"]}, "expect": _added(want)}],
                 "unchanged_except": [allow_update("dashboards", {"id": d["id"]}, ["components"])],
             },
             "solution": solution,
@@ -64,7 +72,13 @@ def dashboard_add_component(w: World, rng: random.Random):
                                   "refreshes the saved dashboard to see the new component",
                                   [call("list_dashboards"), call("list_reports", search=rep["name"]),
                                    call("add_dashboard_component", dashboard_id=d["id"], report_id=rep["id"], display_as=chart),
-                                   call("list_dashboards", search=d["name"])])],
+                                   call("list_dashboards", search=d["name"])]),
+                         # The goal names no title: one of the agent's own is as good as the report's name.
+                         harmless("phrasing", _add(d, rep, chart, title=f"{rep['name']} ({CHARTS[chart]})") + [done()],
+                                  "gives the component a title of its own",
+                                  [call("list_dashboards"), call("list_reports", search=rep["name"]),
+                                   call("add_dashboard_component", dashboard_id=d["id"], report_id=rep["id"], display_as=chart,
+                                        title=f"{rep['name']} ({CHARTS[chart]})")])],
             "adversarial": [
                 extra(solution, _remove(d, first, reopen=False), f"also removes the \u201c{first}\u201d component"),
                 wrong_record(_add(other_d, rep, chart) + [done()], f"adds it to \u201c{other_d['name']}\u201d instead"),

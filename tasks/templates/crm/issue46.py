@@ -10,8 +10,8 @@ from domain.crm import OPEN_STAGES
 from tasks.templates import World, template
 from tasks.templates.harmless import harmless
 from tasks.templates.crm._common import (
-    DIALOG, Crm, allow_create, allow_update, button, call, done, dump, dump_text, extra, fill, find, finish, link, lookup,
-    menuitem, neighbour, open_record, reread, tab, tools, wrong_record, written)
+    DIALOG, Crm, allow_create, allow_update, button, call, contacts_went_to, done, dump, dump_text, extra, fill, find, finish,
+    give_contact, link, lookup, menuitem, neighbour, open_record, reread, stray_contact, tab, tools, wrong_record, written)
 
 NOAH = 7
 CLOSED_BOX = {"click": {"role": "checkbox", "name": "Transfer closed opportunities", "exact": True, "within": DIALOG}}
@@ -37,6 +37,9 @@ def account_owner_with_closed_opps(w: World, rng: random.Random):
         moving = [o for o in opps if o["owner_id"] == a["owner_id"]]  # open ones by default, closed ones by the box
         other = neighbour(cands, a)
         solution = open_record(a["name"]) + _change(True) + [done()]
+        gold_calls = [find("Account", a["name"]), call("list_users"),
+                      call("change_owner", object="Account", record_id=a["id"], owner_id=NOAH, transfer_closed_opportunities=True)]
+        stray = stray_contact(crm, a["id"], (NOAH, a["owner_id"]))
         yield {
             "goal": f"Noah Patel is taking over the account {a['name']}, including the history of its closed deals. Change the "
                     f"account's owner to Noah so that its opportunities owned by the current owner, the closed ones too, "
@@ -44,7 +47,8 @@ def account_owner_with_closed_opps(w: World, rng: random.Random):
             "start_path": "/lightning/page/home",
             "verify": {
                 "checks": [{"table": "accounts", "where": {"id": a["id"]}, "expect": {"owner_id": NOAH}}]
-                + [{"table": "opportunities", "where": {"id": o["id"]}, "expect": {"owner_id": NOAH}} for o in moving],
+                + [{"table": "opportunities", "where": {"id": o["id"]}, "expect": {"owner_id": NOAH}} for o in moving]
+                + [contacts_went_to(a["id"], NOAH)],
                 "unchanged_except": [allow_update("accounts", {"id": a["id"]}, ["owner_id"]),
                                      allow_update("contacts", {"account_id": a["id"]}, ["owner_id"])]
                 + [allow_update("opportunities", {"id": o["id"]}, ["owner_id"]) for o in moving],
@@ -59,12 +63,14 @@ def account_owner_with_closed_opps(w: World, rng: random.Random):
             "adversarial": [
                 extra(solution, open_record(other["name"]) + _change(True), f"also hands Noah the account {other['name']}"),
                 wrong_record(open_record(other["name"]) + _change(True) + [done()], f"changes {other['name']}'s owner instead"),
-            ],
+            ] + ([extra(solution, give_contact(crm, stray[0], stray[1]),
+                        f"also gives the account's contact {crm.cname(stray[0])} to {crm.uname(stray[1])}")] if stray else []),
             "tools": tools(
-                [find("Account", a["name"]), call("list_users"),
-                 call("change_owner", object="Account", record_id=a["id"], owner_id=NOAH, transfer_closed_opportunities=True), finish()],
+                gold_calls + [finish()],
                 [find("Account", a["name"]), call("list_users"),
                  call("change_owner", object="Account", record_id=a["id"], owner_id=NOAH), finish()],
+                *([gold_calls + [call("change_owner", object="Contact", record_id=stray[0]["id"], owner_id=stray[1]), finish()]]
+                  if stray else []),
             ),
         }
 
@@ -113,7 +119,7 @@ def email_opp_contact_role(w: World, rng: random.Random):
                 "checks": [{"table": "tasks", "in": "created", "where": where, "count": 1,
                             "expect": {"task_subtype": "Email", "status": "Completed", "who_type": "Contact", "who_id": c["id"],
                                        "subject": {"$ieq": f"Email: {subj}"},
-                                       "description": written(body[:40], f"To: {c['email']}\n\n{body}", bodies)}}],
+                                       "description": written(body.rstrip("."), f"To: {c['email']}\n\n{body}", bodies)}}],
                 "unchanged_except": [allow_create("tasks", where)],
             },
             "solution": solution,
@@ -163,7 +169,8 @@ def listview_filter_logic(w: World, rng: random.Random):
             "start_path": f"/lightning/o/{v['object']}/list?filterName={v['api_name']}",
             "verify": {
                 "checks": [{"table": "list_views", "where": {"id": v["id"]},
-                            "expect": {"filter_logic": "1 OR 2", "filters": v["filters"], "scope": v["scope"]}}],
+                            "expect": {"filter_logic": {"$in": ["1 OR 2", "2 OR 1"]}, "filters": v["filters"],
+                                       "scope": v["scope"]}}],
                 "unchanged_except": [allow_update("list_views", {"id": v["id"]}, ["filter_logic"])],
             },
             "solution": solution[start:],
@@ -172,7 +179,11 @@ def listview_filter_logic(w: World, rng: random.Random):
                                   "opens the filters panel again to see the filter logic saved",
                                   [call("list_list_views", object=v["object"]),
                                    call("set_list_view_filters", list_view_id=v["id"], filters=v["filters"], filter_logic="1 OR 2"),
-                                   call("list_list_views", object=v["object"])])],
+                                   call("list_list_views", object=v["object"])]),
+                         # Either order says "match either filter".
+                         harmless("phrasing", logic(v, "2 OR 1")[start:] + [done()], "writes the logic as 2 OR 1",
+                                  [call("list_list_views", object=v["object"]),
+                                   call("set_list_view_filters", list_view_id=v["id"], filters=v["filters"], filter_logic="2 OR 1")])],
             "adversarial": [
                 extra(solution[start:], logic(other, "1 OR 2"), f"gives \u201c{other['name']}\u201d the same logic as well"),
                 wrong_record(logic(other, "1 OR 2") + [done()], f"changes \u201c{other['name']}\u201d instead"),

@@ -361,6 +361,40 @@ def _merge_allowances(orig: dict, dup: dict) -> list[dict]:
     return out
 
 
+def _merge_moved(w: World, orig: dict, dup: dict) -> list[dict]:
+    """Checks that every row referring to `dup` when the task starts ends up referring to `orig` (the allowances
+    of _merge_allowances let the reference take any value: a merge into a third contact would pass them). A
+    dropped row (a follow) may go; a unique-per-parent one (a file share the master has too) may go or move."""
+    from apps.crm.services.merge import DROPPED, UNIQUE_PER_PARENT, children
+
+    out = []
+    for model, col, type_col in children("Contact"):
+        table = model.__tablename__
+        if (table, col) in DROPPED:
+            continue
+        for r in w.table(table):
+            if r.get(col) == dup["id"] and (not type_col or r.get(type_col) == "Contact"):
+                chk = {"table": table, "where": {"id": r["id"]}, "expect": {col: orig["id"]},
+                       "name": f"{table} {r['id']} moved to the master"}
+                if table in UNIQUE_PER_PARENT:
+                    chk["count"] = {"$lte": 1}
+                out.append(chk)
+    return out
+
+
+def _other_master(crm: Crm, orig: dict, dup: dict) -> dict | None:
+    """A third contact the duplicate also matches (apps/crm/records.duplicates_of: the name, or the email), so that
+    merge_records would take it as the master: the wrong record to merge into. None when there is none."""
+    for c in sorted(crm.contacts, key=lambda c: c["id"]):
+        if c["id"] in (orig["id"], dup["id"]):
+            continue
+        same_name = (c["first_name"] or "").lower() == (dup["first_name"] or "").lower() \
+            and c["last_name"].lower() == dup["last_name"].lower()
+        if same_name or (c["email"] and dup["email"] and c["email"].lower() == dup["email"].lower()):
+            return c
+    return None
+
+
 @template("crm", "merge-duplicate-contacts", difficulty="medium", max_steps=12)
 def merge_duplicate_contacts(w: World, rng: random.Random):
     """Merge a contact entered twice, keeping the original record as the master."""
@@ -370,11 +404,14 @@ def merge_duplicate_contacts(w: World, rng: random.Random):
         dups = [d for d in crm.contacts if d["id"] > c["id"] and crm.cname(d) == crm.cname(c) and d["account_id"] == c["account_id"]]
         if len(dups) == 1 and c["title"]:
             pairs.append((c, dups[0]))
-    for orig, dup in rng.sample(pairs, len(pairs)):
+    order = rng.sample(pairs, len(pairs))
+    for orig, dup in order:
+        other_orig, other_dup = neighbour(order, (orig, dup))
         name = crm.cname(orig)
         acc = crm.acc[orig["account_id"]]["name"]
         head = [link("View Duplicates"), button("Next", within=DIALOG)]
         # check_work: the search finds the one contact left (the name was the two duplicates'), else its account.
+        third = _other_master(crm, orig, dup)
         look = (open_record(name), "finds the contact with the search after the merge, to see one record left") \
             if crm.name_count[name.lower()] == 2 else (open_record(acc), f"opens {acc} after the merge, to see one {name} in its contacts")
         yield {
@@ -383,7 +420,8 @@ def merge_duplicate_contacts(w: World, rng: random.Random):
             "start_path": f"/lightning/r/Contact/{orig['id']}/view",
             "verify": {
                 "checks": [{"table": "contacts", "in": "deleted", "where": {"id": dup["id"]}, "count": 1},
-                           {"table": "contacts", "where": {"id": orig["id"]}, "expect": {"title": orig["title"], "email": orig["email"]}}],
+                           {"table": "contacts", "where": {"id": orig["id"]}, "expect": {"title": orig["title"], "email": orig["email"]}}]
+                + _merge_moved(w, orig, dup),
                 "unchanged_except": _merge_allowances(orig, dup),
             },
             "adversarial": [extra(head + [button("Merge Contacts", within=DIALOG), done()],
@@ -401,5 +439,13 @@ def merge_duplicate_contacts(w: World, rng: random.Random):
             "tools": tools([call("get_record", object="Contact", record_id=orig["id"]),
                             call("merge_records", object="Contact", master_id=orig["id"], duplicate_ids=[dup["id"]]), finish()],
                            [call("get_record", object="Contact", record_id=orig["id"]),
-                            call("merge_records", object="Contact", master_id=dup["id"], duplicate_ids=[orig["id"]]), finish()]),
+                            call("merge_records", object="Contact", master_id=dup["id"], duplicate_ids=[orig["id"]]), finish()],
+                           # Another pair of duplicates merged instead (the wrong record).
+                           [call("get_record", object="Contact", record_id=other_orig["id"]),
+                            call("merge_records", object="Contact", master_id=other_orig["id"], duplicate_ids=[other_dup["id"]]),
+                            finish()],
+                           # The duplicate merged into a third contact it also matches (the wrong master), where one exists.
+                           *([[call("get_record", object="Contact", record_id=dup["id"]),
+                               call("merge_records", object="Contact", master_id=third["id"], duplicate_ids=[dup["id"]]), finish()]]
+                             if third else [])),
         }
