@@ -141,7 +141,7 @@ def from_tool_schema(schema: dict):
         return st.lists(from_tool_schema(schema["items"]), min_size=schema.get("minItems", 0),
                         max_size=min(schema.get("maxItems", 5), 5))
     assert schema.get("type") == "object" and set(schema) <= {"type", "properties", "required", "additionalProperties",
-                                                              "description", "default"}, schema
+                                                              "description", "default", "maxProperties"}, schema
     props, required = schema.get("properties", {}), set(schema.get("required", []))
     fixed = st.fixed_dictionaries({k: from_tool_schema(v) for k, v in props.items() if k in required},
                                   optional={k: from_tool_schema(v) for k, v in props.items() if k not in required})
@@ -149,7 +149,8 @@ def from_tool_schema(schema: dict):
     if extra is False:
         return fixed
     values = from_tool_schema(extra) if isinstance(extra, dict) else JSON_VALUES
-    more = st.dictionaries(st.text(max_size=20).filter(lambda k: k not in props), values, max_size=4)
+    more = st.dictionaries(st.text(max_size=20).filter(lambda k: k not in props), values,
+                           max_size=min(4, max(0, schema.get("maxProperties", 4) - len(props))))
     return st.builds(lambda a, b: {**b, **a}, fixed, more)
 
 
