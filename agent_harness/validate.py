@@ -152,21 +152,29 @@ async def _grade_checkpoint(env: AsyncUIEnv, cp: Checkpoint) -> None:
         e = errors[0]
         p.error = f"RuntimeError: step {e['step']}: {e['error']} (action {e['action']})"
     else:
-        result = await env.grade_if_done(cp.answer)
-        p.reward, p.steps, p.report = result.score, env.steps + 1, _report(result.model_dump())
-        if result.status == "ungraded":  # a judge gave no verdict: no grade, so no proof either way
-            p.error = f"ungraded: {result.ungraded_reason}"
+        _record(p, await env.grade_if_done(cp.answer), env.steps + 1)
         for other, answer in cp.job.riders:  # the answer-only probes of the folded one: on the same state
-            r = await env.grade_if_done(answer)
-            other.reward, other.steps, other.report = r.score, env.steps + 1, _report(r.model_dump())
-            if r.status == "ungraded":
-                other.error = f"ungraded: {r.ungraded_reason}"
+            _record(other, await env.grade_if_done(answer), env.steps + 1)
     cp.graded = True
+
+
+def _record(probe: Probe, result, steps: int) -> None:
+    """Put a grade (a VerifyResult) on `probe`: a judge that gave no verdict is no grade, so no proof either way."""
+    probe.reward, probe.steps, probe.report = result.score, steps, _report(result.model_dump())
+    if result.status == "ungraded":
+        probe.error = f"ungraded: {result.ungraded_reason}"
 
 
 async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
                 answer_probes: list[tuple[Probe, str]] = (), checkpoints: list[Checkpoint] = ()) -> Probe:
     pending = sorted(checkpoints, key=lambda c: c.at)
+
+    async def grade_due() -> None:
+        """Every solution step before the one the agent is on has been played: the shorter probes that end
+        there are graded now, before its next action changes anything."""
+        while pending and pending[0].at <= getattr(agent, "position", 0):
+            await _grade_checkpoint(env, pending.pop(0))
+
     try:
         obs, _ = await env.reset(task=task)
         await agent.reset(env, task)
@@ -177,13 +185,9 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
             except Exception:
                 # The next step could not be found or reached (the carrier fails here): the world is still as
                 # every step before it left it, so the probes that end there are graded first.
-                while pending and pending[0].at <= getattr(agent, "position", 0):
-                    await _grade_checkpoint(env, pending.pop(0))
+                await grade_due()
                 raise
-            # Every solution step before the one this action comes from has been played: the shorter probes
-            # that end there are graded now, before the action changes anything.
-            while pending and pending[0].at <= getattr(agent, "position", 0):
-                await _grade_checkpoint(env, pending.pop(0))
+            await grade_due()
             obs, reward, term, trunc, info = await env.step(action)
             # The gold solution and the adversarial ones must play cleanly: an adversarial that
             # grades 0 because its steps failed proves nothing about the verifier.
@@ -200,10 +204,7 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
         if info.get("graded") is False:  # a judge gave no verdict: no grade, so no proof either way
             probe.error = f"ungraded: {(info.get('verify') or {}).get('ungraded_reason')}"
         for other, answer in answer_probes:  # same trajectory, another answer: grade the same end state
-            result = await env.grade(answer=answer)
-            other.reward, other.steps, other.report = result.score, env.steps, _report(result.model_dump())
-            if result.status == "ungraded":
-                other.error = f"ungraded: {result.ungraded_reason}"
+            _record(other, await env.grade(answer=answer), env.steps)
     except Exception as e:  # noqa: BLE001 - a failing probe is a result
         probe.error = f"{type(e).__name__}: {e}"
         for other, _ in answer_probes:
