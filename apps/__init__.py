@@ -48,3 +48,16 @@ def build_app(spec, config=None):
     from apps._shared.factory import create_app
 
     return create_app(spec, config)
+
+
+def app_looks(name: str) -> list[str]:
+    """The app's looks (apps/_shared/looks.py), the default first: ["gmail", "outlook"] for mail."""
+    return load_app_module(name).SPEC.look_ids()
+
+
+def episode_look(app: str, want, draw) -> str:
+    """The look an episode of `app` gets (apps/_shared/looks.py, `pick_look`): None the default, an id, a
+    list or "random" drawn with `draw`. UnknownLook (a ValueError) names the app's looks."""
+    from apps._shared.looks import pick_look
+
+    return pick_look(app, app_looks(app), want, draw)

@@ -66,6 +66,8 @@ def _serve(argv: list[str] | None) -> None:
     p.add_argument("--control-host", default=None, help="the control API's interface (default: --host)")
     p.add_argument("--browse", action="store_true",
                    help="for a person with a browser: a request without a world cookie sees the `default` world")
+    p.add_argument("--look", default=None,
+                   help="the look of a request whose world binding names none (--browse); default: the app's first")
     p.add_argument("--home", default=None, help="where worlds and snapshots live (default $UIGYM_HOME)")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--with-parent", action="store_true", help="exit when the process that started it exits")
@@ -77,6 +79,11 @@ def _serve(argv: list[str] | None) -> None:
     config: dict = {"UIGYM_HOME": args.home} if args.home else {}
     if args.browse:
         config["OPEN_DEFAULT_WORLD"] = True
+    if args.look:
+        looks = mod.SPEC.look_ids()
+        if args.look not in looks:
+            sys.exit(f"{args.app} has no look {args.look!r}; its looks: {' '.join(looks)}")
+        config["UIGYM_LOOK"] = args.look
     app = mod.create_app(config)
     if args.quiet:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)

@@ -38,6 +38,10 @@ class EnvConfig:
     # probe. The DOM, its text and its boxes are the same (the apps size their pictures in CSS). Only with
     # screenshots=False, for the same players that never look.
     images: bool = True
+    # The app's look (apps/_shared/looks.py; `uigym looks` lists them): None for the app's default, a look id,
+    # a list of ids or "random" (every look): a list or "random" is drawn per episode from the reset's seed.
+    # reset(options={"look": ...}) overrides it for one episode.
+    look: str | list[str] | None = None
 
     def __post_init__(self) -> None:
         if not self.images and self.screenshots:

@@ -92,9 +92,9 @@ class AsyncUIEnv(PageInput, WorldEnv):
 
     # ------------------------------------------------------------------ reset
     async def reset(self, *, task: Task | str | dict | None = None, seed: int | None = None,
-                    start_path: str | None = None) -> tuple[dict, dict]:
+                    start_path: str | None = None, look: str | list[str] | None = None) -> tuple[dict, dict]:
         task, app = self._take_task(task)
-        reset_info = await self._reset_world(task, app, seed)
+        reset_info = await self._reset_world(task, app, seed, look)
         path = start_path or (task.start_path if task else "/")
         await self._open_page(self.server.url + path, parked=self._parked)
         obs = await self._observe()

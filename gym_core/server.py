@@ -241,8 +241,11 @@ class ControlClient:
         return await self.client.request(method, f"{self.server.control_url}{path}",
                                          headers={**self.server.headers, **headers}, timeout=300.0, **kw)
 
-    async def reset(self, world: str, seed: int, now: str | None, fixtures: list[dict]) -> dict:
-        return await self._call("POST", f"/worlds/{world}/reset", json={"seed": seed, "now": now, "fixtures": fixtures})
+    async def reset(self, world: str, seed: int, now: str | None, fixtures: list[dict], look: str | None = None) -> dict:
+        body = {"seed": seed, "now": now, "fixtures": fixtures}
+        if look is not None:
+            body["look"] = look
+        return await self._call("POST", f"/worlds/{world}/reset", json=body)
 
     async def state(self, world: str) -> dict:
         return await self._call("GET", f"/worlds/{world}/state")

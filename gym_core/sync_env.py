@@ -251,7 +251,8 @@ class UIEnv(gym.Env):
         task = options.get("task", self.fixed_task)
         if task is None and self.tasks:
             task = self.tasks[int(self.np_random.integers(len(self.tasks)))]
-        obs, info = self._loop.run(self._env.reset(task=task, seed=seed, start_path=options.get("start_path")))
+        obs, info = self._loop.run(self._env.reset(task=task, seed=seed, start_path=options.get("start_path"),
+                                                     look=options.get("look")))
         self._last_obs = obs
         return obs, info
 

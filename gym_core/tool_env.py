@@ -26,10 +26,10 @@ class AsyncToolEnv(WorldEnv):
     mode = "tools"
 
     async def reset(self, *, task: Task | str | dict | None = None, seed: int | None = None,
-                    start_path: str | None = None) -> tuple[dict, dict]:
+                    start_path: str | None = None, look: str | list[str] | None = None) -> tuple[dict, dict]:
         """`start_path` is accepted for the screen envs' signature and ignored: there is no page."""
         task, app = self._take_task(task)
-        reset_info = await self._reset_world(task, app, seed)
+        reset_info = await self._reset_world(task, app, seed, look)
         return await self._observe(), self._info(reset=reset_info, tools=await self.tools())
 
     allowed_actions = TOOL_ACTION_TYPES

@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from apps import episode_look
 from apps.tool_args import MalformedArgs, encode_args
 from gym_core.actions import Action, ActionError, Done, ToolUse, action_to_dict, parse_action
 from gym_core.config import EnvConfig
@@ -94,9 +95,10 @@ class WorldEnv:
     async def _before_world_reset(self) -> None:
         """What must let go of the old world before it is reset (the UI's tab)."""
 
-    async def _reset_world(self, task: Task | None, app: str, seed: int | None) -> dict:
+    async def _reset_world(self, task: Task | None, app: str, seed: int | None, look=None) -> dict:
         """Reset this env's world for `task` (or free play on `seed`), fetch its start state, and start the
-        episode's counters. Returns the control API's reset info."""
+        episode's counters. Returns the control API's reset info. `look` (or EnvConfig.look) picks the look
+        the pages show (apps/_shared/looks.py); a list or "random" is drawn from the task and `seed`."""
         if self.server is not None and self.server.app != app:
             await self._drop_world()
         self.task = task
@@ -107,7 +109,11 @@ class WorldEnv:
         self.server = await self.runtime.server(app)
         await self._before_world_reset()
         control = self.runtime.control(self.server)
-        reset_info = await control.reset(self.world_id, world_seed, now, fixtures)
+        self._resets = getattr(self, "_resets", 0) + 1
+        want = look if look is not None else self.config.look
+        draw = f"{task.id if task else ''}:{seed if seed is not None else self._resets}"
+        self.look = episode_look(app, want, draw)
+        reset_info = await control.reset(self.world_id, world_seed, now, fixtures, look=self.look)
         self._binding = reset_info.pop("cookie")  # never in `info`: it is the key to the world
         self.world_now = dt.datetime.fromisoformat(reset_info["now"])
 

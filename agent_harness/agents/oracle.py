@@ -17,6 +17,7 @@ from typing import AsyncIterator
 from agent_harness.agents.base import Agent
 from agent_harness.locate import box_of, find, scroll_plan
 from tasks import SolutionStep, Target
+from tasks.looks import steps_in_look
 
 
 class OracleAgent(Agent):
@@ -32,6 +33,10 @@ class OracleAgent(Agent):
     async def reset(self, env, task) -> None:
         await super().reset(env, task)
         steps = self.fixed_steps if self.fixed_steps is not None else (task.solution if task else [])
+        # The steps address the app's default look; in another look they are taken in its terms (tasks/looks.py).
+        look = getattr(env, "look", None)
+        if task is not None and look:
+            steps = steps_in_look(task.app, steps, look)
         sample = int(self.episode_sample or 0)  # set by the runner
         self.rng = random.Random(f"{self.seed}:{task.id if task else ''}" + (f":{sample}" if sample else ""))
         self._plan = self._actions(list(steps))

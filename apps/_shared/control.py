@@ -7,7 +7,8 @@ containers the control port is reachable by whoever can reach the app's host).
 
 Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
     GET    /health
-    POST   /worlds/<id>/reset    {"seed": int, "now": ISO date-time, "fixtures": [...]}  -> {..., "cookie"}
+    POST   /worlds/<id>/reset    {"seed": int, "now": ISO date-time, "fixtures": [...], "look": id}
+                                 -> {..., "cookie", "look"}
     GET    /worlds/<id>/state
     DELETE /worlds/<id>
     GET    /tools                       -> {"app", "tools": [{name, description, input_schema}]}
@@ -16,7 +17,8 @@ Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
                                         their bounds, see apps/_shared/tools.py), never a 5xx
 
 `cookie` in the reset's answer, {name, value}, is the signed binding of a browser to the world: the gym sets
-it HttpOnly in its browser (apps/_shared/session.py).
+it HttpOnly in its browser (apps/_shared/session.py). It carries the reset's look (apps/_shared/looks.py; the
+app's default when none is named): the pages that browser sees are that look's.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from flask import Flask, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from apps._shared.fixtures import FixtureError
+from apps._shared.looks import UnknownLook, check_look
 from apps._shared.session import WORLD_COOKIE, sign_world
 from apps._shared.tools import MAX_DEPTH as MAX_ARGS_DEPTH
 from apps._shared.tools import MalformedArgs, ToolError, ToolSet
@@ -104,9 +107,16 @@ def create_control_app(page_app: Flask) -> Flask:
     def reset(world_id: str):
         store.check_id(world_id)
         body = _json_body()
-        unknown = set(body) - {"seed", "now", "fixtures"}
+        unknown = set(body) - {"seed", "now", "fixtures", "look"}
         if unknown:
-            raise WorldError(f"unknown keys {sorted(unknown)}: the body is {{seed, now, fixtures}}")
+            raise WorldError(f"unknown keys {sorted(unknown)}: the body is {{seed, now, fixtures, look}}")
+        look = body.get("look")
+        if look is not None and not isinstance(look, str):
+            raise WorldError("'look' must be a string: one of the app's looks")
+        try:
+            look = check_look(spec.name, spec.look_ids(), look)
+        except UnknownLook as e:
+            raise WorldError(str(e)) from None
         fixtures = body.get("fixtures")
         if fixtures is None:
             fixtures = []
@@ -116,7 +126,8 @@ def create_control_app(page_app: Flask) -> Flask:
         if seed is None:
             seed = page_app.config.get("DEFAULT_SEED", 0)
         info = store.reset(world_id, seed, body.get("now"), fixtures)
-        return jsonify({**info, "cookie": {"name": WORLD_COOKIE, "value": sign_world(page_app, world_id)}})
+        return jsonify({**info, "cookie": {"name": WORLD_COOKIE, "value": sign_world(page_app, world_id, look)},
+                        "look": look or spec.default_look})
 
     @ctl.get("/worlds/<world_id>/state")
     def state(world_id: str):

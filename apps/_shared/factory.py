@@ -14,12 +14,17 @@ from apps._shared import inputs
 from apps._shared.caching import init_caching
 from apps._shared.control import create_control_app
 from apps._shared.db import DEFAULT_WORLD, close_db, store
+from apps._shared.looks import LookEnvironment, init_looks
 from apps._shared.sandbox import init_sandbox
 from apps._shared.session import WORLD_COOKIE, verified_world
 from apps._shared.spec import AppSpec
 from apps._shared.worlds import WorldStore
 
 SHARED_DIR = Path(__file__).parent
+
+
+class _LookedFlask(Flask):
+    jinja_environment = LookEnvironment  # every clone's templates answer per look (apps/_shared/looks.py)
 
 
 def _views(spec: AppSpec):
@@ -33,12 +38,13 @@ def default_home() -> Path:
 def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
     """The app's pages. Its control API is another WSGI app, `app.extensions["uigym_control"]`, served on
     its own port (apps/serve.py), so no page can address it."""
-    app = Flask(spec.import_name, template_folder="templates", static_folder="static")
+    app = _LookedFlask(spec.import_name, template_folder="templates", static_folder="static")
     app.config.update(
         UIGYM_HOME=str(default_home()),
         GYM_TOKEN=os.environ.get("UIGYM_GYM_TOKEN") or secrets.token_hex(16),
         DEFAULT_SEED=0,
         OPEN_DEFAULT_WORLD=False,  # see apps/_shared/session.py
+        UIGYM_LOOK=None,  # the look of a request whose binding names none (apps/_shared/looks.py)
         SEND_FILE_MAX_AGE_DEFAULT=86400,  # fonts and icons cached by the browser context
         JSON_SORT_KEYS=False,
     )
@@ -73,7 +79,8 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
         if value is None and app.config["OPEN_DEFAULT_WORLD"]:
             g.uigym_world = DEFAULT_WORLD
             return None
-        wid = verified_world(app, value)
+        bound = verified_world(app, value)
+        wid, look = bound or (None, None)
         if wid is None:
             why = "carries no world" if value is None else "carries a world binding this app did not sign"
             return _refuse(403, f"This browser {why}. Worlds are opened by the gym (its control API's reset); "
@@ -81,6 +88,8 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
         if not store().world_path(wid).exists():
             return _refuse(410, f"The world {wid!r} does not exist any more (it was dropped, or never reset).")
         g.uigym_world = wid
+        if look in spec.looks:
+            g.uigym_look = look
         return None
 
     def _refuse(code: int, message: str):
@@ -89,6 +98,7 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
     app.teardown_appcontext(close_db)
     init_caching(app)
     init_sandbox(app, inline_scripts=spec.inline_scripts)
+    init_looks(app)
 
     @app.context_processor
     def _shared_context():

@@ -26,17 +26,22 @@ def _serializer(app: Flask) -> URLSafeSerializer:
     return URLSafeSerializer(app.config["GYM_TOKEN"], salt=f"uigym-world/{app.extensions['uigym_spec'].name}")
 
 
-def sign_world(app: Flask, world_id: str) -> str:
-    """The cookie value that binds a browser to `world_id` of this app."""
-    return _serializer(app).dumps(world_id)
+def sign_world(app: Flask, world_id: str, look: str | None = None) -> str:
+    """The cookie value that binds a browser to `world_id` of this app, seen in `look` (None: the app's
+    default look). The look is signed with the world: a page cannot switch it."""
+    return _serializer(app).dumps([world_id, look] if look else world_id)
 
 
-def verified_world(app: Flask, value: str | None) -> str | None:
-    """The world a cookie value binds to, or None if it is missing, forged or malformed."""
+def verified_world(app: Flask, value: str | None) -> tuple[str, str | None] | None:
+    """(world, look) a cookie value binds to, or None if it is missing, forged or malformed."""
     if not value:
         return None
     try:
-        wid = _serializer(app).loads(value)
+        payload = _serializer(app).loads(value)
     except BadSignature:
         return None
-    return wid if valid_world_id(wid) else None
+    wid, look = (payload, None) if isinstance(payload, str) else (payload + [None, None])[:2] \
+        if isinstance(payload, list) else (None, None)
+    if not isinstance(wid, str) or not valid_world_id(wid) or not (look is None or isinstance(look, str)):
+        return None
+    return wid, look

@@ -37,3 +37,13 @@ class AppSpec:
     inline_scripts: bool = False
     # The module whose TOOLS (apps._shared.tools.ToolSet) are the app's function-call surface.
     tools: str | None = None
+    # The app's looks, look id -> the brand it shows, the default first (apps/_shared/looks.py). A look is
+    # the same world, services, tools and grading in another product's layout, names and style.
+    looks: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def default_look(self) -> str:
+        return next(iter(self.looks), "default")
+
+    def look_ids(self) -> list[str]:
+        return list(self.looks) or ["default"]

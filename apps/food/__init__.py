@@ -22,6 +22,8 @@ SPEC = AppSpec(
     import_name="apps.food",
     base=Base,
     build_world=_build_world,
+    # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
+    looks={"doordash": "Forkful", "ubereats": "Munchr"},
     views="apps.food.views",
     tools="apps.food.tools",
     default_now=dt.datetime(2026, 3, 13, 18, 30),

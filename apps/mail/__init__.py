@@ -16,6 +16,8 @@ SPEC = AppSpec(
     import_name="apps.mail",
     base=Base,
     build_world=seed_data.mail.build,
+    # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
+    looks={"gmail": "Inkbox", "outlook": "Quill Mail"},
     views="apps.mail.views",
     tools="apps.mail.tools",
     default_now=dt.datetime(2026, 3, 12, 10, 24),
