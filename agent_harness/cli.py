@@ -440,6 +440,8 @@ def tasks_validate(
                                                    "instances), prove nothing new"),
     mode: str = typer.Option("ui", help="ui: the screen solutions in browsers; tools: each task's tool plan "
                                         "(gold calls 1, noop 0, tool near-misses 0) through the tools env, no browser"),
+    look: Optional[str] = typer.Option(None, help="play the screen probes in these looks (`uigym looks`): ids, "
+                                                  "comma-separated, or 'all'; each task in those its app has"),
 ):
     """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
     near-misses (0), adversarial trajectories (0) and harmless variants (1) in real browsers. Judged tasks: the browser proves
@@ -462,13 +464,24 @@ def tasks_validate(
         err.print(f"[red]audit[/red] {p}")
     calibrated = _calibration(chosen, calibration_out)
 
+    plan = _look_plan(chosen, look) if mode == "ui" else [(None, chosen)]
+
     async def main():
         try:
-            return await validate_tasks(chosen, workers=workers, near_misses=not no_near_misses, mode=mode)
+            return [(lk, await validate_tasks(mine, workers=workers, near_misses=not no_near_misses, mode=mode,
+                                              look=lk)) for lk, mine in plan]
         finally:
             await Runtime.current().close()
 
-    results = asyncio.run(main())
+    by_look = asyncio.run(main())
+    results = []
+    for lk, mine in by_look:
+        if lk is not None:
+            skipped = [r for r in mine if r.unsupported]
+            console.print(f"look {lk}: {len(mine) - len(skipped)} task(s) played, {len(skipped)} of templates it "
+                          "does not carry yet" + (f" (e.g. {skipped[0].task_id})" if skipped else ""))
+            mine = [r for r in mine if not r.unsupported]
+        results += mine
     bad = [r for r in results if not r.ok]
     for r in bad:
         err.print(r.failures())
@@ -495,6 +508,28 @@ def tasks_validate(
                   + ("" if calibrated is None else f"; judge calibration {'agrees' if calibrated else 'DISAGREES'}"))
     if bad or audit.problems or calibrated is False:
         raise typer.Exit(1)
+
+
+def _look_plan(chosen: list, look: str | None) -> list[tuple[str | None, list]]:
+    """(look, its tasks) for `--look`: None plays the default look; ids (comma-separated) or 'all' play each
+    task in those of the looks its app has. A look no chosen app has is an error, not an empty run."""
+    from apps import app_looks
+
+    if not look:
+        return [(None, chosen)]
+    apps = sorted({t.app for t in chosen})
+    want = [w.strip() for w in look.split(",") if w.strip()]
+    plan = []
+    for app in apps:
+        mine = [t for t in chosen if t.app == app]
+        looks = app_looks(app)
+        for lk in (looks if want == ["all"] else [w for w in want if w in looks]):
+            plan.append((lk, mine))
+    unknown = [w for w in want if w != "all" and not any(w in app_looks(a) for a in apps)]
+    if unknown or not plan:
+        fail(f"no chosen app has the look(s) {', '.join(unknown or want)}; "
+             + "; ".join(f"{a}: {' '.join(app_looks(a))}" for a in apps))
+    return plan
 
 
 def _validate_fresh(pattern: str, seeds: str, instances: int, workers: int, report: Path | None,

@@ -32,6 +32,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from agent_harness.agents import NoopAgent, OracleAgent, ToolOracleAgent
+from apps import look_carries
 from gym_core.env import AsyncUIEnv, EnvConfig
 from gym_core.tool_env import AsyncToolEnv
 from gym_core.runtime import Runtime
@@ -244,12 +245,14 @@ MODES = ("ui", "tools")
 async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool = True,
                          config: EnvConfig | None = None, probe_timeout_s: float = 300.0,
                          adversarial: bool | None = None, runtime: Runtime | None = None,
-                         mode: str = "ui", harmless: bool | None = None) -> list[TaskValidation]:
+                         mode: str = "ui", harmless: bool | None = None,
+                         look: str | None = None) -> list[TaskValidation]:
     """Play every probe of `tasks`. `adversarial` defaults to `near_misses` (both are the 0-side), and
     `harmless` (the honest variants, the 1-side beside the oracle) to `adversarial`.
     `mode`: "ui" plays the screen solutions in browsers, "tools" the tool plans through the tools env
     (a harmless variant with no tool calls and another answer is graded on the tool oracle's end state;
-    one with neither is a UI-only variant)."""
+    one with neither is a UI-only variant). `look` plays the screen probes in that look of each task's app
+    (apps/_shared/looks.py); a task whose template the look does not carry yet is `unsupported` there."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     adversarial = near_misses if adversarial is None else adversarial
@@ -260,6 +263,9 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
     for t in tasks:
         riders: list[tuple[Probe, str]] = []
         played: list[tuple[str, list]] = []
+        if look and mode == "ui" and not look_carries(t.app, look, t.template):
+            results[t.id].unsupported = f"the {look} look of {t.app} does not carry template {t.template} yet"
+            continue
         if mode == "tools":
             if t.tools is None:
                 results[t.id].probes.append(Probe(t.id, "oracle", 1.0, error="no tool plan: the task has no 'tools'"))
@@ -301,6 +307,8 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
     # steps take no screenshot (EnvConfig.screenshots), most of a step's cost on a small machine, and their
     # pages load no pictures (EnvConfig.images).
     base = config or EnvConfig(screenshots=False, images=False)
+    if look and mode == "ui":
+        base = dataclasses.replace(base, look=look)
 
     def config_for(task: Task) -> EnvConfig:
         if not task.verify.has_judge:

@@ -55,9 +55,45 @@ def app_looks(name: str) -> list[str]:
     return load_app_module(name).SPEC.look_ids()
 
 
-def episode_look(app: str, want, draw) -> str:
-    """The look an episode of `app` gets (apps/_shared/looks.py, `pick_look`): None the default, an id, a
-    list or "random" drawn with `draw`. UnknownLook (a ValueError) names the app's looks."""
-    from apps._shared.looks import pick_look
+def app_surface(name: str):
+    """The app's declared UI surface (apps/_shared/surface.py, `apps/<app>/surface.py`), or None for an app
+    without one (a test fixture app)."""
+    if name not in APP_MODULES:
+        return None
+    return importlib.import_module(f"{APP_MODULES[name]}.surface").SURFACE
 
-    return pick_look(app, app_looks(app), want, draw)
+
+def look_carries(app: str, look: str, template: str | None) -> bool:
+    """Whether `look` of `app` carries a template's tasks: the default look carries every template, another
+    look those its surface says it proved (`Look.covers`)."""
+    surface = app_surface(app)
+    if surface is None or look == app_looks(app)[0] or look not in surface.looks:
+        return True
+    return surface.looks[look].carries(template)
+
+
+def episode_look(app: str, want, draw, template: str | None = None) -> str:
+    """The look an episode of `app` gets (apps/_shared/looks.py, `pick_look`): None the default, an id, a
+    list or "random" drawn with `draw` among the looks that carry `template`. UnknownLook (a ValueError)
+    names the app's looks, or says the look does not carry the template yet."""
+    from apps._shared.looks import UnknownLook, pick_look
+
+    looks = app_looks(app)
+    carried = [lk for lk in looks if look_carries(app, lk, template)]
+    if isinstance(want, str) and want != "random" and "," not in want:
+        look = pick_look(app, looks, want, draw)
+        if look not in carried:
+            raise UnknownLook(f"the {look} look of {app} does not carry template {template!r} yet; looks that do: "
+                              + ", ".join(carried))
+        return look
+    if want == "random":
+        want = carried
+    elif want is not None:
+        want = [w for w in (want.split(",") if isinstance(want, str) else want) if w]
+        for w in want:
+            pick_look(app, looks, w, draw)  # an unknown id is an error, not skipped
+        want = [w for w in want if w in carried] or None
+        if want is None:
+            raise UnknownLook(f"none of those looks of {app} carries template {template!r} yet; looks that do: "
+                              + ", ".join(carried))
+    return pick_look(app, looks, want, draw)

@@ -112,7 +112,7 @@ class WorldEnv:
         self._resets = getattr(self, "_resets", 0) + 1
         want = look if look is not None else self.config.look
         draw = f"{task.id if task else ''}:{seed if seed is not None else self._resets}"
-        self.look = episode_look(app, want, draw)
+        self.look = episode_look(app, want, draw, task.template if task else None)
         reset_info = await control.reset(self.world_id, world_seed, now, fixtures, look=self.look)
         self._binding = reset_info.pop("cookie")  # never in `info`: it is the key to the world
         self.world_now = dt.datetime.fromisoformat(reset_info["now"])

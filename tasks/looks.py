@@ -7,27 +7,21 @@ QA's specs all take their steps through `steps_in_look`, so one task is one task
 
 from __future__ import annotations
 
-import importlib
-from functools import lru_cache
-
+from apps import app_surface as surface_of
 from tasks.schema import SolutionStep
-
-
-@lru_cache(maxsize=None)
-def surface_of(app: str):
-    """The app's declared UI surface (apps._shared.surface.Surface), or None for an app without one (a test
-    fixture app)."""
-    try:
-        mod = importlib.import_module(f"apps.{app}.surface")
-    except ModuleNotFoundError as e:
-        if e.name and f"apps.{app}.surface".startswith(e.name):
-            return None
-        raise
-    return mod.SURFACE
 
 
 def step_dicts(steps) -> list[dict]:
     return [s.model_dump(exclude_none=True) if isinstance(s, SolutionStep) else dict(s) for s in steps]
+
+
+def steps_in_look_by_step(app: str, steps, look: str | None) -> list[tuple[int, SolutionStep]]:
+    """Each step of `look` with the index of the task step it comes from (a look may take one step as
+    several, or none)."""
+    out = []
+    for i, d in enumerate(step_dicts(steps)):
+        out += [(i, s) for s in steps_in_look(app, [d], look)]
+    return out
 
 
 def steps_in_look(app: str, steps, look: str | None) -> list[SolutionStep]:
@@ -38,12 +32,3 @@ def steps_in_look(app: str, steps, look: str | None) -> list[SolutionStep]:
     if surface is not None and look:
         dicts = surface.translate(dicts, look)
     return [SolutionStep.model_validate(d) for d in dicts]
-
-
-def carries(app: str, template: str | None, look: str | None) -> bool:
-    """Whether `look` of `app` carries the template's tasks (every look carries every template of an app
-    without a surface, and the default look carries them all)."""
-    surface = surface_of(app)
-    if surface is None or not look or look not in surface.looks:
-        return True
-    return surface.looks[look].carries(template)

@@ -17,7 +17,7 @@ from typing import AsyncIterator
 from agent_harness.agents.base import Agent
 from agent_harness.locate import box_of, find, scroll_plan
 from tasks import SolutionStep, Target
-from tasks.looks import steps_in_look
+from tasks.looks import steps_in_look_by_step
 
 
 class OracleAgent(Agent):
@@ -33,14 +33,20 @@ class OracleAgent(Agent):
     async def reset(self, env, task) -> None:
         await super().reset(env, task)
         steps = self.fixed_steps if self.fixed_steps is not None else (task.solution if task else [])
-        # The steps address the app's default look; in another look they are taken in its terms (tasks/looks.py).
+        # The steps address the app's default look; in another look they are taken in its terms (tasks/looks.py),
+        # each remembering the task step it comes from (`position` counts task steps).
         look = getattr(env, "look", None)
+        n_steps = len(steps)
         if task is not None and look:
-            steps = steps_in_look(task.app, steps, look)
+            pairs = steps_in_look_by_step(task.app, steps, look)
+        else:
+            pairs = list(enumerate(steps))
+        steps = [s for _, s in pairs]
+        self._origin = [i for i, _ in pairs]
         sample = int(self.episode_sample or 0)  # set by the runner
         self.rng = random.Random(f"{self.seed}:{task.id if task else ''}" + (f":{sample}" if sample else ""))
         self._plan = self._actions(list(steps))
-        self._n_steps = len(steps)
+        self._n_steps = n_steps
         # The index of the solution step the last action came from: every step before it has been given
         # whole (agent_harness/validate.py grades a shorter probe there, before that action is taken).
         self.position = 0
@@ -84,7 +90,7 @@ class OracleAgent(Agent):
 
     async def _actions(self, steps: list[SolutionStep]) -> AsyncIterator[dict]:
         for i, s in enumerate(steps):
-            self.position = i
+            self.position = self._origin[i] if i < len(getattr(self, "_origin", ())) else i
             self.last_text = f"oracle: {s.kind}"
             k = s.kind
             if k in ("click", "double_click", "hover"):
