@@ -8,8 +8,9 @@ generation checks every target of every step against the declaration (`Surface.c
 addresses an undeclared or renamed control fails when it writes its tasks, with the template named.
 
 Each other look says what it calls a control (`Look.names`: the control's key, "role:name" as the default
-look names it, to this look's target, or to a list of steps where that look takes other steps, or to []
-where it takes none), and which templates it carries (`Look.covers`). `Surface.translate` rewrites a
+look names it, to this look's target, or to a list of steps where that look takes other steps (a click is
+replaced by them; a hover, fill or scroll takes the steps before the last, then acts on the last one's target),
+or to [] where it takes none), and which templates it carries (`Look.covers`). `Surface.translate` rewrites a
 step list into a look's terms: the oracle plays it, validation proves it, QA clicks it.
 """
 
@@ -151,9 +152,17 @@ class Surface:
         hit = self.match(target)
         mapped = lk.names.get(hit[0].key) if hit else None
         if isinstance(mapped, list):
-            if kind != "click":
-                raise SurfaceError(f"look {lk.id!r} maps {hit[0].key!r} to steps; only a click step can take steps")
-            return [_fill_slots(copy.deepcopy(s), hit[1]) for s in mapped]
+            steps = [_fill_slots(copy.deepcopy(s), hit[1]) for s in mapped]
+            if kind == "click" or not steps:
+                return steps
+            # A hover, fill or scroll on a control this look reaches by steps: the steps that lead there,
+            # then this step on the last one's target.
+            last = next((steps[-1][k] for k in _TARGET_KEYS if steps[-1].get(k)), None)
+            if last is None:
+                raise SurfaceError(f"look {lk.id!r} maps {hit[0].key!r} to steps whose last addresses no target")
+            s = copy.deepcopy(step)
+            s[kind] = last
+            return steps[:-1] + [s]
         s = copy.deepcopy(step)
         s[kind] = self._target(target, lk)
         return [s]

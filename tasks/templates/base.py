@@ -138,6 +138,7 @@ def instances_of(info: TemplateInfo, seed: int | None = None, *, strict: bool = 
         task["adversarial"] = answer_adversarials(task["solution"], task.get("near_misses", []), distractors) \
             + list(inst.get("adversarial", []))
         valid = Task.model_validate(task)
+        check_surface(valid, f"template {info.app}/{info.name}: {task['id']}")
         leaks = goal_leaks(valid, {**world.rows, "_meta": {"app": info.app, "seed": seed}})
         if leaks:
             if strict:
@@ -148,6 +149,21 @@ def instances_of(info: TemplateInfo, seed: int | None = None, *, strict: bool = 
     if len(out) < info.count and strict:
         raise ValueError(f"template {info.app}/{info.name} yielded {len(out)} instances, {info.count} wanted")
     return out
+
+
+def check_surface(task, where: str) -> None:
+    """Every target of every UI step the task holds (solution, near-misses, adversarial and harmless
+    variants) is a control its app declares (apps/<app>/surface.py): a misspelt or renamed control fails here,
+    when the template writes its tasks, not when a browser plays them (apps/_shared/surface.py)."""
+    from apps import app_surface
+    from tasks.looks import step_dicts
+
+    surface = app_surface(task.app)
+    if surface is None:
+        return
+    steps = list(task.solution) + [s for nm in task.near_misses for s in nm]
+    steps += [s for v in list(task.adversarial) + list(task.harmless) for s in v.steps]
+    surface.check(where, step_dicts(steps))
 
 
 def generate(app: str, write: bool = True) -> dict[str, list[dict]]:

@@ -1,0 +1,130 @@
+"""Looks (apps/_shared/looks.py): the look is signed into the world binding, chosen at the control API's
+reset, and answers each template name with the look's own file where it has one; the pick of an episode's
+look is deterministic and refuses what the app does not have."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from apps import app_looks, episode_look, look_carries
+from apps._shared.looks import UnknownLook, pick_look
+from apps._shared.session import WORLD_COOKIE, sign_world, verified_world
+from tests.fixture_apps import looked
+
+TOKEN = "looks-test-token"
+H = {"X-Gym-Token": TOKEN}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return looked.create_app({"TESTING": True, "GYM_TOKEN": TOKEN, "UIGYM_HOME": str(tmp_path_factory.mktemp("home"))})
+
+
+def _page(app, cookie: str, path: str = "/") -> str:
+    c = app.test_client()
+    c.set_cookie(WORLD_COOKIE, cookie)
+    r = c.get(path)
+    assert r.status_code == 200, r.data[:200]
+    return r.get_data(as_text=True)
+
+
+def test_the_reset_signs_the_look_and_the_pages_answer_in_it(app):
+    ctl = app.extensions["uigym_control"].test_client()
+    plain = ctl.post("/worlds/w1/reset", json={}, headers=H).json
+    fancy = ctl.post("/worlds/w2/reset", json={"look": "fancy"}, headers=H).json
+    assert (plain["look"], fancy["look"]) == ("plain", "fancy")
+    html = _page(app, plain["cookie"]["value"])
+    assert "PLAIN CHROME plain" in html and "PAGE BODY" in html and "<title>Plain Co" in html
+    html = _page(app, fancy["cookie"]["value"])
+    # The look overrides its base only: the default page's body, in the look's chrome and brand.
+    assert "FANCY RAIL fancy" in html and "PAGE BODY" in html and "<title>Fancy Co" in html
+    assert "PLAIN CHROME" not in html
+    # includes resolve per look too; and the two looks never share a cached template.
+    assert "fancy part" in _page(app, fancy["cookie"]["value"], "/other")
+    assert "plain part" in _page(app, plain["cookie"]["value"], "/other")
+    assert "PLAIN CHROME" in _page(app, plain["cookie"]["value"])
+
+
+def test_an_unknown_look_is_a_400_naming_the_looks(app):
+    ctl = app.extensions["uigym_control"].test_client()
+    for look in ("nope", "", "FANCY", 5, ["fancy"]):
+        r = ctl.post("/worlds/w3/reset", json={"look": look}, headers=H)
+        assert r.status_code == 400, look
+        assert "look" in r.json["error"]
+
+
+def test_a_page_cannot_switch_its_look(app):
+    """The look is inside the signed value: a cookie naming another look without the key is refused."""
+    from itsdangerous import URLSafeSerializer
+
+    ctl = app.extensions["uigym_control"].test_client()
+    ctl.post("/worlds/w4/reset", json={}, headers=H)
+    forged = URLSafeSerializer("not-the-key", salt="uigym-world/looked").dumps(["w4", "fancy"])
+    c = app.test_client()
+    c.set_cookie(WORLD_COOKIE, forged)
+    assert c.get("/").status_code == 403
+    assert verified_world(app, sign_world(app, "w4", "fancy")) == ("w4", "fancy")
+    assert verified_world(app, sign_world(app, "w4")) == ("w4", None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(payload=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                            lambda c: st.lists(c, max_size=3), max_leaves=6))
+def test_any_signed_payload_binds_a_valid_world_or_nothing(app, payload):
+    """Whatever a (validly signed) cookie holds, the binding is a (world id, look or None) or None: never an
+    exception, never a malformed id."""
+    from apps._shared.session import _serializer
+
+    got = verified_world(app, _serializer(app).dumps(payload))
+    assert got is None or (isinstance(got[0], str) and (got[1] is None or isinstance(got[1], str)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(want=st.one_of(st.none(), st.text(max_size=12), st.lists(st.sampled_from(["gmail", "outlook", "x"]), max_size=3)),
+       draw=st.integers())
+def test_pick_look_is_a_look_of_the_app_or_unknown_look(want, draw):
+    looks = ["gmail", "outlook"]
+    try:
+        got = pick_look("mail", looks, want, draw)
+    except UnknownLook as e:
+        assert "mail" in str(e)
+        return
+    assert got in looks
+    assert got == pick_look("mail", looks, want, draw)  # the same draw, the same look
+    if want is None:
+        assert got == "gmail"
+
+
+def test_random_draws_every_look_and_repeats_per_seed():
+    got = {pick_look("mail", ["gmail", "outlook"], "random", i) for i in range(40)}
+    assert got == {"gmail", "outlook"}
+
+
+def test_every_app_lists_its_default_first():
+    assert app_looks("mail")[0] == "gmail" and app_looks("food")[0] == "doordash" and app_looks("crm")[0] == "salesforce"
+    for app in ("mail", "food", "crm"):
+        assert len(app_looks(app)) >= 2
+
+
+def test_a_look_that_does_not_carry_a_template_refuses_it():
+    """An episode in a look gets only templates that look proved; random draws among those that carry it."""
+    from apps import app_surface
+    from apps._shared.surface import Look
+
+    surface = app_surface("mail")
+    saved = surface.looks.get("outlook")
+    surface.looks["outlook"] = Look("outlook", covers=frozenset({"star-latest-from"}))
+    try:
+        assert look_carries("mail", "outlook", "star-latest-from")
+        assert not look_carries("mail", "outlook", "archive-conversation")
+        assert look_carries("mail", "gmail", "archive-conversation")
+        with pytest.raises(UnknownLook, match="does not carry template 'archive-conversation'"):
+            episode_look("mail", "outlook", 0, "archive-conversation")
+        assert {episode_look("mail", "random", i, "archive-conversation") for i in range(20)} == {"gmail"}
+        assert {episode_look("mail", "random", i, "star-latest-from") for i in range(40)} == {"gmail", "outlook"}
+        with pytest.raises(UnknownLook):
+            episode_look("mail", ["outlook"], 0, "archive-conversation")
+    finally:
+        surface.looks["outlook"] = saved
