@@ -150,12 +150,23 @@ def _with_tool_solutions(chosen: list) -> list:
     return chosen
 
 
+@app.command("looks")
+def looks_cmd():
+    """Each app's looks, one line per app, the default first (e.g. `mail: gmail outlook`). Each app's held-out
+    looks (the last ones, AppSpec.held_out_looks) are what `uigym eval --look heldout` plays."""
+    from apps import app_looks, available_apps
+
+    for name in available_apps():
+        sys.stdout.write(f"{name}: {' '.join(app_looks(name))}\n")
+
+
 @app.command("eval")
 def eval_cmd(
     # tasks
     tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, comma separated, e.g. 'mail/*'",
                               rich_help_panel=TASKS),
-    split: Optional[str] = typer.Option(None, help="train, test, heldout-seed or heldout-template",
+    split: Optional[str] = typer.Option(None, help="train, test, heldout-seed, heldout-template, or heldout-look "
+                                                   "(every task in its app's held-out looks)",
                                         rich_help_panel=TASKS),
     tasks_dir: Optional[Path] = typer.Option(None, help="load tasks from this folder (<dir>/<app>/*.json) "
                                                         "instead of the bundled ones", rich_help_panel=TASKS),
@@ -172,6 +183,10 @@ def eval_cmd(
     agent: str = typer.Option("oracle", help="oracle, noop, random, openai (any OpenAI-compatible endpoint: "
                                              "vLLM, uigym serve, hosted), or package.module:Class",
                               rich_help_panel=AGENT),
+    look: Optional[str] = typer.Option(None, help="the apps' look (`uigym looks`): an id, ids comma-separated "
+                                                  "(each task in its app's), 'random' (drawn per episode from its "
+                                                  "sample) or 'heldout' (each app's held-out looks); default: the "
+                                                  "first look. Tasks a named look does not carry yet are left out"),
     mode: str = typer.Option("ui", help="ui (the screen), tools (the app's tools, no browser: the oracle plays "
                                         "tool plans, openai is a function-calling model, text-only ones too) or "
                                         "hybrid (screen and tools)", rich_help_panel=AGENT),
@@ -250,8 +265,12 @@ def eval_cmd(
 
     if mode not in ("ui", "tools", "hybrid"):
         fail(f"--mode must be ui, tools or hybrid, got {mode!r}")
+    if split == "heldout-look":  # the look is held out, not the task: every chosen task, in its held-out look
+        split, look = None, look or "heldout"
     chosen = _fresh(tasks, seeds, instances, split, workers, mode) if seeds else _select(tasks, split=split,
                                                                                      tasks_dir=tasks_dir)
+    if look and mode != "tools":
+        chosen = _carried_by(chosen, look)
     if mode == "tools" and agent == "oracle":
         chosen = _with_tool_solutions(chosen)
     user_kwargs = _json_pairs(agent_arg, "--agent-arg")
@@ -265,7 +284,8 @@ def eval_cmd(
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label)
     out = out or Path("runs") / f"{safe}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
     cfg = EvalConfig(agent=agent, tasks=chosen, out=out, workers=workers, samples=samples, agent_kwargs=agent_kwargs,
-                     env_config=EnvConfig(max_steps=max_steps), save_screenshots=not no_screenshots,
+                     env_config=EnvConfig(max_steps=max_steps, look=look if mode != "tools" else None),
+                     save_screenshots=not no_screenshots,
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
                      ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),
                      app_modules=_pairs(app_module, "--app-module"), retry_errors=retry_errors, mode=mode)
@@ -508,6 +528,33 @@ def tasks_validate(
                   + ("" if calibrated is None else f"; judge calibration {'agrees' if calibrated else 'DISAGREES'}"))
     if bad or audit.problems or calibrated is False:
         raise typer.Exit(1)
+
+
+def _carried_by(chosen: list, look: str) -> list:
+    """The tasks `--look` can play: those whose app has one of the named looks and whose template one of them
+    carries (a look proves its templates first, Look.covers); says how many were left out, and fails on
+    an id no app has."""
+    from apps import app_looks, held_out_looks, look_carries
+
+    if look == "random":
+        return chosen
+    want = [w.strip() for w in look.split(",") if w.strip()]
+    apps = sorted({t.app for t in chosen})
+    unknown = [w for w in want if w != "heldout" and not any(w in app_looks(a) for a in apps)]
+    if unknown:
+        fail(f"no chosen app has the look(s) {', '.join(unknown)}; "
+             + "; ".join(f"{a}: {' '.join(app_looks(a))}" for a in apps))
+
+    def looks_of(app: str) -> list[str]:
+        return held_out_looks(app) if want == ["heldout"] else [w for w in want if w in app_looks(app)]
+
+    kept = [t for t in chosen if any(look_carries(t.app, lk, t.template) for lk in looks_of(t.app))]
+    if len(kept) < len(chosen):
+        console.print(f"[yellow]{len(chosen) - len(kept)} of {len(chosen)} tasks left out[/yellow]: no look "
+                      f"named by --look {look} has them yet (a look carries the templates it proved)")
+    if not kept:
+        fail(f"--look {look}: none of the chosen tasks is carried by that look")
+    return kept
 
 
 def _look_plan(chosen: list, look: str | None) -> list[tuple[str | None, list]]:

@@ -105,10 +105,12 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
     error = None
     reward = 0.0
     try:
-        obs, info = await env.reset(task=task)
+        # The sample is the reset's seed: a look drawn per episode (EnvConfig.look "random") is the same on a rerun.
+        obs, info = await env.reset(task=task, seed=sample)
         traj.now = info.get("now")
         traj.start_url = obs.get("url", "")
         traj.mode = "tools" if isinstance(env, AsyncToolEnv) else ("hybrid" if env.config.tools else "ui")
+        traj.look = None if traj.mode == "tools" else getattr(env, "look", None)  # tools look the same in every look
         traj.tools = list(info.get("tools") or [])
         save_screenshots = save_screenshots and env.last_png is not None  # tool mode: no screen
         if save_screenshots:
@@ -143,7 +145,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
         await asyncio.to_thread(traj.save, edir)
     usages = [s.usage for s in traj.steps]
     return EpisodeResult(
-        **task_fields(task), agent=label, mode=traj.mode, sample=sample, reward=traj.reward,
+        **task_fields(task), agent=label, mode=traj.mode, look=traj.look, sample=sample, reward=traj.reward,
         passed=traj.reward >= 1.0, ungraded=(traj.verify or {}).get("status") == "ungraded",
         steps=len(traj.steps), seconds=traj.seconds, error=error, answer=traj.answer,
         tokens=sum(int(u.get("total_tokens", 0)) for u in usages), episode_dir=str(edir.relative_to(out)),

@@ -36,6 +36,7 @@ class EpisodeResult(BaseModel):
     template: str | None
     agent: str
     mode: str | None = None  # ui | tools | hybrid (None: an error row written before the env said)
+    look: str | None = None  # the app's look the episode was shown (apps/_shared/looks.py); None: not known
     sample: int
     reward: float
     passed: bool

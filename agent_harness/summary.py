@@ -73,6 +73,15 @@ def generalisation_table(rows: list[dict]) -> Table:
     return t
 
 
+def look_table(rows: list[dict]) -> Table:
+    """Pass rate by look: (app, look), a held-out look marked."""
+    t = _table("by look", [("app", "left"), ("look", "left")] + SPLIT_COLUMNS[1:])
+    for s in group_stats(rows, ("app", "look")):
+        t.add_row(str(s["app"]), str(s["look"] or ""), str(s["episodes"]), str(s["ungraded"]), str(s["errors"]),
+                  _pct(s["pass_rate"]), _num(s["mean_reward"], 2), style="bold" if s["app"] == "all" else None)
+    return t
+
+
 def print_summary(rows: list[dict], title: str = "uigym eval", console: Console | None = None,
                   out: Path | None = None) -> None:
     """The tables, then the ungraded line when some episode got no grade (its reason read from the
@@ -81,6 +90,8 @@ def print_summary(rows: list[dict], title: str = "uigym eval", console: Console 
     console.print(summary_table(rows, title))
     if len({r.get("generalisation") for r in rows}) > 1:  # e.g. bundled test tasks beside held-out worlds
         console.print(generalisation_table(rows))
+    if len({r.get("look") for r in rows}) > 1:  # several looks (issue #37): the pass rate in each
+        console.print(look_table(rows))
     note = ungraded_note(rows, out)
     if note:
         console.print(note, style="yellow", markup=False, highlight=False)

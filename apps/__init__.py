@@ -55,6 +55,12 @@ def app_looks(name: str) -> list[str]:
     return load_app_module(name).SPEC.look_ids()
 
 
+def held_out_looks(name: str) -> list[str]:
+    """The app's looks kept out of training (AppSpec.held_out_looks): a policy trained on the others is
+    evaluated there (`uigym eval --look heldout`); training refuses them unless asked."""
+    return list(load_app_module(name).SPEC.held_out_looks)
+
+
 def app_surface(name: str):
     """The app's declared UI surface (apps/_shared/surface.py, `apps/<app>/surface.py`), or None for an app
     without one (a test fixture app)."""
@@ -89,10 +95,14 @@ def episode_look(app: str, want, draw, template: str | None = None) -> str:
     if want == "random":
         want = carried
     elif want is not None:
+        # A list may name other apps' looks too (`--look outlook,hubspot` over every app): this app's count.
         want = [w for w in (want.split(",") if isinstance(want, str) else want) if w]
-        for w in want:
-            pick_look(app, looks, w, draw)  # an unknown id is an error, not skipped
-        want = [w for w in want if w in carried] or None
+        if want == ["heldout"]:
+            want = held_out_looks(app)
+        mine = [w for w in want if w in looks]
+        if not mine:
+            raise UnknownLook(f"{app} has none of the looks {', '.join(want)}; its looks: {', '.join(looks)}")
+        want = [w for w in mine if w in carried] or None
         if want is None:
             raise UnknownLook(f"none of those looks of {app} carries template {template!r} yet; looks that do: "
                               + ", ".join(carried))

@@ -257,9 +257,9 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
             "neither": [t for t in both if not a[t]["c"] and not b[t]["c"]],
         }
     breakdowns = []
-    for key in ("app", "difficulty", "generalisation", "template"):
-        if key == "generalisation" and not any(r.get(key) for run in runs for r in run.rows):
-            continue  # results written before the generalisation splits existed
+    for key in ("app", "difficulty", "generalisation", "look", "template"):
+        if key in ("generalisation", "look") and not any(r.get(key) for run in runs for r in run.rows):
+            continue  # results written before the generalisation splits (or the looks) existed
         groups = sorted({g for run in runs for g, _ in group_by(run.rows, key)},
                         key=lambda g: ({"easy": 0, "medium": 1, "hard": 2}.get(g, 9), g) if key == "difficulty" else g)
         by_run = [dict(group_by(run.rows, key)) for run in runs]

@@ -40,6 +40,8 @@ class AppSpec:
     # The app's looks, look id -> the brand it shows, the default first (apps/_shared/looks.py). A look is
     # the same world, services, tools and grading in another product's layout, names and style.
     looks: dict[str, str] = field(default_factory=dict)
+    # Looks kept out of training (a held-out-look split): evaluated on, never trained on unless asked.
+    held_out_looks: tuple[str, ...] = ()
 
     @property
     def default_look(self) -> str:

@@ -19,6 +19,7 @@ SPEC = AppSpec(
     build_world=feed_seed.build,  # seed_data.crm.build plus the seeded Chatter
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"salesforce": "Stratus CRM", "hubspot": "Beacon CRM"},
+    held_out_looks=("hubspot",),  # train on the default look, evaluate here too
     views="apps.crm.views",
     tools="apps.crm.tools",
     # A Thursday late in Q1: "this quarter" ends in 19 days.

@@ -24,6 +24,7 @@ SPEC = AppSpec(
     build_world=_build_world,
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"doordash": "Forkful", "ubereats": "Munchr"},
+    held_out_looks=("ubereats",),  # train on the default look, evaluate here too
     views="apps.food.views",
     tools="apps.food.tools",
     default_now=dt.datetime(2026, 3, 13, 18, 30),

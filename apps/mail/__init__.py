@@ -18,6 +18,7 @@ SPEC = AppSpec(
     build_world=seed_data.mail.build,
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"gmail": "Inkbox", "outlook": "Quill Mail"},
+    held_out_looks=("outlook",),  # train on the default look, evaluate here too
     views="apps.mail.views",
     tools="apps.mail.tools",
     default_now=dt.datetime(2026, 3, 12, 10, 24),
