@@ -11,7 +11,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from apps import episode_look
+from apps import app_looks, episode_look
 from apps.tool_args import MalformedArgs, encode_args
 from gym_core.actions import Action, ActionError, Done, ToolUse, action_to_dict, parse_action
 from gym_core.config import EnvConfig
@@ -113,7 +113,10 @@ class WorldEnv:
         want = look if look is not None else self.config.look
         draw = f"{task.id if task else ''}:{seed if seed is not None else self._resets}"
         self.look = episode_look(app, want, draw, task.template if task else None)
-        reset_info = await control.reset(self.world_id, world_seed, now, fixtures, look=self.look)
+        # The default look is not named: a server serving another module under the app's name (a test or
+        # third-party clone) has its own default.
+        default = self.look == app_looks(app)[0]
+        reset_info = await control.reset(self.world_id, world_seed, now, fixtures, look=None if default else self.look)
         self._binding = reset_info.pop("cookie")  # never in `info`: it is the key to the world
         self.world_now = dt.datetime.fromisoformat(reset_info["now"])
 
