@@ -6,8 +6,34 @@ from __future__ import annotations
 
 from apps._shared.surface import Look
 
+
+def _t(role: str, name: str, exact: bool = True) -> dict:
+    return {"role": role, "name": name, "exact": exact}
+
+
 LOOK = Look(
     id="ubereats",
-    names={},
+    names={
+        # No avatar menu: the account's pages are behind the hamburger ("Main menu"), as links in its drawer.
+        "button:Account menu": _t("button", "Main menu"),
+        "menuitem:Account": _t("link", "Manage account"),
+        "menuitem:Orders": _t("link", "Orders"),
+        "menuitem:Saved stores": _t("link", "Favorites"),
+        "menuitem:Forkful Plus": _t("link", "Munchr One"),
+        "menuitem:Gift cards & credits": _t("link", "Wallet"),
+        # The header: "Search Munchr", the black "Cart • 2" pill.
+        "searchbox:Search Forkful": _t("searchbox", "Search Munchr"),
+        "button:Cart,": _t("button", "Cart •", exact=False),
+        # The store page: "Group order", the hours behind "Info".
+        "button:Group Order": _t("button", "Group order"),
+        "button:See hours": _t("button", "Info"),
+        # The item: "Add 1 to order • $12.99" (the count follows the quantity); a cart line: "Update item • $…".
+        "button:Add to cart": _t("button", "to order •", exact=False),
+        "button:Update cart": _t("button", "Update item", exact=False),
+        # The cart drawer's "Go to checkout"; checkout's "Priority" delivery and "Place order".
+        "link:Checkout": _t("link", "Go to checkout"),
+        "radio:Express": _t("radio", "Priority"),
+        "button:Place Order": _t("button", "Place order"),
+    },
     covers=frozenset(),
 )
