@@ -16,8 +16,12 @@ from typing import AsyncIterator
 
 from agent_harness.agents.base import Agent
 from agent_harness.locate import box_of, find, scroll_plan
+from gym_core.perturb import OVERLAY_KINDS, covering_dismiss, modal_dismiss
 from tasks import SolutionStep, Target
 from tasks.looks import steps_in_look_by_step
+
+
+MAX_OVERLAYS = len(OVERLAY_KINDS) + 1  # dismissals one target may need (a chat panel minimised, then hidden)
 
 
 class OracleAgent(Agent):
@@ -37,8 +41,9 @@ class OracleAgent(Agent):
         # each remembering the task step it comes from (`position` counts task steps).
         look = getattr(env, "look", None)
         n_steps = len(steps)
-        if task is not None and look:
-            pairs = steps_in_look_by_step(task.app, steps, look)
+        app = task.app if task is not None else getattr(getattr(env, "server", None), "app", None)
+        if app and look:  # a task's steps, or QA's scripted ones on the env's app
+            pairs = steps_in_look_by_step(app, steps, look)
         else:
             pairs = list(enumerate(steps))
         steps = [s for _, s in pairs]
@@ -60,9 +65,11 @@ class OracleAgent(Agent):
 
     # ------------------------------------------------------------------
     async def _point(self, target: Target) -> AsyncIterator[dict | tuple[int, int]]:
-        """Yields scroll actions until the target is in view, then its click point (a tuple)."""
+        """Yields scroll actions until the target is in view, then its click point (a tuple). An overlay
+        (EnvConfig.perturb) covering the point it would click or scroll at is dismissed first, with a click on
+        its close button, as a person would, and the target is found again."""
         env = self.env
-        for _ in range(8):
+        for _ in range(8 + MAX_OVERLAYS):
             loc = await find(env.page, target)
             plan = await scroll_plan(loc, env.width, env.height)
             if plan is None:
@@ -70,15 +77,30 @@ class OracleAgent(Agent):
                 if self.jitter > 0:
                     fx = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
                     fy = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
-                    yield int(b.x + b.width * fx), int(b.y + b.height * fy)
+                    point = int(b.x + b.width * fx), int(b.y + b.height * fy)
                 else:
-                    yield b.center
+                    point = b.center
+                close = await covering_dismiss(loc, *point)
+                if close is not None:
+                    yield {"type": "click", "x": close[0], "y": close[1]}
+                    continue
+                yield point
                 return
             mx, my, dy = plan
+            close = await covering_dismiss(loc, mx, my)
+            if close is not None:
+                yield {"type": "click", "x": close[0], "y": close[1]}
+                continue
             if self.jitter > 0:
                 dy = int(round(dy * self.rng.uniform(1 - self.jitter, 1 + self.jitter))) or dy
             yield {"type": "scroll", "x": mx, "y": my, "dx": 0, "dy": dy}
         raise RuntimeError(f"could not scroll {target.describe()} into view")
+
+    async def _free_keys(self) -> AsyncIterator[dict]:
+        """A modal overlay (EnvConfig.perturb) traps the keys: it is closed before keys are typed or pressed."""
+        close = await modal_dismiss(self.env.page)
+        if close is not None:
+            yield {"type": "click", "x": close[0], "y": close[1]}
 
     async def _at(self, target: Target, kind: str) -> AsyncIterator[dict]:
         async for p in self._point(target):
@@ -106,8 +128,12 @@ class OracleAgent(Agent):
                 else:
                     yield {"type": "keypress", "keys": ["Delete"]}
             elif k == "type":
+                async for a in self._free_keys():
+                    yield a
                 yield {"type": "type", "text": s.type}
             elif k == "press":
+                async for a in self._free_keys():
+                    yield a
                 yield {"type": "keypress", "keys": list(s.press)}
             elif k == "scroll":
                 if s.scroll is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -29,6 +30,8 @@ def register(app: typer.Typer) -> None:
         seed: int | None = typer.Option(None, help="world seed (default: the app's declaration)"),
         as_json: bool = typer.Option(False, "--json", help="print the coverage summary as JSON"),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="one line per crawl/probe/query job on stderr"),
+        look: Optional[str] = typer.Option(None, help="crawl the app in this look (`uigym looks`; default: its "
+                                                      "first); its tasks are validated in it"),
     ):
         """Crawl every reachable page and dialog of an app in fresh worlds, exercise every visible control like
         a user, run the app's declared searches and filters, check its tasks; write a JSON and an HTML report.
@@ -64,10 +67,18 @@ def register(app: typer.Typer) -> None:
         if not names:
             err.print("[red]error:[/red] no app to check")
             raise typer.Exit(2)
+        if look is not None:
+            from apps import app_looks
+
+            missing = [n for n in names if look not in app_looks(n)]
+            if missing:
+                err.print(f"[red]error:[/red] {', '.join(missing)} has no look {look!r}; "
+                          + "; ".join(f"{n}: {' '.join(app_looks(n))}" for n in missing))
+                raise typer.Exit(2)
         cfg = QAConfig(pages=pages, per_template=per_template, max_elements=max_elements, samples=samples,
                        depth=depth, workers=workers, time_limit_s=time_limit, queries=queries,
                        max_queries=max_queries, tasks=tasks, lint=lint, task_glob=task_glob, seed=seed,
-                       verbose=verbose)
+                       verbose=verbose, look=look)
 
         async def main():
             reports = []

@@ -70,7 +70,8 @@ async def run_qa(app: str, cfg: QAConfig | None = None, *, tasks: list | None = 
 
             t1 = time.monotonic()
             rows, defects = await task_health(app, tasks, qa.goal_terms, workers=cfg.workers,
-                                              near_misses=cfg.near_misses, validate=cfg.tasks, runtime=runtime)
+                                              near_misses=cfg.near_misses, validate=cfg.tasks, runtime=runtime,
+                                              look=cfg.look)
             report.tasks = rows
             for d in defects:
                 crawler.add_defect(d)

@@ -55,6 +55,7 @@ class QAConfig:
     seed: int | None = None  # default: the declaration's
     verbose: bool = False  # one line per job on stderr
     rep: int = 8  # siblings that make a list (their controls are sampled, not all exercised)
+    look: str | None = None  # the app's look crawled (apps/_shared/looks.py); None: its default
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}

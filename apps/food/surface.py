@@ -150,6 +150,7 @@ CONTROLS = [
     Control('radio', 'Wrong size or options'),
     # searchbox
     Control('searchbox', 'Search Forkful'),
+    Control('searchbox', 'Search store menu', doc='QA: a store page\'s menu search (apps/food/qa.py)'),
     # switch
     Control('switch', 'Order updates: Email receipts'),
     Control('switch', 'Promotions and offers: Text messages'),

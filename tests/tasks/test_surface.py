@@ -112,3 +112,15 @@ def test_the_oracle_counts_task_steps_through_an_expanding_look():
         assert step_dicts([s for _, s in pairs])[0]["click"]["name"] == "More actions"
     finally:
         mail.looks["outlook"] = saved
+
+
+@pytest.mark.parametrize("app", ["mail", "food", "crm"])
+def test_the_qa_specs_steps_address_declared_controls(app):
+    """QA's scripted searches (apps/<app>/qa.py) take their steps through the surface too (the oracle agent
+    translates them into the crawled look), so their targets must be declared."""
+    import importlib
+
+    qa = importlib.import_module(f"apps.{app}.qa").QA
+    steps = [s for q in qa.get("queries", []) for s in (q.get("steps") or [])]
+    assert steps, "no scripted query to check"
+    assert app_surface(app).undeclared(steps) == []
