@@ -265,3 +265,44 @@ def count_for_path(path: str) -> int:
 
 
 __all__ = ["conds_for_path", "thread_ids_for_path", "count_for_path", "Thread"]
+
+
+def list_for_path(path: str) -> dict | None:
+    """The first rows of the list at `path` (the list a conversation was opened from), for a page that shows
+    that list beside the conversation (a three-pane reading view); None where `path` is no conversation list."""
+    parts = urlsplit(path)
+    p = parts.path.rstrip("/") or "/inbox"
+    session = db()
+    n = now()
+    label = None
+    if p == "/inbox" or p.startswith("/inbox/"):
+        key, title = "inbox", "Inbox"
+    elif p in {f.path for f in Q.FOLDERS}:
+        folder = next(f for f in Q.FOLDERS if f.path == p)
+        key, title = folder.key, folder.title
+    elif p.startswith("/category/"):
+        key, title = "category", dict((k, t) for k, t, _ in Q.RAIL_CATEGORIES).get(p[len("/category/"):])
+    elif p.startswith("/label/"):
+        label = Q.label_by_path(session, unquote(p[len("/label/"):]))
+        key, title = "label", unquote(p[len("/label/"):])
+    elif p == "/search":
+        key, title = "search", "Search results"
+    else:
+        return None
+    if title is None or (key == "label" and label is None):
+        return None
+    if key == "search":
+        q = (parse_qs(parts.query).get("q") or [""])[0]
+        if not q:
+            return None
+        conds, visible = _search_conds(q)
+    else:
+        conds, visible = conds_for_path(path), Q.visible_conds(key)
+    account = session.get(Account, 1)
+    try:
+        page = max(1, int((parse_qs(parts.query).get("page") or ["1"])[0]))
+    except ValueError:
+        page = 1
+    rows, total = Q.list_threads(session, conds, visible, n, page, account.page_size if account else 50, view=key,
+                                 hide_label_id=label.id if label else None)
+    return {"rows": rows, "total": total, "view": key, "title": title, "path": path}

@@ -15,6 +15,7 @@ from apps.mail.services import files, richtext
 from apps.mail.views.blueprint import bp
 from apps.mail.services.compose import forward_block, reply_all_recipients, reply_source
 from apps.mail.views.common import render_page, safe_back
+from apps.mail.views.lists import list_for_path
 
 BACK_TITLES = {"/inbox": "Inbox", "/starred": "Starred", "/snoozed": "Snoozed", "/sent": "Sent", "/drafts": "Drafts",
                "/scheduled": "Scheduled", "/important": "Important", "/all": "All Mail", "/spam": "Spam",
@@ -171,6 +172,8 @@ def thread(thread_id: int):
         },
         signature=(me.signature if me and me.signature_on_replies else ""),
         category=t.category,
+        # The list it was opened from, computed only where a page shows it beside the conversation.
+        list_pane=lambda: list_for_path(back),
     )
 
 

@@ -1,0 +1,62 @@
+/* Quill Mail (the outlook look): what this look adds to the default look's scripts (window.Inkbox):
+   the ribbon's Home | View | Help tabs, the folder pane's "More options" (the less used folders), the Help
+   ribbon's "Keyboard shortcuts", and the flag buttons' names (the shared list.js names a star "Star"/"Unstar";
+   this look calls it a flag). No timers, no animation. */
+(function () {
+  "use strict";
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+
+  /* Ribbon tabs: a tablist; arrows move between tabs as WAI-ARIA tabs do. */
+  const tabs = $$(".ol-rtab");
+  function selectTab(tab, focus) {
+    tabs.forEach((t) => {
+      const on = t === tab;
+      t.setAttribute("aria-selected", on ? "true" : "false");
+      t.tabIndex = on ? 0 : -1;
+      const panel = document.getElementById(t.getAttribute("aria-controls"));
+      if (panel) panel.hidden = !on;
+    });
+    if (focus) tab.focus();
+  }
+  tabs.forEach((t, i) => {
+    t.addEventListener("click", () => selectTab(t, false));
+    t.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+        e.preventDefault();
+        const next = tabs[(i + (e.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+        selectTab(next, true);
+      }
+    });
+  });
+
+  /* Folder pane: the account's "More options" shows / hides the less used folders. */
+  const more = $("#ol-more-folders");
+  if (more) more.addEventListener("click", () => {
+    const box = $("#ol-extra");
+    const open = box.hidden;
+    box.hidden = !open;
+    more.setAttribute("aria-expanded", open ? "true" : "false");
+  });
+
+  /* Help ribbon: the keyboard shortcuts dialog (shortcuts.js closes it). */
+  const sc = $("#ol-shortcuts");
+  if (sc) sc.addEventListener("click", () => {
+    const wrap = $("#shortcuts-wrap");
+    if (wrap) { wrap.hidden = false; const c = $("#shortcuts-close"); if (c) c.focus(); }
+  });
+
+  /* Flags: list.js names a toggled star "Star" / "Unstar"; here it is "Flag this message" / "Unflag this message". */
+  const FLAG = { Star: "Flag this message", Unstar: "Unflag this message" };
+  const TITLE = { "Starred": "Flagged", "Not starred": "Flag this message" };
+  const flagBtns = $$(".star-btn");
+  function rename(btn) {
+    const n = btn.getAttribute("aria-label");
+    if (FLAG[n]) btn.setAttribute("aria-label", FLAG[n]);
+    if (TITLE[btn.title]) btn.title = TITLE[btn.title];
+  }
+  if (flagBtns.length && window.MutationObserver) {
+    const obs = new MutationObserver((muts) => muts.forEach((m) => rename(m.target)));
+    flagBtns.forEach((b) => obs.observe(b, { attributes: true, attributeFilter: ["aria-label", "title"] }));
+  }
+})();
