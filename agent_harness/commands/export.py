@@ -30,6 +30,8 @@ def export_sft_cmd(
     history_turns: Optional[int] = typer.Option(None, min=1, help="keep only the last N steps in the prompt"),
     only_passed: bool = typer.Option(False, "--only-passed", help="only episodes that passed (reward 1)"),
     source: Optional[list[str]] = typer.Option(None, help="only these sources: human, oracle, model; repeatable"),
+    look: Optional[list[str]] = typer.Option(None, help="only episodes shown in these looks (`uigym looks`); "
+                                                        "repeatable. Every row has its episode's `look`"),
     coords: str = typer.Option("abs", help="abs (pixels of the image the model sees) or rel1000"),
     max_pixels: Optional[int] = typer.Option(None, help="the model sees Qwen-resized screenshots of at most this "
                                                         "many pixels (as eval's --max-pixels); images are stored so"),
@@ -74,6 +76,7 @@ def export_sft_cmd(
     try:
         cfg = ExportConfig(runs=list(runs) + list(more_runs or []), out=out, format=action_format, history=history,
                            history_turns=history_turns, only_passed=only_passed, sources=source or None,
+                           looks=look or None,
                            coords=coords, max_pixels=max_pixels, tool_screenshots=tool_screenshots,
                            image_size=size, split=split, test_fraction=test_fraction, group_by=group_by,
                            keep_failed_actions=keep_failed_actions, restate_goal=restate_goal,

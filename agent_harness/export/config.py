@@ -21,6 +21,7 @@ class ExportConfig:
     history_turns: int | None = None  # keep only the last N steps in the prompt (as the agent's --history-turns)
     only_passed: bool = False
     sources: list[str] | None = None  # keep only these sources (human, oracle, model)
+    looks: list[str] | None = None  # keep only episodes shown in these looks (apps/_shared/looks.py)
     coords: str = "abs"
     max_pixels: int | None = None  # the model sees Qwen-resized screenshots (as eval's --max-pixels)
     image_size: tuple[int, int] | None = None  # or screenshots resized to WxH (as eval's --image-size)

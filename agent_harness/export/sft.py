@@ -257,13 +257,27 @@ def episode_samples(ep: Episode, cfg: ExportConfig, images: _Images, stats: Expo
         url, error, step_no = s.url, s.error, s.step
 
 
+def episode_look(ep: Episode) -> str:
+    """The look the episode was shown in; an episode recorded before looks existed was in its app's default."""
+    look = ep.row.get("look") or getattr(ep.traj, "look", None)
+    if look:
+        return look
+    from apps import app_looks
+
+    app = ep.row.get("app") or ep.traj.app or ep.task_id.split("/")[0]
+    try:
+        return app_looks(app)[0]
+    except KeyError:
+        return ""
+
+
 def _meta(ep: Episode, cfg: ExportConfig) -> dict:
     """The columns every sample of the episode shares (the screen ones are overridden by screen samples)."""
     traj = ep.traj
     return {
         "task_id": ep.task_id, "app": ep.row.get("app") or traj.app or ep.task_id.split("/")[0],
         "difficulty": ep.row.get("difficulty") or "", "task_split": ep.row.get("split") or "",
-        "template": ep.row.get("template") or "", "source": ep.source, "agent": traj.agent,
+        "template": ep.row.get("template") or "", "look": episode_look(ep), "source": ep.source, "agent": traj.agent,
         "annotator": traj.annotator or "", "run": str(ep.run), "episode": str(ep.dir.relative_to(ep.run)),
         "sample": int(ep.row.get("sample", traj.sample) or 0), "episode_steps": len(traj.steps),
         "episode_reward": float(traj.reward), "episode_passed": float(traj.reward) >= 1.0, "goal": traj.goal,
@@ -283,7 +297,7 @@ def features():
                "content": lst({"type": hf.Value("string"), "text": hf.Value("string")})}
     s, i, f, b = hf.Value("string"), hf.Value("int32"), hf.Value("float32"), hf.Value("bool")
     return hf.Features({
-        "id": s, "task_id": s, "app": s, "difficulty": s, "split": s, "task_split": s, "template": s,
+        "id": s, "task_id": s, "app": s, "difficulty": s, "split": s, "task_split": s, "template": s, "look": s,
         "source": s, "agent": s, "annotator": s, "run": s, "episode": s, "sample": i, "step": i,
         "episode_steps": i, "episode_reward": f, "episode_passed": b, "goal": s, "url": s,
         "last_action_error": s, "format": s, "coords": s, "screen_width": i, "screen_height": i,
@@ -324,6 +338,9 @@ def export_sft(cfg: ExportConfig, progress=None) -> ExportStats:
     for ep in iter_episodes(cfg.runs, stats):
         if cfg.only_passed and float(ep.row.get("reward", ep.traj.reward)) < 1.0:
             stats.skipped_episodes["not passed"] += 1
+            continue
+        if cfg.looks and episode_look(ep) not in cfg.looks:
+            stats.skipped_episodes["other look"] += 1
             continue
         if cfg.sources and ep.source not in cfg.sources:
             stats.skipped_episodes[f"source {ep.source}"] += 1

@@ -64,6 +64,8 @@ def test_export_cli_qwen(oracle_run, tmp_path):
     assert train_tasks and test_tasks and not train_tasks & test_tasks
     # Deduplicated: no two samples with the same task, screenshot and action; the rest were counted as duplicates.
     rows = list(ds["train"]) + list(ds["test"])
+    # Every row says the look its episode was shown in (issue #37): the toy app served as mail, its default.
+    assert {x["look"] for x in rows} == {"gmail"}
     keys = Counter((x["task_id"], x["screenshot_sha"], x["actions"]) for x in rows)
     assert max(keys.values()) == 1
     stats = json.loads((out / "export.json").read_text())["stats"]
