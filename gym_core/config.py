@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gym_core.perturb import Perturb, parse_perturb
+
 
 @dataclass
 class EnvConfig:
@@ -42,7 +44,12 @@ class EnvConfig:
     # a list of ids or "random" (every look): a list or "random" is drawn per episode from the reset's seed.
     # reset(options={"look": ...}) overrides it for one episode.
     look: str | list[str] | None = None
+    # Screen perturbations (gym_core/perturb.py), each family off by default: a Perturb, or a comma list of
+    # "viewport", "scale", "dark", "overlays" (or "all", "none"), drawn per episode from the task and reset seed.
+    # The world and grading are the same under every one.
+    perturb: Perturb | str | None = None
 
     def __post_init__(self) -> None:
         if not self.images and self.screenshots:
             raise ValueError("EnvConfig(images=False) is for players that never look: set screenshots=False too")
+        self.perturb = parse_perturb(self.perturb)

@@ -29,10 +29,13 @@ except ImportError:  # pragma: no cover - optional speed-up
     pyspng = None
 from playwright.async_api import Error as PlaywrightError
 
+from apps import load_app_module
+
 from gym_core.actions import ACTION_TYPES, HYBRID_ACTION_TYPES, Action, ToolUse, parse_action
 from gym_core.config import EnvConfig
 from gym_core.page_input import PageInput
 from gym_core.page_scripts import MARKS_JS
+from gym_core.perturb import draw, episode_key, overlay_script, parse_perturb
 from gym_core.runtime import Runtime
 from gym_core.tab import app_path
 from gym_core.spaces import (
@@ -74,11 +77,12 @@ class AsyncUIEnv(PageInput, WorldEnv):
 
     @property
     def width(self) -> int:
-        return self.config.viewport[0]
+        """The screen's width: the episode's drawn viewport (EnvConfig.perturb), else the configured one."""
+        return (self.drawn.viewport or self.config.viewport)[0]
 
     @property
     def height(self) -> int:
-        return self.config.viewport[1]
+        return (self.drawn.viewport or self.config.viewport)[1]
 
     def begin_episode(self) -> None:
         """The caller reset the world and loaded a page itself: count steps from zero again."""
@@ -95,11 +99,21 @@ class AsyncUIEnv(PageInput, WorldEnv):
                     start_path: str | None = None, look: str | list[str] | None = None) -> tuple[dict, dict]:
         task, app = self._take_task(task)
         reset_info = await self._reset_world(task, app, seed, look)
+        self._draw_perturbation(app, episode_key(task.id if task else None, seed, self._resets))
         path = start_path or (task.start_path if task else "/")
         await self._open_page(self.server.url + path, parked=self._parked)
         obs = await self._observe()
         extra = {"tools": await self.tools()} if self.config.tools else {}
+        if parse_perturb(self.config.perturb).any:
+            extra["perturb"] = self.drawn.info()
         return obs, self._info(reset=reset_info, **extra)
+
+    def _draw_perturbation(self, app: str, key: str) -> None:
+        """The episode's screen perturbation (EnvConfig.perturb), drawn from `key`; the tab applies it as it
+        opens the page (BrowserTab._apply_screen)."""
+        self.drawn = draw(parse_perturb(self.config.perturb), app, self.look, key)
+        spec = load_app_module(app).SPEC
+        self._overlay_js = overlay_script(self.drawn, app, spec.looks.get(self.look, spec.title))
 
     async def _before_world_reset(self) -> None:
         self._parked = await self.park_tab()
@@ -188,7 +202,14 @@ class AsyncUIEnv(PageInput, WorldEnv):
         if self.capture_fault is not None:
             await self.capture_fault(self)
         # optimizeForSpeed: a faster zlib level; the same pixels, ~40% less time, ~20% more bytes.
-        r = await self._cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+        params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
+        scale = self.drawn.scale
+        if scale and scale != 1:
+            # A page rendered at a device scale (EnvConfig.perturb "scale") is captured at its CSS size: a
+            # screenshot pixel stays a click coordinate. The clip is in page coordinates: the visual viewport.
+            x, y = await self.page.evaluate("[visualViewport.pageLeft, visualViewport.pageTop]")
+            params["clip"] = {"x": x, "y": y, "width": self.width, "height": self.height, "scale": 1 / scale}
+        r = await self._cdp.send("Page.captureScreenshot", params)
         return base64.b64decode(r["data"])
 
     async def _capture_kept(self) -> bytes:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from gym_core.perturb import parse_perturb, screen_sizes
 from gym_core.actions import (
     ACTION_TYPES, HYBRID_ACTION_TYPES, TOOL_ACTION_TYPES, ActionError, Click, DoubleClick, Drag, Move, Scroll,
     parse_action,
@@ -93,6 +94,52 @@ def marks_space(width: int, height: int) -> spaces.Sequence:
     }))
 
 
+class FrameSpace(spaces.Space):
+    """The screenshot when the screen's size is drawn per episode (EnvConfig.perturb "viewport"): a uint8
+    HxWx3 frame of one of `sizes` ((width, height) pairs). A Box has one shape; this is the honest space of
+    frames of a few: every frame the env returns is one of them, and `sample()` draws a size, then pixels."""
+
+    def __init__(self, sizes: tuple[tuple[int, int], ...], seed: Any = None):
+        super().__init__(shape=None, dtype=np.uint8, seed=seed)
+        self.sizes = tuple((int(w), int(h)) for w, h in sizes)
+
+    def contains(self, x: Any) -> bool:
+        return (isinstance(x, np.ndarray) and x.dtype == np.uint8 and x.ndim == 3 and x.shape[2] == 3
+                and (x.shape[1], x.shape[0]) in self.sizes)
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        w, h = self.sizes[int(self.np_random.integers(len(self.sizes)))]
+        return self.np_random.integers(0, 256, size=(h, w, 3), dtype=np.uint8)
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"FrameSpace({', '.join(f'{w}x{h}' for w, h in self.sizes)})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, FrameSpace) and other.sizes == self.sizes
+
+
+def screen_bounds(config: Any) -> tuple[int, int]:
+    """The largest screen (width, height) an env made with `config` shows: the configured viewport, or with
+    the viewport perturbation on the largest size it draws (gym_core/perturb.py). An action space's points lie
+    within it; a point off the episode's smaller screen is refused (last_action_error), as any off-screen point."""
+    sizes = screen_sizes(parse_perturb(getattr(config, "perturb", None)), config.viewport)
+    return max(w for w, _ in sizes), max(h for _, h in sizes)
+
+
+def screenshot_space(config: Any) -> spaces.Space:
+    """A Box of the configured viewport's shape; with the viewport perturbation on, a FrameSpace of the sizes
+    it draws (the screenshot is the episode's drawn size, in CSS pixels whatever the device scale)."""
+    sizes = screen_sizes(parse_perturb(getattr(config, "perturb", None)), config.viewport)
+    if len(sizes) == 1:
+        width, height = sizes[0]
+        return spaces.Box(0, 255, shape=(height, width, 3), dtype=np.uint8)
+    return FrameSpace(sizes)
+
+
 def _optional_space(key: str, width: int, height: int) -> spaces.Space:
     return {"a11y_tree": lambda: FreeText(A11Y_TREE_MAX_CHARS), "marks": lambda: marks_space(width, height),
             "tool_result": lambda: FreeText(TOOL_RESULT_MAX_CHARS)}[key]()
@@ -106,9 +153,9 @@ def max_observed_step(config: Any) -> int:
 
 def observation_space(config: Any) -> spaces.Dict:
     """The observation space of an env made with `config` (a gym_core.env.EnvConfig)."""
-    width, height = config.viewport
+    width, height = screen_bounds(config)  # a mark's box lies within the episode's screen, at most this
     parts: dict[str, spaces.Space] = {
-        "screenshot": spaces.Box(0, 255, shape=(height, width, 3), dtype=np.uint8),
+        "screenshot": screenshot_space(config),
         "url": FreeText(URL_MAX_CHARS),
         "goal": FreeText(GOAL_MAX_CHARS),
         "step": spaces.Discrete(max_observed_step(config) + 1),

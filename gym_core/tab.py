@@ -18,6 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from gym_core.browser import origin
 from gym_core.page_scripts import INIT_SCRIPT
+from gym_core.perturb import Drawn
 from gym_core.server import ServerError
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ class BrowserTab:
     server: AppServer
     world_now: dt.datetime | None
     _binding: dict
+    width: int
+    height: int
 
     def _init_tab(self) -> None:
         self.context: BrowserContext | None = None
@@ -62,6 +65,15 @@ class BrowserTab:
         self._reached_url = ""  # the last page of the app's origin the main frame committed (see reached_url)
         self._nav_failure: tuple[str, str] | None = None  # (url, net error) of the main frame's last failed load
         self._crashed = False  # the renderer of the tab crashed (Playwright's `crash` event)
+        # The episode's screen perturbation (gym_core/perturb.py), set by the env at reset; applied to the tab
+        # before each page is opened (`_apply_screen`). What the tab's context has now: the metrics the env's CDP
+        # session set (None: the context's own), the colour scheme, the overlays' init script.
+        self.drawn = Drawn()
+        self._overlay_js: str | None = None
+        self._screen_set: tuple[int, int, float] | None = None
+        self._dark_set = False
+        self._overlay_id: str | None = None
+        self._ctx_viewport = (0, 0)  # the viewport the context was made with
 
     # ------------------------------------------------------- public seams for tools that drive the page
     # The QA crawler resets worlds and navigates itself, takes its own screenshots, and needs the CDP
@@ -112,12 +124,35 @@ class BrowserTab:
             await self._new_context()
         elif parked and self.world_now is not None:  # the new world's clock (the wipe set the old one's)
             await self.context.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
+        await self._apply_screen()
         await self._goto(url)
         if wiped:
             try:
                 await self._cdp.send("Page.resetNavigationHistory")  # Back leads nowhere, as in a new tab
             except PlaywrightError:
                 pass
+
+    async def _apply_screen(self) -> None:
+        """The episode's perturbation on the tab, before its first page (gym_core/perturb.py): the window's size
+        and device scale through the env's own CDP session (a context keeps its scale for life in Playwright, and
+        a new context per drawn scale would cost a reset 3x; this override outlives navigations, and the env
+        never calls Playwright's set_viewport_size, so nothing else sets the metrics of a context it has set);
+        the colour scheme; the overlays' init script, replaced per episode (a context's add_init_script cannot be
+        taken back). Each is sent only where the tab's context differs from what the episode wants."""
+        screen = (self.width, self.height, float(self.drawn.scale or 1.0))
+        if screen != (self._screen_set or (*self._ctx_viewport, 1.0)):
+            await self._cdp.send("Emulation.setDeviceMetricsOverride", {
+                "width": screen[0], "height": screen[1], "deviceScaleFactor": screen[2], "mobile": False})
+            self._screen_set = screen
+        if self.drawn.dark != self._dark_set:
+            await self.page.emulate_media(color_scheme="dark" if self.drawn.dark else "light")
+            self._dark_set = self.drawn.dark
+        if self._overlay_id is not None:
+            await self._cdp.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": self._overlay_id})
+            self._overlay_id = None
+        if self._overlay_js:
+            r = await self._cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": self._overlay_js})
+            self._overlay_id = r["identifier"]
 
     async def _new_context(self) -> None:
         await self.close_context()
@@ -134,6 +169,8 @@ class BrowserTab:
             accept_downloads=False,
         )
         self._ctx_origin = self.server.url
+        self._ctx_viewport = (self.width, self.height)
+        self._screen_set, self._dark_set, self._overlay_id = None, False, None
         # The env shows one tab: a window the app opens is closed at once (no clone opens one).
         ctx.on("page", self._close_popup)
         await ctx.add_cookies([self._world_cookie()])
