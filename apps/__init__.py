@@ -61,6 +61,28 @@ def held_out_looks(name: str) -> list[str]:
     return list(load_app_module(name).SPEC.held_out_looks)
 
 
+def training_looks(want, allow_held_out: bool = False, apps: list[str] | None = None):
+    """The look setting a trainer may use (EnvConfig.look): `want` as given, or ValueError when it names a
+    held-out look and `allow_held_out` is not set (the held-out-look split, as held-out seeds are refused).
+    "random" in training draws only among looks that are not held out (unless allowed)."""
+    apps = apps or list(APP_MODULES)
+    held = {lk for a in apps for lk in held_out_looks(a)}
+    if want is None:
+        return None
+    if want == "random":
+        if allow_held_out:
+            return want
+        return [lk for a in apps for lk in app_looks(a) if lk not in held]
+    names = [w for w in (want.split(",") if isinstance(want, str) else want) if w]
+    if "heldout" in names:
+        names = [w for w in names if w != "heldout"] + sorted(held)
+    bad = sorted(set(names) & held)
+    if bad and not allow_held_out:
+        raise ValueError(f"the look(s) {', '.join(bad)} are held out (AppSpec.held_out_looks): evaluate there, "
+                         "or train on them anyway with --allow-heldout-look")
+    return names
+
+
 def app_surface(name: str):
     """The app's declared UI surface (apps/_shared/surface.py, `apps/<app>/surface.py`), or None for an app
     without one (a test fixture app)."""

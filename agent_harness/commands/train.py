@@ -53,6 +53,8 @@ def sft_cmd(
     report_to: str = typer.Option("none", help="none, tensorboard, wandb, trackio ..."),
     seed: int = typer.Option(0),
     trl_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE for TRL's SFTConfig (JSON values); repeatable"),
+    allow_heldout_look: bool = typer.Option(False, "--allow-heldout-look", help="train on samples shown in a "
+                                            "held-out look anyway (refused by default)"),
 ):
     """Supervised warm start on demonstrations (TRL SFTTrainer, loss on the completions only)."""
     from rich.console import Console
@@ -67,7 +69,7 @@ def sft_cmd(
                        gradient_accumulation_steps=grad_accum, max_length=max_length, lora=lora, bf16=bf16,
                        gradient_checkpointing=gradient_checkpointing, logging_steps=logging_steps,
                        save_steps=save_steps, eval_steps=eval_steps, report_to=report_to, seed=seed,
-                       extra=_extra(trl_arg))
+                       extra=_extra(trl_arg), allow_heldout_look=allow_heldout_look)
     try:
         last = run_sft(cfg)
     except (FileNotFoundError, ValueError, ImportError) as e:
@@ -129,6 +131,10 @@ def grpo_cmd(
     dry_run: bool = typer.Option(False, "--dry-run", help="check the config and the token budget, print them, stop"),
     mode: str = typer.Option("ui", help="ui (screenshots, the gym format's actions) or tools (one app's tools as "
                                         "the environment's methods, text only, no browser)"),
+    look: Optional[str] = typer.Option(None, help="the apps' look in rollouts (`uigym looks`): an id, ids "
+                                                  "comma-separated, or 'random' (looks not held out); default: "
+                                                  "each app's first"),
+    allow_heldout_look: bool = typer.Option(False, "--allow-heldout-look", help="train on a held-out look anyway"),
     restate_goal: bool = typer.Option(False, "--restate-goal", help="tools mode: the task after each call's result "
                                       "(as `uigym eval --agent-arg restate_goal=true` and `uigym export sft "
                                       "--restate-goal`)"),
@@ -161,7 +167,7 @@ def grpo_cmd(
         eval_split=eval_split, eval_seeds=eval_seeds, eval_server=eval_server, eval_device=eval_device,
         curriculum=CurriculumConfig(enabled=not no_curriculum, drop_after=drop_after),
         app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg), mode=mode,
-        restate_goal=restate_goal)
+        restate_goal=restate_goal, look=look, allow_heldout_look=allow_heldout_look)
     console = Console()
     try:
         if dry_run:

@@ -79,6 +79,7 @@ class SFTRunConfig:
     eval_split: str | None = "test"
     eval_steps: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # more SFTConfig fields
+    allow_heldout_look: bool = False  # train on samples shown in a held-out look anyway (apps.training_looks)
 
     def sft_config(self):
         from trl import SFTConfig
@@ -134,6 +135,10 @@ class GRPORunConfig:
     result_text_tokens: int | None = None  # a tool result's text at most (default: 96 on screen, 1024 in tool mode)
     mode: str = "ui"  # ui: screenshots and the gym format's actions; tools: one app's tools, text only
     restate_goal: bool = False  # tool mode: the task after each call's result (agents.tool_model.tool_result_message)
+    # The apps' look in rollouts (EnvConfig.look: an id, a list, "random"); a held-out look is refused unless
+    # allow_heldout_look (apps.training_looks).
+    look: str | None = None
+    allow_heldout_look: bool = False
     max_completion_length: int | None = None  # default: exactly what a full episode needs
     max_model_len: int | None = None  # vLLM's context (default: prompt + completion)
     viewport: tuple[int, int] = (1280, 720)
@@ -185,6 +190,9 @@ class GRPORunConfig:
             raise ValueError(f"mode must be ui or tools, not {self.mode!r}")
         if self.restate_goal and self.mode != "tools":
             raise ValueError("restate_goal is a tool-mode option (the screen's observation text carries the task)")
+        from apps import training_looks
+
+        training_looks(self.look, self.allow_heldout_look)  # a held-out look is refused here, before anything loads
         return replace(
             self,
             result_text_tokens=self.result_text_tokens or (1024 if self.mode == "tools" else 96),

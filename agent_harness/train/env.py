@@ -62,6 +62,7 @@ class EnvSettings:
     app_urls: dict[str, str] = field(default_factory=dict)
     app_modules: dict[str, str] = field(default_factory=dict)
     headless: bool = True
+    look: str | list[str] | None = None  # the apps' look in rollouts (EnvConfig.look), checked by apps.training_looks
     step_timeout_s: float = 120.0
 
     @property
@@ -238,7 +239,7 @@ class UIGymToolEnv(RolloutEnv):
     def reset(self, **row: Any) -> list[dict]:
         """Start the row's task; returns the first observation (task text and screenshot) for the prompt."""
         s = self._settings
-        task = self._begin(row, lambda t, n: AsyncUIEnv(t.app, EnvConfig(viewport=tuple(s.viewport), max_steps=n),
+        task = self._begin(row, lambda t, n: AsyncUIEnv(t.app, EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look),
                                                         runtime=_runtime(s)))
         self._ctx = s.format_context()
         obs, _ = self._run(self._env.reset(task=task))

@@ -25,6 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from apps import training_looks
 from agent_harness.train.budget import (
     TokenBudget,
     image_factor,
@@ -110,7 +111,8 @@ def env_settings(cfg: GRPORunConfig, processor) -> EnvSettings:
                        viewport=tuple(cfg.viewport), max_steps=cfg.max_turns,
                        result_text_tokens=cfg.result_text_tokens, restate_goal=cfg.restate_goal,
                        count_tokens=lambda s: len(tok(s, add_special_tokens=False)["input_ids"]),
-                       app_urls=dict(cfg.app_urls), app_modules=dict(cfg.app_modules))
+                       app_urls=dict(cfg.app_urls), app_modules=dict(cfg.app_modules),
+                       look=training_looks(cfg.look, cfg.allow_heldout_look))
 
 
 def task_rows(tasks, system_prompt: str) -> list[dict]:

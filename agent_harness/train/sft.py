@@ -58,6 +58,10 @@ def build_sft(cfg: SFTRunConfig, model=None, processor=None, callbacks: list | N
     if cfg.split not in dsd or len(dsd[cfg.split]) == 0:
         raise ValueError(f"{cfg.dataset} has no {cfg.split!r} samples")
     train = dsd[cfg.split]
+    if "look" in train.column_names:  # the held-out-look split: refused unless asked (apps.training_looks)
+        from apps import training_looks
+
+        training_looks(sorted({lk for lk in train["look"] if lk}), cfg.allow_heldout_look)
     evald = dsd[cfg.eval_split] if cfg.eval_steps and cfg.eval_split in dsd and len(dsd[cfg.eval_split]) else None
     processor = processor or load_processor(cfg.model)
     if model is None:

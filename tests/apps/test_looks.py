@@ -128,3 +128,26 @@ def test_a_look_that_does_not_carry_a_template_refuses_it():
             episode_look("mail", ["outlook"], 0, "archive-conversation")
     finally:
         surface.looks["outlook"] = saved
+
+
+def test_training_refuses_a_held_out_look_unless_asked():
+    """The held-out-look split: each app's second look is evaluated on, never trained on unless asked."""
+    from apps import held_out_looks, training_looks
+
+    assert held_out_looks("mail") == ["outlook"]
+    with pytest.raises(ValueError, match="held out"):
+        training_looks("outlook")
+    with pytest.raises(ValueError, match="held out"):
+        training_looks("gmail,hubspot")
+    assert training_looks("outlook", allow_held_out=True) == ["outlook"]
+    drawn = training_looks("random")
+    assert set(drawn) == {"gmail", "doordash", "salesforce"}  # random never draws a held-out look in training
+    assert training_looks(None) is None
+
+
+def test_grpo_config_refuses_a_held_out_look_before_loading_anything(tmp_path):
+    from agent_harness.train.config import GRPORunConfig
+
+    with pytest.raises(ValueError, match="held out"):
+        GRPORunConfig(model="x", out=tmp_path, look="ubereats").resolved()
+    assert GRPORunConfig(model="x", out=tmp_path, look="ubereats", allow_heldout_look=True).resolved().look == "ubereats"
