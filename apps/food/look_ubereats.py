@@ -21,6 +21,13 @@ LOOK = Look(
         "menuitem:Saved stores": _t("link", "Favorites"),
         "menuitem:Forkful Plus": _t("link", "Munchr One"),
         "menuitem:Gift cards & credits": _t("link", "Wallet"),
+        # The account's own sections, named as the product names them.
+        "link:Forkful Plus": _t("link", "Munchr One"),
+        "link:Gift cards & credits": _t("link", "Wallet"),
+        # Credits are the brand's "Cash"; the courier is no "Dasher".
+        "radio:Forkful credits": _t("radio", "Munchr Cash"),
+        "button:Rate your Dasher": _t("button", "Rate your courier"),
+        "textbox:Comment for your Dasher": _t("textbox", "Comment for your courier"),
         # The header: "Search Munchr", the black "Cart • 2" pill.
         "searchbox:Search Forkful": _t("searchbox", "Search Munchr"),
         "button:Cart,": _t("button", "Cart •", exact=False),
@@ -35,5 +42,7 @@ LOOK = Look(
         "radio:Express": _t("radio", "Priority"),
         "button:Place Order": _t("button", "Place order"),
     },
-    covers=frozenset(),
+    covers=frozenset({
+        "order-with-tip",
+    }),
 )
