@@ -31,6 +31,8 @@ def register(app: typer.Typer) -> None:
         app_url: Optional[list[str]] = typer.Option(
             None, help="APP=PAGE_URL,CONTROL_URL of an already running clone (`python -m apps.serve APP` prints both "
                        "ports; its token in UIGYM_GYM_TOKEN); repeatable"),
+        look: Optional[str] = typer.Option(None, help="the apps' look (`uigym looks`): an id, ids comma-separated, "
+                                                      "or 'random' (drawn per episode); default: each app's first"),
         app_module: Optional[list[str]] = typer.Option(None, help="APP=package.module: serve that module under "
                                                                   "the app's name; repeatable"),
     ):
@@ -62,7 +64,7 @@ def register(app: typer.Typer) -> None:
         if not chosen:
             fail(f"no task matches {task or tasks!r}" + (f" in {tasks_dir}" if tasks_dir else ""))
         cfg = RecordConfig(tasks=chosen, out=out, annotator=annotator, queue=tasks is not None, redo=redo,
-                           env_config=EnvConfig(max_steps=max_steps), app_urls=_app_urls(app_url),
+                           env_config=EnvConfig(max_steps=max_steps, look=look), app_urls=_app_urls(app_url),
                            app_modules=_pairs(app_module, "--app-module"))
         recorder = Recorder(cfg)
         if cfg.queue:

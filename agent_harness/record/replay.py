@@ -77,7 +77,7 @@ async def replay_episode(episode: str | Path, env: AsyncUIEnv, task: Task | None
     edir = Path(episode)
     traj = Trajectory.load(edir / "trajectory.json")
     task = _task_for(edir, traj, task)
-    await env.reset(task=task)
+    await env.reset(task=task, look=getattr(traj, "look", None))  # the look it was recorded in
     reward, n, same_screens, errors = 0.0, 0, 0, []
     for rec in traj.steps:
         action = rec.action

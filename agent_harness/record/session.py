@@ -214,7 +214,7 @@ class Recorder:
         sample = self._claim_sample(task) if sample is None else sample
         traj = Trajectory(task_id=task.id, app=task.app, agent=self.cfg.label, goal=task.goal, seed=task.seed,
                           now=info.get("now"), sample=sample, annotator=self.cfg.annotator,
-                          viewport=env.config.viewport, start_url=obs["url"])
+                          viewport=env.config.viewport, start_url=obs["url"], look=getattr(env, "look", None))
         self.ep = _Episode(task=task, sample=sample, traj=traj)
         self.ep.shots[traj.first_screenshot] = env.last_png
         self.version += 1
@@ -263,7 +263,8 @@ class Recorder:
         row = error_row(ep.task, ep.sample, self.cfg.label, self.out, error="", steps=len(traj.steps),
                         seconds=traj.seconds)
         row.update(error=None, error_kind=None, reward=traj.reward, passed=traj.reward >= 1.0, answer=traj.answer,
-                   action_errors=sum(1 for s in traj.steps if s.error), annotator=self.cfg.annotator)
+                   action_errors=sum(1 for s in traj.steps if s.error), annotator=self.cfg.annotator,
+                   look=traj.look)
         self.writer.append(row)
         ep.finished = True
         ep.result = row

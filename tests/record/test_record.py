@@ -106,6 +106,7 @@ async def test_playwright_annotator_records_a_demonstration(toy_runtime, tmp_pat
     assert len(rows) == 1  # the false start was discarded
     row = rows[0]
     assert row["agent"] == "human:pw" and row["annotator"] == "pw" and row["reward"] == 1.0 and row["passed"]
+    assert row["look"] == "gmail"  # the look the demonstration was shown in (the toy app served as mail)
     edir = out / row["episode_dir"]
     traj = Trajectory.load(edir / "trajectory.json")
     assert traj.annotator == "pw" and traj.reward == 1.0 and traj.verify["passed"] and traj.start_url == "/"
