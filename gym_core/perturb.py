@@ -85,10 +85,13 @@ def parse_perturb(text: Any) -> Perturb:
     return Perturb(**{f: True for f in on})
 
 
-def episode_key(task_id: str | None, seed: int | None, resets: int) -> str:
-    """The key an episode's draw is made from: its task and reset seed (the reset's count where no seed was
-    given, as the look's draw: gym_core/world_env.py)."""
-    return f"{task_id or ''}:{seed if seed is not None else resets}"
+def episode_key(task_id: str | None, seed: int | None, last_seed: int | None = None, unseeded: int = 0) -> str:
+    """The key an episode's draw is made from: its task and reset seed. A reset without a seed is keyed like
+    Gymnasium's generator: by the last seed given (None: none yet) and how many unseeded resets came since, so
+    reset(seed=s) then reset() draws the same every time (check_env asks it)."""
+    if seed is not None:
+        return f"{task_id or ''}:{seed}"
+    return f"{task_id or ''}:{last_seed}+{unseeded}"
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,11 @@ def ci_sample(templates: list[str], family: str, commit: str, n: int = 3) -> lis
         raise ValueError(f"unknown perturbation family {family!r}: choose from {', '.join(FAMILIES)}")
     pool = sorted(set(templates))
     return sorted(_rng(f"ci:{family}", commit).sample(pool, min(n, len(pool))))
+
+
+def ci_family(commit: str) -> str:
+    """The family the default test suite validates a template under on `commit` (one a commit, rotating)."""
+    return FAMILIES[_rng("ci-family", commit).randrange(len(FAMILIES))]
 
 
 # ------------------------------------------------------------------------------------------- the overlays
@@ -450,5 +458,5 @@ async def modal_dismiss(page) -> tuple[int, int] | None:
 
 
 __all__ = ["Perturb", "Drawn", "FAMILIES", "VIEWPORTS", "SCALES", "OVERLAY_KINDS", "parse_perturb", "draw",
-           "episode_key", "screen_sizes", "ci_sample", "overlay_script", "covering_dismiss", "modal_dismiss",
+           "episode_key", "screen_sizes", "ci_sample", "ci_family", "overlay_script", "covering_dismiss", "modal_dismiss",
            "has_dark_mode"]

@@ -21,7 +21,7 @@ from agent_harness.agents import NoopAgent, OracleAgent
 from apps import app_looks
 from gym_core import AsyncUIEnv, EnvConfig
 from gym_core.perturb import (
-    DISMISS_ATTR, FAMILIES, OVERLAY_ATTR, OVERLAY_KINDS, SCALES, STORAGE_KEY, VIEWPORTS, Drawn, Perturb, ci_sample,
+    FAMILIES, OVERLAY_ATTR, OVERLAY_KINDS, SCALES, STORAGE_KEY, VIEWPORTS, Drawn, Perturb, ci_family, ci_sample,
     draw, episode_key, overlay_script, parse_perturb,
 )
 from gym_core.spaces import FrameSpace, observation_space, screen_bounds
@@ -90,11 +90,11 @@ def test_draw_is_a_function_of_the_key_and_each_family_its_own(key, app, on, loo
 
 
 def test_draws_vary_with_the_key():
-    draws = {draw(Perturb(True, True, False, True), "food", "doordash", episode_key("food/x-00", s, 0))
+    draws = {draw(Perturb(True, True, False, True), "food", "doordash", episode_key("food/x-00", s))
              for s in range(60)}
     assert {d.viewport for d in draws} == set(VIEWPORTS) and {d.scale for d in draws} == set(SCALES)
     assert {k for d in draws for k in d.overlays} == set(OVERLAY_KINDS)
-    assert episode_key("a/b-00", 3, 9) == "a/b-00:3" and episode_key(None, None, 9) == ":9"
+    assert episode_key("a/b-00", 3, 9, 2) == "a/b-00:3" and episode_key(None, None, 9, 2) == ":9+2"
 
 
 def test_ci_sample_rotates_with_the_commit_and_covers_every_template():
@@ -108,6 +108,7 @@ def test_ci_sample_rotates_with_the_commit_and_covers_every_template():
     assert ci_sample(templates, "dark", "abc123") != a or ci_sample(templates, "dark", "x") != ci_sample(templates, "overlays", "x")
     with pytest.raises(ValueError, match="overlays"):
         ci_sample(templates, "zoom", "abc")
+    assert {ci_family(f"c{i}") for i in range(100)} == set(FAMILIES) and ci_family("x") == ci_family("x")
 
 
 def test_overlay_texts_use_the_looks_brand():
@@ -134,7 +135,7 @@ def test_the_observation_space_follows_the_viewport_family():
 def seed_drawing(app: str, task_id: str | None, want: set[str], p: Perturb = Perturb(overlays=True)) -> int:
     """A reset seed whose draw (for `task_id` in the app's default look) shows every overlay kind in `want`."""
     look = app_looks(app)[0]
-    return next(s for s in range(500) if want <= set(draw(p, app, look, episode_key(task_id, s, 0)).overlays))
+    return next(s for s in range(500) if want <= set(draw(p, app, look, episode_key(task_id, s)).overlays))
 
 
 async def on_top(env: AsyncUIEnv, kind: str) -> bool:
@@ -227,7 +228,7 @@ async def test_the_oracle_dismisses_what_covers_its_target_and_solves_the_task(r
 
 async def test_viewport_and_scale_give_the_drawn_screen(runtime):
     p = Perturb(viewport=True, scale=True)
-    seeds = [next(s for s in range(100) if draw(p, "mail", "gmail", episode_key(None, s, 0)) == Drawn(size, scale))
+    seeds = [next(s for s in range(100) if draw(p, "mail", "gmail", episode_key(None, s)) == Drawn(size, scale))
              for size, scale in (((1024, 768), 2.0), ((1440, 900), 1.25))]
     env = AsyncUIEnv("mail", EnvConfig(perturb=p), runtime=runtime)
     seen = set()
@@ -303,17 +304,27 @@ def _commit() -> str:
         return "no-commit"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("family", FAMILIES)
-async def test_sampled_templates_validate_under_each_family(runtime, family):
-    """CI: each family on a sample of templates (their first instances) that rotates with the commit:
-    oracle 1, noop 0, near-misses 0, adversarial variants 0, harmless variants 1."""
+async def validate_sample(runtime, family: str, n: int) -> None:
+    """Every probe of `n` templates' first instances, drawn for this commit, under `family`: oracle 1, noop 0,
+    near-misses 0, adversarial variants 0, harmless variants 1."""
     from agent_harness.validate import validate_tasks
 
     firsts = {t.id: t for t in select_tasks("*/*") if t.id.endswith("-00")}
-    n = int(os.environ.get("UIGYM_PERTURB_SAMPLE", "2"))
     chosen = [firsts[i] for i in ci_sample(sorted(firsts), family, _commit(), n=n)]
     config = EnvConfig(screenshots=False, images=False, perturb=family)
     results = await validate_tasks(chosen, workers=1, config=config, runtime=runtime)
+    assert all(r.probes for r in results)
     bad = [r.failures() for r in results if not r.ok]
-    assert not bad, "\n".join(bad)
+    assert not bad, f"under {family}:\n" + "\n".join(bad)
+
+
+async def test_a_template_validates_under_this_commits_family(runtime):
+    """CI (the default suite): one family a commit, on one template a commit, both rotating with the commit."""
+    await validate_sample(runtime, ci_family(_commit()), 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_sampled_templates_validate_under_each_family(runtime, family):
+    """Every family on UIGYM_PERTURB_SAMPLE (default 2) templates rotating with the commit."""
+    await validate_sample(runtime, family, int(os.environ.get("UIGYM_PERTURB_SAMPLE", "2")))
