@@ -1,13 +1,75 @@
 """The crm clone's second look, modelled on HubSpot (issue #37; ../shared/reference/LOOKS.md): what it calls
 the surface's controls (apps/crm/surface.py) and which templates it carries. Its pages are the templates under
-apps/crm/templates/looks/hubspot/ (apps/_shared/looks.py), its styles under apps/crm/static/looks/hubspot/."""
+apps/crm/templates/looks/hubspot/ (apps/_shared/looks.py), its styles under apps/crm/static/looks/hubspot/.
+
+What differs, in steps: the objects are reached through the left rail's section flyouts (CRM, Reporting), so
+"Contacts" is two clicks; a record's activities start from the card's quick actions (Note, Email, Call, Task,
+Meeting) instead of composer tabs; the record's menu is "Actions"; association cards add with "Add <card>".
+A key not listed keeps the default look's name (the same words in both products)."""
 
 from __future__ import annotations
 
 from apps._shared.surface import Look
 
+
+def _b(name: str) -> dict:
+    return {"role": "button", "name": name}
+
+
+def _rail(section: str, link: str) -> list[dict]:
+    """A page behind the left rail: open the section's flyout, then its link."""
+    return [{"click": {"role": "button", "name": section, "exact": True}},
+            {"click": {"role": "link", "name": link, "exact": True, "within": {"role": "group", "name": section, "exact": True}}}]
+
+
 LOOK = Look(
     id="hubspot",
-    names={},
-    covers=frozenset(),
+    names={
+        # the shell: global search and the rail
+        "combobox:Search": {"role": "combobox", "name": "Search Beacon CRM"},
+        "link:Contacts": _rail("CRM", "Contacts"),
+        "link:Leads": _rail("CRM", "Leads"),
+        "link:Opportunities": _rail("CRM", "Deals"),
+        "link:Reports": _rail("Reporting", "Reports"),
+        "navigation:Sales navigation": {},
+        # object index pages
+        "link:New": {"role": "link", "name": "Create", "exact": False},
+        "button:List View Controls": _b("View options"),
+        "menuitem:New": {"role": "menuitem", "name": "Create new view"},
+        "menuitem:Clone": {"role": "menuitem", "name": "Clone view"},
+        "menuitem:Rename": {"role": "menuitem", "name": "Rename view"},
+        "menuitem:Select Fields to Display": {"role": "menuitem", "name": "Edit columns"},
+        "button:Select a List View: {object}": _b("All views"),
+        "button:Select a List View: Opportunities": _b("All views"),
+        "button:Show filters": _b("Advanced filters"),
+        # record pages
+        "button:Show more actions": _b("Actions"),
+        "menuitem:Change Owner": {"role": "menuitem", "name": "Change owner"},
+        "menuitem:New Opportunity": {"role": "menuitem", "name": "Create deal"},
+        "menuitem:New Case": {"role": "menuitem", "name": "Create ticket"},
+        "menuitem:Close Case": {"role": "menuitem", "name": "Close ticket"},
+        "button:New Notes": _b("Note"),
+        "tab:Email": _b("Email"),
+        "tab:Log a Call": _b("Call"),
+        "tab:New Task": _b("Task"),
+        "tab:New Event": _b("Meeting"),
+        "button:Add Products": _b("Add line items"),
+        "button:Add Contact Roles": _b("Add contact roles"),
+        "button:Add Files": _b("Add attachments"),
+        "article:Products": {"role": "article", "name": "Line items"},
+        "link:View Duplicates": {"role": "link", "name": "Review duplicates"},
+        # lead conversion (no counterpart in the product: the feature in this look's words)
+        "radio:Choose Existing Account": {"role": "radio", "name": "Associate an existing company"},
+        "checkbox:Don't create an opportunity upon conversion": {"role": "checkbox", "name": "Don't create a deal"},
+        "link:Go to Opportunity": {"role": "link", "name": "Go to deal"},
+        "link:Go to Leads": {"role": "link", "name": "Back to leads"},
+    },
+    covers=frozenset({
+        "account-industry",
+        "contact-phone",
+        "email-contact",
+        "follow-opportunity",
+        "log-call-contact",
+        "new-contact",
+    }),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -91,19 +92,23 @@ def test_record_page_has_three_columns_quick_actions_and_associations(hs, dbs):
 
 
 def _pages_for_names(hs, dbs) -> str:
-    """Every page a renamed control lives on (a record of each kind, its list, a contact with duplicates)."""
+    """Every page a renamed control lives on (a record of each kind, its list, a contact with duplicates, lead
+    conversion and its result)."""
     case = _first(dbs, m.Case, m.Case.status != "Closed")
     opp = _first(dbs, m.Opportunity)
     acc = _first(dbs, m.Account)
     contact = json.loads((TASKS / "merge-duplicate-contacts.json").read_text())[0]["start_path"]
+    lead = _first(dbs, m.Lead, m.Lead.is_converted.is_(False))
+    converted = _first(dbs, m.Lead, m.Lead.is_converted.is_(True), m.Lead.converted_opportunity_id.is_not(None))
     paths = ["/lightning/o/Opportunity/list", f"/lightning/r/Opportunity/{opp.id}/view", f"/lightning/r/Account/{acc.id}/view",
-             f"/lightning/r/Case/{case.id}/view", contact]
+             f"/lightning/r/Case/{case.id}/view", contact, f"/lightning/r/Lead/{lead.id}/convert",
+             f"/lightning/r/Lead/{converted.id}/convert"]
     return "\n".join(_get(hs, p) for p in paths)
 
 
 def _shown(html: str, role: str, name: str, exact: bool = True) -> bool:
     """Whether `html` has an element that could carry this accessible name (label attribute or text)."""
-    n = re.escape(name.replace("&", "&amp;"))
+    html, n = unescape(html), re.escape(name)
     if not exact:
         return re.search(rf">\s*{n}", html, re.I) is not None
     return re.search(rf'aria-label="{n}"|>\s*{n}\s*<|>\s*{n}\s*</span>', html) is not None
