@@ -448,6 +448,15 @@ async def covering_dismiss(locator, x: int, y: int) -> tuple[int, int] | None:
     return (int(p[0]), int(p[1])) if p else None
 
 
+async def point_dismiss(page, x: int, y: int) -> tuple[int, int] | None:
+    """The dismiss point of the overlay covering (x, y) on the page (no target there), or None."""
+    try:
+        p = await page.evaluate(f"([x, y]) => ({COVER_JS})(null, [x, y])", [x, y])
+    except Exception:  # noqa: BLE001
+        return None
+    return (int(p[0]), int(p[1])) if p else None
+
+
 async def modal_dismiss(page) -> tuple[int, int] | None:
     """The dismiss button's centre of an open modal overlay (it traps the keys), or None."""
     try:
@@ -458,5 +467,5 @@ async def modal_dismiss(page) -> tuple[int, int] | None:
 
 
 __all__ = ["Perturb", "Drawn", "FAMILIES", "VIEWPORTS", "SCALES", "OVERLAY_KINDS", "parse_perturb", "draw",
-           "episode_key", "screen_sizes", "ci_sample", "ci_family", "overlay_script", "covering_dismiss", "modal_dismiss",
+           "episode_key", "screen_sizes", "ci_sample", "ci_family", "overlay_script", "covering_dismiss", "point_dismiss", "modal_dismiss",
            "has_dark_mode"]

@@ -16,7 +16,7 @@ from typing import AsyncIterator
 
 from agent_harness.agents.base import Agent
 from agent_harness.locate import box_of, find, scroll_plan
-from gym_core.perturb import OVERLAY_KINDS, covering_dismiss, modal_dismiss
+from gym_core.perturb import OVERLAY_KINDS, covering_dismiss, modal_dismiss, point_dismiss
 from tasks import SolutionStep, Target
 from tasks.looks import steps_in_look_by_step
 
@@ -96,6 +96,14 @@ class OracleAgent(Agent):
             yield {"type": "scroll", "x": mx, "y": my, "dx": 0, "dy": dy}
         raise RuntimeError(f"could not scroll {target.describe()} into view")
 
+    async def _uncover(self, x: int, y: int) -> AsyncIterator[dict]:
+        """Close the overlays (EnvConfig.perturb) lying over the point (x, y), one click each."""
+        for _ in range(MAX_OVERLAYS):
+            close = await point_dismiss(self.env.page, x, y)
+            if close is None:
+                return
+            yield {"type": "click", "x": close[0], "y": close[1]}
+
     async def _free_keys(self) -> AsyncIterator[dict]:
         """A modal overlay (EnvConfig.perturb) traps the keys: it is closed before keys are typed or pressed."""
         close = await modal_dismiss(self.env.page)
@@ -142,6 +150,8 @@ class OracleAgent(Agent):
                             yield p
                 else:
                     env = self.env
+                    async for a in self._uncover(env.width // 2, env.height // 2):
+                        yield a
                     yield {"type": "scroll", "x": env.width // 2, "y": env.height // 2, "dx": 0, "dy": s.dy or 0}
             elif k == "drag":
                 src = dst = None
@@ -153,6 +163,8 @@ class OracleAgent(Agent):
                 loc = await find(self.env.page, s.drag["to"])
                 b = await box_of(loc)
                 dst = b.center
+                async for a in self._uncover(*dst):
+                    yield a
                 mid = ((src[0] + dst[0]) // 2, (src[1] + dst[1]) // 2)
                 yield {"type": "drag", "path": [list(src), list(mid), list(dst)]}
             elif k == "wait":

@@ -22,7 +22,7 @@ from apps import app_looks
 from gym_core import AsyncUIEnv, EnvConfig
 from gym_core.perturb import (
     FAMILIES, OVERLAY_ATTR, OVERLAY_KINDS, SCALES, STORAGE_KEY, VIEWPORTS, Drawn, Perturb, ci_family, ci_sample,
-    draw, episode_key, overlay_script, parse_perturb,
+    DISMISS_ATTR, draw, episode_key, modal_dismiss, overlay_script, parse_perturb, point_dismiss,
 )
 from gym_core.spaces import FrameSpace, observation_space, screen_bounds
 from tasks import load_task, select_tasks
@@ -172,6 +172,11 @@ async def test_overlays_cover_the_page_are_accessible_send_nothing_and_stay_dism
         h, w = obs["screenshot"].shape[:2]
         mid = (slice(h // 2 - 40, h // 2 + 40), slice(w // 2 - 100, w // 2 + 100))
         assert np.abs(obs["screenshot"][mid].astype(int) - bare["screenshot"][mid].astype(int)).mean() > 20
+        # What the oracle asks before it clicks or scrolls there: the modal's close X covers the centre.
+        close = await point_dismiss(env.page, w // 2, h // 2)
+        x_box = await env.page.locator(f'[{OVERLAY_ATTR}="promo"] [{DISMISS_ATTR}]').bounding_box()
+        assert close is not None and abs(close[0] - (x_box["x"] + x_box["width"] / 2)) <= 1
+        assert await modal_dismiss(env.page) == close
         # Agents see it in the accessibility tree: a dialog with a name, and named buttons.
         tree = await env.page.locator("body").aria_snapshot()
         assert "dialog" in tree and "Get more storage" in tree and 'button "No thanks"' in tree
