@@ -59,6 +59,14 @@ def test_pages_render_in_the_look_without_slds(hs, path):
         assert f'role="group" aria-label="{section}"' in html
 
 
+def test_every_link_of_the_rail_opens_a_page(hs):
+    html = _get(hs, "/lightning/page/home")
+    links = re.findall(r'class="hs-flyout__link[^"]*" href="([^"]+)"', html)
+    assert len(links) >= 8
+    for href in set(links):
+        assert hs.get(href, follow_redirects=True).status_code == 200, href
+
+
 def test_the_default_look_is_unchanged(client):
     html = _get(client, "/lightning/o/Opportunity/list")
     assert SLDS in html and "hs-rail" not in html and "Beacon CRM" not in html
