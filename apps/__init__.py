@@ -51,14 +51,21 @@ def build_app(spec, config=None):
 
 
 def app_looks(name: str) -> list[str]:
-    """The app's looks (apps/_shared/looks.py), the default first: ["gmail", "outlook"] for mail."""
-    return load_app_module(name).SPEC.look_ids()
+    """The app's looks (apps/_shared/looks.py), the default first: ["gmail", "outlook"] for mail. An app this
+    process cannot import (served under its own name from elsewhere) has one look, its own: ["default"]."""
+    try:
+        return load_app_module(name).SPEC.look_ids()
+    except KeyError:
+        return ["default"]
 
 
 def held_out_looks(name: str) -> list[str]:
     """The app's looks kept out of training (AppSpec.held_out_looks): a policy trained on the others is
     evaluated there (`uigym eval --look heldout`); training refuses them unless asked."""
-    return list(load_app_module(name).SPEC.held_out_looks)
+    try:
+        return list(load_app_module(name).SPEC.held_out_looks)
+    except KeyError:
+        return []
 
 
 def training_looks(want, allow_held_out: bool = False, apps: list[str] | None = None):

@@ -247,8 +247,10 @@ class ControlClient:
             body["look"] = look
         return await self._call("POST", f"/worlds/{world}/reset", json=body)
 
-    async def state(self, world: str) -> dict:
-        return await self._call("GET", f"/worlds/{world}/state")
+    async def state(self, world: str, written_only: bool = False) -> dict:
+        """The world's state; `written_only`: the tables written since its reset (`_written` names them, or is
+        None when the whole world came: apps/_shared/written.py)."""
+        return await self._call("GET", f"/worlds/{world}/state" + ("?written=1" if written_only else ""))
 
     async def drop(self, world: str) -> dict:
         return await self._call("DELETE", f"/worlds/{world}")

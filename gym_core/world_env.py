@@ -252,6 +252,7 @@ class WorldEnv:
             "world": self.world_id,
             "now": self.world_now.isoformat() if self.world_now else None,
             "max_steps": self.max_steps,
+            "look": getattr(self, "look", None),  # the app's look the pages are shown in (apps/_shared/looks.py)
             "recovered": self.stats.recovered,
             **extra,
         }
@@ -259,13 +260,23 @@ class WorldEnv:
     async def state(self) -> dict:
         return await self.runtime.control(self.server).state(self.world_id)
 
+    async def end_state(self) -> dict:
+        """The world as it is now, for grading: the tables the episode wrote, read fresh, and every other one
+        as the start state has it (the same objects: the grader's diff skips them). Read whole when the app
+        does not know what was written (apps/_shared/written.py)."""
+        part = await self.runtime.control(self.server).state(self.world_id, written_only=True)
+        written = part.pop("_written", None)
+        if written is None or self.start_state is None:
+            return part
+        return {**self.start_state, **part}
+
     async def grade(self, answer: str | None = None):
         """The verifier's report on the world as it is now."""
         if self.task is None:
             from grading import VerifyResult
 
             return VerifyResult(score=0.0, passed=False, checks=[])
-        end = await self.state()
+        end = await self.end_state()
         judge = None
         if self.task.verify.has_judge:
             judge = self.config.judge

@@ -9,7 +9,8 @@ Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
     GET    /health
     POST   /worlds/<id>/reset    {"seed": int, "now": ISO date-time, "fixtures": [...], "look": id}
                                  -> {..., "cookie", "look"}
-    GET    /worlds/<id>/state
+    GET    /worlds/<id>/state[?written=1]   (written=1: only the tables written since the reset, named in
+                                          `_written`; None there when unknown and the whole world is sent)
     DELETE /worlds/<id>
     GET    /tools                       -> {"app", "tools": [{name, description, input_schema}]}
     POST   /worlds/<id>/tools/<name>    {arguments}  -> {"result": ...}, or 422 {"error": ...} (world unchanged):
@@ -133,7 +134,10 @@ def create_control_app(page_app: Flask) -> Flask:
     def state(world_id: str):
         if not store.world_path(world_id).exists():
             raise WorldError(f"world {world_id!r} does not exist; reset it first")
-        return jsonify(store.state(world_id))
+        written = request.args.get("written")
+        if written not in (None, "0", "1"):
+            raise WorldError("'written' must be 0 or 1")
+        return jsonify(store.state(world_id, written_only=written == "1"))
 
     @ctl.errorhandler(ToolError)
     def _tool_error(e):

@@ -33,6 +33,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateTable
 from sqlalchemy.sql import sqltypes
 
+from apps._shared.written import Written
 from apps._shared.fixtures import FixtureError, apply_fixtures
 from apps._shared.jsonable import to_json_value
 
@@ -109,6 +110,7 @@ class WorldStore:
         self._world_locks: dict[str, threading.Lock] = {}
         self._snap_locks: dict[str, threading.Lock] = {}
         self._fingerprint: str | None = None
+        self.written = Written()  # the tables each world wrote since its reset (apps/_shared/written.py)
 
     # ---------------------------------------------------------------- snapshots
     def fingerprint(self) -> str:
@@ -200,6 +202,7 @@ class WorldStore:
                     max_overflow=16,
                 )
                 event.listen(eng, "connect", _configure_sqlite)
+                self.written.watch(eng, world_id)
                 self._engines[world_id] = eng
         return eng
 
@@ -231,6 +234,7 @@ class WorldStore:
                         raise
                     # A value the column cannot take (wrong type, a broken constraint): the caller's input.
                     raise FixtureError(f"the fixtures cannot be applied: {str(e).splitlines()[0][:300]}") from None
+            self.written.start(world_id)  # the start state: what the episode writes from here is recorded
         return {
             "world": world_id,
             "app": self.spec.name,
@@ -243,6 +247,7 @@ class WorldStore:
         path = self.world_path(world_id)
         with self._lock:
             eng = self._engines.pop(world_id, None)
+        self.written.forget(world_id)
         if eng is not None:
             eng.dispose()
         existed = path.exists()
@@ -256,18 +261,28 @@ class WorldStore:
     def now(self, world_id: str) -> dt.datetime:
         return dt.datetime.fromisoformat(self.meta(world_id)["now"])
 
-    def state(self, world_id: str) -> dict[str, Any]:
+    def state(self, world_id: str, written_only: bool = False) -> dict[str, Any]:
         """The whole world as JSON: {table: [row, ...]} ordered by primary key, plus `_meta`.
 
         Read with the raw DB-API cursor and per-column converters (a few thousand rows in tens of
-        milliseconds); the values are exactly what `to_json_value` makes of the ORM's Python values."""
+        milliseconds); the values are exactly what `to_json_value` makes of the ORM's Python values.
+
+        `written_only`: only the tables written since the world's reset, and `_written`, their names: every
+        other table is as the start state has it (apps/_shared/written.py). Where that is not known (the server
+        was restarted since, or a statement changed the schema) the whole world, with `_written` None."""
         out: dict[str, Any] = {}
         md = self.spec.base.metadata
+        names = sorted(md.tables)
+        if written_only:
+            written = self.written.since_reset(world_id)
+            out["_written"] = None if written is None else sorted(set(names) & written)
+            if written is not None:
+                names = out["_written"]
         eng = self.engine(world_id)
         raw = eng.raw_connection()
         try:
             cur = raw.cursor()
-            for name in sorted(md.tables):
+            for name in names:
                 table = md.tables[name]
                 cols = list(table.columns)
                 order = list(table.primary_key.columns) or cols
