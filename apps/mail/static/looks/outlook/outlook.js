@@ -60,3 +60,11 @@
     flagBtns.forEach((b) => obs.observe(b, { attributes: true, attributeFilter: ["aria-label", "title"] }));
   }
 })();
+
+/* The message list's Filter menu (its items are links: searches in the folder). */
+(function (NS) {
+  "use strict";
+  const btn = document.getElementById("ol-filter-btn");
+  const menu = document.getElementById("ol-filter-menu");
+  if (btn && menu && NS && NS.popover) NS.popover(btn, menu);
+})(window.Inkbox);
