@@ -35,7 +35,7 @@ from gym_core.actions import ACTION_TYPES, HYBRID_ACTION_TYPES, Action, ToolUse,
 from gym_core.config import EnvConfig
 from gym_core.page_input import PageInput
 from gym_core.page_scripts import MARKS_JS
-from gym_core.perturb import draw, episode_key, overlay_script, parse_perturb
+from gym_core.perturb import draw, episode_key, extra_steps, overlay_script, parse_perturb
 from gym_core.runtime import Runtime
 from gym_core.tab import app_path
 from gym_core.spaces import (
@@ -121,6 +121,7 @@ class AsyncUIEnv(PageInput, WorldEnv):
         """The episode's screen perturbation (EnvConfig.perturb), drawn from `key`; the tab applies it as it
         opens the page (BrowserTab._apply_screen)."""
         self.drawn = draw(parse_perturb(self.config.perturb), app, self.look, key)
+        self.max_steps += extra_steps(self.drawn)  # the clicks that close the overlays come on top of the budget
         spec = load_app_module(app).SPEC
         self._overlay_js = overlay_script(self.drawn, app, spec.looks.get(self.look, spec.title))
 

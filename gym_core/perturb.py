@@ -132,6 +132,17 @@ def draw(perturb: Perturb, app: str, look: str | None, key: str) -> Drawn:
     return Drawn(viewport=viewport, scale=scale, dark=dark, overlays=overlays)
 
 
+# The clicks a person needs to close each overlay kind: the chat widget takes two (minimise, then hide).
+DISMISS_STEPS = {k: 2 if k == "chat" else 1 for k in OVERLAY_KINDS}
+MAX_EXTRA_STEPS = sum(sorted(DISMISS_STEPS.values())[-2:])  # the most two overlays can take
+
+
+def extra_steps(drawn: Drawn) -> int:
+    """The steps an episode's budget grows by under its overlays: one per click that closes them, as a person
+    needs them too (the task's own steps are not made any scarcer)."""
+    return sum(DISMISS_STEPS[k] for k in drawn.overlays)
+
+
 def screen_sizes(perturb: Perturb, viewport: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     """Every screen (width, height) an env can show: the drawn sizes with the viewport family on, else the
     configured viewport."""
@@ -467,5 +478,5 @@ async def modal_dismiss(page) -> tuple[int, int] | None:
 
 
 __all__ = ["Perturb", "Drawn", "FAMILIES", "VIEWPORTS", "SCALES", "OVERLAY_KINDS", "parse_perturb", "draw",
-           "episode_key", "screen_sizes", "ci_sample", "ci_family", "overlay_script", "covering_dismiss", "point_dismiss", "modal_dismiss",
+           "episode_key", "extra_steps", "MAX_EXTRA_STEPS", "screen_sizes", "ci_sample", "ci_family", "overlay_script", "covering_dismiss", "point_dismiss", "modal_dismiss",
            "has_dark_mode"]

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from gym_core.perturb import parse_perturb, screen_sizes
+from gym_core.perturb import MAX_EXTRA_STEPS, parse_perturb, screen_sizes
 from gym_core.actions import (
     ACTION_TYPES, HYBRID_ACTION_TYPES, TOOL_ACTION_TYPES, ActionError, Click, DoubleClick, Drag, Move, Scroll,
     parse_action,
@@ -147,8 +147,10 @@ def _optional_space(key: str, width: int, height: int) -> spaces.Space:
 
 def max_observed_step(config: Any) -> int:
     """The largest `step` an observation can show: the config's max_steps, else the largest a task or
-    free play (default_max_steps) may have."""
-    return config.max_steps or max(_task_max_steps(), config.default_max_steps)
+    free play (default_max_steps) may have; with the overlays perturbation on, plus the most steps closing
+    them can add (gym_core.perturb.extra_steps)."""
+    extra = MAX_EXTRA_STEPS if parse_perturb(getattr(config, "perturb", None)).overlays else 0  # AsyncUIEnv.reset
+    return (config.max_steps or max(_task_max_steps(), config.default_max_steps)) + extra
 
 
 def observation_space(config: Any) -> spaces.Dict:

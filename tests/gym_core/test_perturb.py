@@ -22,7 +22,7 @@ from apps import app_looks
 from gym_core import AsyncUIEnv, EnvConfig
 from gym_core.perturb import (
     FAMILIES, OVERLAY_ATTR, OVERLAY_KINDS, SCALES, STORAGE_KEY, VIEWPORTS, Drawn, Perturb, ci_family, ci_sample,
-    DISMISS_ATTR, draw, episode_key, modal_dismiss, overlay_script, parse_perturb, point_dismiss,
+    DISMISS_ATTR, draw, episode_key, extra_steps, modal_dismiss, overlay_script, parse_perturb, point_dismiss,
 )
 from gym_core.spaces import FrameSpace, observation_space, screen_bounds
 from tasks import load_task, select_tasks
@@ -222,6 +222,8 @@ async def test_the_oracle_dismisses_what_covers_its_target_and_solves_the_task(r
     try:
         reward, info = await play(env, OracleAgent(), task, seed)
         assert set(info["perturb"]["overlays"]) == want
+        # the budget grows by the clicks that close them (a person needs them too)
+        assert info["max_steps"] == task.max_steps + extra_steps(Drawn(overlays=tuple(want)))
         assert reward == 1.0
         dismissed = json.loads(await env.page.evaluate(f"sessionStorage.getItem('{STORAGE_KEY}') || '{{}}'"))
         assert "promo" in dismissed  # the modal covered every target: the oracle closed it
