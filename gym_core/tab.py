@@ -122,8 +122,12 @@ class BrowserTab:
         wiped = parked or (not fresh and self.config.reuse_context and await self._try_wipe_tab())
         if not wiped:
             await self._new_context()
-        elif parked and self.world_now is not None:  # the new world's clock (the wipe set the old one's)
-            await self.context.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
+        elif parked:
+            # The new world's binding (it carries the episode's look, which may differ from the last one's) and
+            # clock: the wipe that parked the tab set the old ones.
+            await self.context.add_cookies([self._world_cookie()])
+            if self.world_now is not None:
+                await self.context.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
         await self._apply_screen()
         await self._goto(url)
         if wiped:
@@ -134,11 +138,11 @@ class BrowserTab:
 
     async def _apply_screen(self) -> None:
         """The episode's perturbation on the tab, before its first page (gym_core/perturb.py): the window's size
-        and device scale through the env's own CDP session (a context keeps its scale for life in Playwright, and
-        a new context per drawn scale would cost a reset 3x; this override outlives navigations, and the env
-        never calls Playwright's set_viewport_size, so nothing else sets the metrics of a context it has set);
-        the colour scheme; the overlays' init script, replaced per episode (a context's add_init_script cannot be
-        taken back). Each is sent only where the tab's context differs from what the episode wants."""
+        and device scale through the env's own CDP session (Playwright fixes a context's scale for its life, and
+        a new context per drawn scale would give up the reused tab, 3x cheaper; the override outlives
+        navigations, and the env never calls Playwright's set_viewport_size, so nothing else sets the metrics
+        of a context once it has); the colour scheme; the overlays' init script, on the same CDP session, taken
+        off and replaced each episode. Each is sent only where the tab's context differs from the episode's."""
         screen = (self.width, self.height, float(self.drawn.scale or 1.0))
         if screen != (self._screen_set or (*self._ctx_viewport, 1.0)):
             await self._cdp.send("Emulation.setDeviceMetricsOverride", {
