@@ -86,6 +86,8 @@ def test_the_inbox_is_outlooks_three_panes(oclient):
         assert folder in html, folder
     assert not {"Compose", "Search mail", "Mailboxes", "Inkbox apps"} & names
     assert '>Focused<' in html
+    # the list's Filter menu: searches in this folder
+    assert "Filter" in names and "/search?q=in:inbox+is:unread" in html
 
 
 def test_a_conversation_opens_in_the_reading_pane_beside_its_list(oclient, dbs):
