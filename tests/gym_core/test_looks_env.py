@@ -44,15 +44,21 @@ async def test_hybrid_tools_work_in_the_second_look_and_the_page_stays_in_it(run
 
 
 async def test_a_look_that_does_not_carry_the_template_is_refused(runtime):
-    lk = app_surface("crm").looks["hubspot"]
-    task = next((t for t in TASKS if t.app == "crm" and not lk.carries(t.template)), None)
-    if task is None:
-        pytest.skip("the hubspot look carries every crm template")  # nothing left to refuse: the better case
+    """A look that has not proved a template refuses its tasks at reset (here a look carrying one template)."""
+    import dataclasses
+
+    surface = app_surface("crm")
+    saved = surface.looks["hubspot"]
+    task = next(t for t in TASKS if t.app == "crm")
+    surface.looks["hubspot"] = dataclasses.replace(saved, covers=frozenset({"no-such-template"}))
     env = AsyncUIEnv("crm", config=EnvConfig(screenshots=False, images=False), runtime=runtime)
     try:
         with pytest.raises(UnknownLook, match="does not carry template"):
             await env.reset(task=task, look="hubspot")
+        _, info = await env.reset(task=task, look="random")  # drawn among the looks that carry it: the default
+        assert info["look"] == "salesforce"
     finally:
+        surface.looks["hubspot"] = saved
         await env.close()
 
 
