@@ -100,10 +100,10 @@ def app_surface(name: str):
 
 def look_carries(app: str, look: str, template: str | None) -> bool:
     """Whether `look` of `app` carries a template's tasks: the default look carries every template, another
-    look those its surface says it proved (`Look.covers`)."""
+    look those its surface says it proved (`Look.covers`). Free play (`template` None) is in every look."""
     surface = app_surface(app)
-    if surface is None or look == app_looks(app)[0] or look not in surface.looks:
-        return True
+    if surface is None or template is None or look == app_looks(app)[0] or look not in surface.looks:
+        return True  # free play (no task) is at home in every look
     return surface.looks[look].carries(template)
 
 

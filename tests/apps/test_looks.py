@@ -151,3 +151,9 @@ def test_grpo_config_refuses_a_held_out_look_before_loading_anything(tmp_path):
     with pytest.raises(ValueError, match="held out"):
         GRPORunConfig(model="x", out=tmp_path, look="ubereats").resolved()
     assert GRPORunConfig(model="x", out=tmp_path, look="ubereats", allow_heldout_look=True).resolved().look == "ubereats"
+
+
+def test_free_play_is_at_home_in_every_look():
+    """No task, no template to carry: free play (and QA's crawl) may open any look."""
+    assert look_carries("mail", "outlook", None)
+    assert episode_look("mail", "outlook", 0, None) == "outlook"
