@@ -16,26 +16,28 @@ from pathlib import Path
 import pytest
 
 from agent_harness.qa import QAConfig, run_qa
+from apps import app_looks
 
 # The CLI defaults, with a time cap so a slow machine still finishes (what was left out is reported).
 CONFIG = dict(workers=int(os.environ.get("UIGYM_QA_WORKERS", "2")), tasks=False, lint=True,
-              time_limit_s=float(os.environ.get("UIGYM_QA_TIME_LIMIT", "120")))
+              time_limit_s=float(os.environ.get("UIGYM_QA_TIME_LIMIT", "90")))
+# Every look of every app (issue #37: zero defects in the second looks too).
+LOOKS = [(app, look) for app in ("mail", "food", "crm") for look in app_looks(app)]
 
 
-# In CI's default run: ~2 min an app on a 2-core machine (the crawl's 120 s cap, then the goal lint). The cap was
-# 180 s in the full Chromium; the headless shell (gym_core/browser.py) plays ~30% faster, so 120 s reaches about
-# what 170 s did.
+# In CI's default run: ~1.5 min a look on a 2-core machine (the crawl's 90 s cap, then the goal lint), six looks.
+# `uigym qa --app all` (and --look) without a cap is the full crawl.
 @pytest.mark.timeout(1200)
-@pytest.mark.parametrize("app", ["mail", "food", "crm"])
-async def test_clone_has_zero_qa_defects(app, runtime, tmp_path):
-    report = await run_qa(app, QAConfig(**CONFIG), runtime=runtime)
-    out = Path(os.environ.get("UIGYM_QA_OUT") or tmp_path) / app
+@pytest.mark.parametrize("app,look", LOOKS)
+async def test_clone_has_zero_qa_defects(app, look, runtime, tmp_path):
+    report = await run_qa(app, QAConfig(**CONFIG, look=look), runtime=runtime)
+    out = Path(os.environ.get("UIGYM_QA_OUT") or tmp_path) / f"{app}-{look}"
     report.write(out)
     cov = report.coverage()
-    print(f"\nQA {app}: " + json.dumps({k: cov[k] for k in ("pages", "dialog_states", "exercised", "queries",
+    print(f"\nQA {app} ({look}): " + json.dumps({k: cov[k] for k in ("pages", "dialog_states", "exercised", "queries",
                                                           "defects", "qa_errors", "seconds") if k in cov}))
     assert report.declared, f"apps/{app}/qa.py is missing"
-    assert cov["exercised"] >= 40 and cov["pages"] >= 8, cov  # a crawl that reached the app
+    assert cov["exercised"] >= 25 and cov["pages"] >= 8, cov  # a crawl that reached the app (not a coverage goal)
     for err in report.errors[:5]:  # QA's own trouble (a control that vanished mid-probe): reported, not a defect
         print("  qa error:", err)
     defects = [f"{d.kind}: {d.detail} ({d.page})" for d in report.defects]
