@@ -1,9 +1,9 @@
 """Every template a second look carries is proven in that look (issue #37): each covered template's first
-instance, played in the look's own names and steps (tasks/looks.py), gets oracle 1, noop 0, near-misses 0,
-adversarial trajectories 0 and harmless variants 1, exactly as tests/tasks/test_task_validity.py proves them
-in the default look. One batch per (app, look), over one Chromium.
-
-`uigym tasks validate --look all --tasks '*'` proves every instance in every look (the slow sweep)."""
+instance, played in the look's own names and steps (tasks/looks.py), gets oracle 1, noop 0, near-misses 0 and
+adversarial trajectories 0, as tests/tasks/test_task_validity.py proves them in the default look. One batch
+per (app, look), over one Chromium. The harmless variants (the grader's allowances, which read the end state
+and not the look) are proven in the default look here, and in every look by the slow sweep:
+`uigym tasks validate --look all --tasks '*'` proves every instance in every look."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def _validate(app: str, look: str) -> dict:
 
             rt = Runtime.current()
             try:
-                return await validate_tasks(_carried(app, look), workers=WORKERS, near_misses=True, look=look)
+                return await validate_tasks(_carried(app, look), workers=WORKERS, near_misses=True, harmless=False,
+                                            look=look)
             finally:
                 await rt.close()
 
@@ -47,7 +48,7 @@ def _validate(app: str, look: str) -> dict:
 
 @pytest.mark.timeout(2700)
 @pytest.mark.parametrize("look,task_id", CASES)
-def test_task_in_look_oracle_1_noop_0_near_miss_0_adversarial_0_harmless_1(look, task_id):
+def test_task_in_look_oracle_1_noop_0_near_miss_0_adversarial_0(look, task_id):
     app = task_id.split("/")[0]
     result = _validate(app, look)[task_id]
     assert not result.unsupported, result.unsupported
