@@ -43,6 +43,8 @@ LOOK = Look(
         "button:Place Order": _t("button", "Place order"),
     },
     covers=frozenset({
+        "add-with-note",
+        "order-custom-tip-instructions",
         "order-with-tip",
     }),
 )
