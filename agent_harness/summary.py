@@ -75,9 +75,12 @@ def generalisation_table(rows: list[dict]) -> Table:
 
 def look_table(rows: list[dict]) -> Table:
     """Pass rate by look: (app, look), a held-out look marked."""
+    from apps import held_out_looks
+
     t = _table("by look", [("app", "left"), ("look", "left")] + SPLIT_COLUMNS[1:])
     for s in group_stats(rows, ("app", "look")):
-        t.add_row(str(s["app"]), str(s["look"] or ""), str(s["episodes"]), str(s["ungraded"]), str(s["errors"]),
+        held = s["app"] != "all" and s["look"] in held_out_looks(str(s["app"]))
+        t.add_row(str(s["app"]), str(s["look"] or "") + (" (held out)" if held else ""), str(s["episodes"]), str(s["ungraded"]), str(s["errors"]),
                   _pct(s["pass_rate"]), _num(s["mean_reward"], 2), style="bold" if s["app"] == "all" else None)
     return t
 

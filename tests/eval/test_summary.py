@@ -111,3 +111,15 @@ def test_any_summary_fits_80_columns_with_every_header_whole(specs):
                      error="Boom: x" if s["error"] and not s["ungraded"] else None, difficulty=s["difficulty"],
                      generalisation=s["generalisation"], seconds=s["seconds"], steps=s["steps"])] * s["copies"]
     assert_fits_80_columns(render(rows))
+
+
+def test_several_looks_get_a_pass_rate_each_and_the_held_out_one_is_marked():
+    """Issue #37: the pass rate per look (a policy trained on one look, evaluated on the other)."""
+    rows = [{**row(f"food/t-{i}"), "look": "doordash"} for i in range(4)]
+    rows += [{**row(f"food/t-{i}", passed=i < 1), "look": "ubereats"} for i in range(4)]
+    text = render(rows)
+    assert "by look" in text
+    line = {ln.split()[1]: ln for ln in text.splitlines() if ln.startswith("food ") and len(ln.split()) > 2}
+    assert "100%" in line["doordash"] and "25%" in line["ubereats"] and "(held out)" in line["ubereats"]
+    assert max(len(ln) for ln in text.splitlines()) <= 80
+    assert "by look" not in render([{**r, "look": "doordash"} for r in rows[:4]])  # one look: no table
