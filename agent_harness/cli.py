@@ -187,6 +187,9 @@ def eval_cmd(
                                                   "(each task in its app's), 'random' (drawn per episode from its "
                                                   "sample) or 'heldout' (each app's held-out looks); default: the "
                                                   "first look. Tasks a named look does not carry yet are left out"),
+    perturb: Optional[str] = typer.Option(None, help="screen perturbations, each drawn per episode from its "
+                                                     "sample: viewport, scale, dark, overlays (comma-separated), "
+                                                     "or all (README: Screen perturbations)"),
     mode: str = typer.Option("ui", help="ui (the screen), tools (the app's tools, no browser: the oracle plays "
                                         "tool plans, openai is a function-calling model, text-only ones too) or "
                                         "hybrid (screen and tools)", rich_help_panel=AGENT),
@@ -265,6 +268,7 @@ def eval_cmd(
 
     if mode not in ("ui", "tools", "hybrid"):
         fail(f"--mode must be ui, tools or hybrid, got {mode!r}")
+    _check_perturb(perturb)
     if split == "heldout-look":  # the look is held out, not the task: every chosen task, in its held-out look
         split, look = None, look or "heldout"
     chosen = _fresh(tasks, seeds, instances, split, workers, mode) if seeds else _select(tasks, split=split,
@@ -284,7 +288,8 @@ def eval_cmd(
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in label)
     out = out or Path("runs") / f"{safe}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
     cfg = EvalConfig(agent=agent, tasks=chosen, out=out, workers=workers, samples=samples, agent_kwargs=agent_kwargs,
-                     env_config=EnvConfig(max_steps=max_steps, look=look if mode != "tools" else None),
+                     env_config=EnvConfig(max_steps=max_steps, look=look if mode != "tools" else None,
+                                          perturb=perturb if mode != "tools" else None),
                      save_screenshots=not no_screenshots,
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
                      ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),
@@ -462,6 +467,8 @@ def tasks_validate(
                                         "(gold calls 1, noop 0, tool near-misses 0) through the tools env, no browser"),
     look: Optional[str] = typer.Option(None, help="play the screen probes in these looks (`uigym looks`): ids, "
                                                   "comma-separated, or 'all'; each task in those its app has"),
+    perturb: Optional[str] = typer.Option(None, help="screen perturbations the probes play under: viewport, scale, "
+                                                     "dark, overlays (comma-separated), or all"),
 ):
     """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
     near-misses (0), adversarial trajectories (0) and harmless variants (1) in real browsers. Judged tasks: the browser proves
@@ -476,6 +483,7 @@ def tasks_validate(
     if mode not in ("ui", "tools"):
         err.print(f"[red]--mode must be ui or tools, got {mode!r}[/red]")
         raise typer.Exit(2)
+    _check_perturb(perturb)
     if seeds is not None:
         return _validate_fresh(tasks, seeds, instances, workers, report, not generate_only, mode)
     chosen = _select(tasks, tasks_dir=tasks_dir)
@@ -489,7 +497,7 @@ def tasks_validate(
     async def main():
         try:
             return [(lk, await validate_tasks(mine, workers=workers, near_misses=not no_near_misses, mode=mode,
-                                              look=lk)) for lk, mine in plan]
+                                              look=lk, perturb=perturb)) for lk, mine in plan]
         finally:
             await Runtime.current().close()
 
@@ -528,6 +536,18 @@ def tasks_validate(
                   + ("" if calibrated is None else f"; judge calibration {'agrees' if calibrated else 'DISAGREES'}"))
     if bad or audit.problems or calibrated is False:
         raise typer.Exit(1)
+
+
+def _check_perturb(perturb: str | None) -> None:
+    """A bad --perturb is a usage error naming the families, before anything starts."""
+    if perturb is None:
+        return
+    from gym_core.perturb import parse_perturb
+
+    try:
+        parse_perturb(perturb)
+    except ValueError as e:
+        fail(str(e))
 
 
 def _carried_by(chosen: list, look: str) -> list:
