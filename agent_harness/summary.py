@@ -14,7 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from agent_harness.report.stats import DIFFICULTY_ORDER, summarize, ungraded_note
+from agent_harness.report.stats import DIFFICULTY_ORDER, fmt_interval, summarize, ungraded_note
 
 # (header, justify). Headers break only where they have a line break, and each column is at least as wide
 # as its longest header line, so no header is ever cut; the widest table (9 columns, 5-digit counts) is
@@ -22,6 +22,11 @@ from agent_harness.report.stats import DIFFICULTY_ORDER, summarize, ungraded_not
 SUMMARY_COLUMNS = [("app", "left"), ("difficulty", "left"), ("episodes", "right"), ("ungraded", "right"),
                    ("errors", "right"), ("pass\nrate", "right"), ("mean\nreward", "right"),
                    ("mean\nsteps", "right"), ("mean\nsecs", "right")]
+# The pass rate's 95% intervals: Wilson's (episodes independent) and clustered by template (instances of a
+# template pass or fail together), with the spread of steps and time (standard deviations).
+INTERVAL_COLUMNS = [("group", "left"), ("graded", "right"), ("pass\nrate", "right"), ("95% CI\nWilson", "right"),
+                    ("95% CI by\ntemplate", "right"), ("tem-\nplates", "right"), ("steps\nsd", "right"),
+                    ("secs\nsd", "right")]
 SPLIT_COLUMNS = [("split", "left"), ("episodes", "right"), ("ungraded", "right"), ("errors", "right"),
                  ("pass\nrate", "right"), ("mean\nreward", "right")]
 
@@ -85,12 +90,43 @@ def look_table(rows: list[dict]) -> Table:
     return t
 
 
+def interval_table(rows: list[dict]) -> Table:
+    """The pass rate with its 95% intervals for all episodes, each app and each difficulty."""
+    t = _table("95% intervals (by template: clustered, see README.md#reports)", INTERVAL_COLUMNS)
+    groups = [("all", summarize(rows), "bold")]
+    for key in ("app", "difficulty"):
+        names = sorted({str(r.get(key) or "-") for r in rows},
+                       key=lambda g: (DIFFICULTY_ORDER.get(g, 9), g) if key == "difficulty" else g)
+        if len(names) > 1:
+            groups += [(g, summarize([r for r in rows if str(r.get(key) or "-") == g]), None) for g in names]
+    for name, s, style in groups:
+        t.add_row(name, str(s["graded"]), _pct(s["pass_rate"]), fmt_interval(s["wilson"]),
+                  fmt_interval(s["clustered"]), str(s["clusters"]), _num(s["sd_steps"], 1),
+                  _num(s["sd_seconds"], 1), style=style)
+    return t
+
+
+def reliability_table(rows: list[dict]) -> Table | None:
+    """pass@k (some sample passes) and pass^k (all k pass), mean over tasks; None with one sample a task."""
+    s = summarize(rows)
+    if len(s["pass_at_k"]) < 2:
+        return None
+    t = _table("over samples (mean over tasks)", [("k", "right"), ("pass@k", "right"), ("pass^k", "right")])
+    for k, v in s["pass_at_k"].items():
+        t.add_row(str(k), _pct(v), _pct(s["pass_hat_k"].get(k)))
+    return t
+
+
 def print_summary(rows: list[dict], title: str = "uigym eval", console: Console | None = None,
                   out: Path | None = None) -> None:
     """The tables, then the ungraded line when some episode got no grade (its reason read from the
     trajectories under `out`, the run folder, when given)."""
     console = console or Console()
     console.print(summary_table(rows, title))
+    console.print(interval_table(rows))
+    reliability = reliability_table(rows)
+    if reliability is not None:
+        console.print(reliability)
     if len({r.get("generalisation") for r in rows}) > 1:  # e.g. bundled test tasks beside held-out worlds
         console.print(generalisation_table(rows))
     if len({r.get("look") for r in rows}) > 1:  # several looks (issue #37): the pass rate in each

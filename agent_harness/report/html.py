@@ -26,7 +26,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from agent_harness.report.stats import error_kinds, group_by, per_task, summarize, ungraded_note
+from agent_harness.report.stats import (BREAKDOWN_KEYS, DIFFICULTY_ORDER, error_kinds, fmt_interval, per_task,
+                                        summarize, task_reliability, ungraded_note)
+from agent_harness.report.stats import breakdowns as stats_breakdowns
 from agent_harness.results import latest_results, read_results
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -198,6 +200,7 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.0%}" if v is not None else "-"  # None: nothing graded
     env.filters["num"] = lambda v, d=1: f"{v:,.{d}f}" if isinstance(v, (int, float)) else "-"
+    env.filters["interval"] = fmt_interval
     env.filters["tojson_pretty"] = lambda v: json.dumps(v, indent=1, ensure_ascii=False)
     images = _Images(out, copy_images)
     css = (TEMPLATES / "report.css").read_text()
@@ -237,12 +240,14 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
                                            "template": r.get("template")})
     grid = []
     per_run_tasks = [per_task(run.rows) for run in runs]
+    per_run_rel = [task_reliability(run.rows) for run in runs]
     for tid in task_ids:
         cells = []
-        for pt in per_run_tasks:
+        for pt, rel in zip(per_run_tasks, per_run_rel):
             t = pt.get(tid)
             cells.append(None if t is None else {"n": t["n"], "c": t["c"], "rows": t["rows"],
-                                                  "rate": t["c"] / t["n"] if t["n"] else None})
+                                                  "rate": t["c"] / t["n"] if t["n"] else None,
+                                                  "pass_hat_k": rel[tid]["pass_hat_k"]})
         rates = [c["rate"] for c in cells if c is not None and c["rate"] is not None]
         grid.append({"task_id": tid, **meta.get(tid, {}), "cells": cells,
                      "differs": len(set(rates)) > 1})
@@ -257,12 +262,13 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
             "neither": [t for t in both if not a[t]["c"] and not b[t]["c"]],
         }
     breakdowns = []
-    for key in ("app", "difficulty", "generalisation", "look", "template"):
-        if key in ("generalisation", "look") and not any(r.get(key) for run in runs for r in run.rows):
-            continue  # results written before the generalisation splits (or the looks) existed
-        groups = sorted({g for run in runs for g, _ in group_by(run.rows, key)},
-                        key=lambda g: ({"easy": 0, "medium": 1, "hard": 2}.get(g, 9), g) if key == "difficulty" else g)
-        by_run = [dict(group_by(run.rows, key)) for run in runs]
+    per_run = [stats_breakdowns(run.rows) for run in runs]  # the one source of every group's numbers
+    for key in BREAKDOWN_KEYS:
+        if not any(key in pr for pr in per_run):
+            continue  # results written before the splits (or the looks, or the modes) existed
+        by_run = [dict(pr.get(key, [])) for pr in per_run]
+        groups = sorted({g for br in by_run for g in br},
+                        key=lambda g: (DIFFICULTY_ORDER.get(g, 9), g) if key == "difficulty" else g)
         breakdowns.append({"key": key, "groups": [{"name": g, "cells": [br.get(g) for br in by_run]} for g in groups]})
     all_kinds = sorted({k for run in runs for k in error_kinds(run.rows)})
     kinds = [{"kind": k, "counts": [error_kinds(run.rows).get(k, 0) for run in runs]} for k in all_kinds]

@@ -3,12 +3,19 @@
 Pass rates, mean rewards and pass@k are over graded episodes only (`agent_harness.results.graded`): an
 ungraded episode (a judged task whose judge gave no verdict) is counted apart, never as a failure, and
 `ungraded_note` says why and how to grade it.
+
+`summarize` is the one function every report reads a group's numbers from (the terminal summary and the
+HTML report): the pass rate with two 95% intervals (`wilson`, which takes episodes as independent, and
+`clustered_interval`, which does not: instances of one template share a layout and a solution, so they
+pass or fail together), pass@k and pass^k over tasks, and the mean and standard deviation of steps and
+time. `breakdowns` applies it per app, difficulty, template, split, look and mode.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from math import comb
+from math import comb, sqrt
+from statistics import mean, pstdev, stdev
 
 from pathlib import Path
 
@@ -40,6 +47,64 @@ def ks_for(n: int) -> list[int]:
     return ks
 
 
+Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+
+
+def wilson(c: float, n: float, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of c passes in n independent trials (None when n is 0). `c` and `n` may be
+    fractional (an effective sample size). Always inside [0, 1] and around c / n."""
+    if n <= 0:
+        return None
+    p = min(1.0, max(0.0, c / n))
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+def cluster_of(row: dict) -> str:
+    """The unit episodes are not independent within: the task's template (its task id when it has none)."""
+    return str(row.get("template") or row.get("task_id"))
+
+
+def design_effect(rows: list[dict]) -> float | None:
+    """How much the pass rate's variance grows because episodes cluster by template: the cluster-robust
+    (CR1) variance of the proportion over the binomial one, floored at 1 (never narrower than independent
+    episodes). None with fewer than two clusters (nothing to estimate it from)."""
+    g = graded(rows)
+    by: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in g:
+        by[cluster_of(r)][0] += bool(r.get("passed"))
+        by[cluster_of(r)][1] += 1
+    k, n = len(by), len(g)
+    if k < 2:
+        return None
+    p = sum(c for c, _ in by.values()) / n
+    if p in (0.0, 1.0):
+        return 1.0  # every cluster agrees: no spread to inflate
+    cr1 = k / (k - 1) * sum((c - p * m) ** 2 for c, m in by.values()) / (n * n)
+    return max(1.0, cr1 / (p * (1 - p) / n))
+
+
+def clustered_interval(rows: list[dict], z: float = Z95) -> tuple[float, float] | None:
+    """The pass rate's 95% interval with episodes clustered by template: Wilson's at Kish's effective sample
+    size n / deff, deff being `design_effect`. None with fewer than two templates graded."""
+    g = graded(rows)
+    deff = design_effect(g)
+    if deff is None:
+        return None
+    c = sum(1 for r in g if r.get("passed"))
+    return wilson(c / deff, len(g) / deff, z)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """pass^k (Yao et al. 2024, tau-bench): the chance that k samples drawn without replacement from n
+    (c of them passing) all pass."""
+    if k > n:
+        raise ValueError(f"pass^{k} needs at least {k} samples, got {n}")
+    return comb(c, k) / comb(n, k)
+
+
 def per_task(rows: list[dict]) -> dict[str, dict]:
     """task_id -> {n, c, ungraded, rows}: graded samples, passes among them, ungraded samples, all rows."""
     out: dict[str, dict] = defaultdict(lambda: {"n": 0, "c": 0, "ungraded": 0, "rows": []})
@@ -66,6 +131,31 @@ def pass_at_ks(rows: list[dict]) -> dict[int, float]:
     return {k: sum(pass_at_k(t["n"], t["c"], k) for t in tasks.values()) / len(tasks) for k in ks_for(n_min)}
 
 
+def pass_hat_ks(rows: list[dict]) -> dict[int, float]:
+    """Mean pass^k over tasks (all k samples pass), for the same ks as `pass_at_ks`."""
+    tasks = {tid: t for tid, t in per_task(rows).items() if t["n"]}
+    if not tasks:
+        return {}
+    n_min = min(t["n"] for t in tasks.values())
+    return {k: sum(pass_hat_k(t["n"], t["c"], k) for t in tasks.values()) / len(tasks) for k in ks_for(n_min)}
+
+
+def task_reliability(rows: list[dict]) -> dict[str, dict]:
+    """task_id -> {n, c, ungraded, pass_at_k, pass_hat_k}: each task's own pass@k and pass^k over its graded
+    samples (k = 1, 2, 4, ... n)."""
+    out = {}
+    for tid, t in sorted(per_task(rows).items()):
+        ks = ks_for(t["n"])
+        out[tid] = {"n": t["n"], "c": t["c"], "ungraded": t["ungraded"],
+                    "pass_at_k": {k: pass_at_k(t["n"], t["c"], k) for k in ks},
+                    "pass_hat_k": {k: pass_hat_k(t["n"], t["c"], k) for k in ks}}
+    return out
+
+
+def _spread(values: list[float]) -> float:
+    return stdev(values) if len(values) > 1 else (pstdev(values) if values else 0.0)
+
+
 def error_kinds(rows: list[dict]) -> Counter:
     """Episode errors by kind, plus steps whose reply could not be parsed and actions the env refused."""
     kinds: Counter = Counter()
@@ -86,10 +176,16 @@ def summarize(rows: list[dict]) -> dict:
     if not n:
         return {"episodes": 0, "tasks": 0, "graded": 0, "ungraded": 0, "pass_rate": None, "mean_reward": None,
                 "mean_steps": 0.0, "mean_seconds": 0.0, "tokens": 0, "mean_tokens": 0.0, "mean_model_ms": 0.0,
-                "parse_errors": 0, "action_errors": 0, "errors": 0, "passed": 0, "pass_at_k": {}}
+                "parse_errors": 0, "action_errors": 0, "errors": 0, "passed": 0, "pass_at_k": {},
+                "pass_hat_k": {}, "wilson": None, "clustered": None, "design_effect": None, "clusters": 0,
+                "sd_steps": 0.0, "sd_seconds": 0.0, "mean_steps_success": None}
     steps = sum(int(r.get("steps", 0)) for r in rows)
     calls = sum(int(r.get("model_calls", 0)) for r in rows)
     g = graded(rows)
+    passed = sum(1 for r in g if r.get("passed"))
+    steps_list = [float(r.get("steps", 0) or 0) for r in rows]
+    secs_list = [float(r.get("seconds", 0) or 0) for r in rows]
+    won = [float(r.get("steps", 0) or 0) for r in g if r.get("passed")]
     return {
         "episodes": n,
         "tasks": len({r["task_id"] for r in rows}),
@@ -110,6 +206,14 @@ def summarize(rows: list[dict]) -> dict:
         "action_errors": sum(int(r.get("action_errors", 0)) for r in rows),
         "errors": sum(1 for r in rows if r.get("error")),
         "pass_at_k": pass_at_ks(rows),
+        "pass_hat_k": pass_hat_ks(rows),
+        "wilson": wilson(passed, len(g)),
+        "clustered": clustered_interval(g),
+        "design_effect": design_effect(g),
+        "clusters": len({cluster_of(r) for r in g}),
+        "sd_steps": _spread(steps_list),
+        "sd_seconds": _spread(secs_list),
+        "mean_steps_success": mean(won) if won else None,
     }
 
 
@@ -119,6 +223,20 @@ def group_by(rows: list[dict], key: str) -> list[tuple[str, dict]]:
         groups[str(r.get(key) or "-")].append(r)
     order = (lambda g: (DIFFICULTY_ORDER.get(g, 9), g)) if key == "difficulty" else (lambda g: g)
     return [(g, summarize(groups[g])) for g in sorted(groups, key=order)]
+
+
+BREAKDOWN_KEYS = ("app", "difficulty", "template", "generalisation", "look", "mode")
+
+
+def breakdowns(rows: list[dict], keys: tuple[str, ...] = BREAKDOWN_KEYS) -> dict[str, list[tuple[str, dict]]]:
+    """`summarize` per group of each key (app, difficulty, template, split, look, mode), leaving out a key
+    no row carries (results written before it existed)."""
+    return {key: group_by(rows, key) for key in keys if any(r.get(key) for r in rows)}
+
+
+def fmt_interval(iv: tuple[float, float] | None) -> str:
+    """An interval as whole percents, "62-91%" ("-" when there is none)."""
+    return "-" if iv is None else f"{iv[0] * 100:.0f}-{iv[1] * 100:.0f}%"
 
 
 def pass_at_k_table(rows: list[dict], title: str = "pass@k (mean over tasks)") -> Table:
