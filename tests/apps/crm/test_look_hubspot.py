@@ -94,6 +94,11 @@ def test_record_page_has_three_columns_quick_actions_and_associations(hs, dbs):
         assert f'aria-label="{quick}"' in html
     assert 'aria-label="Line items"' in html and 'aria-label="Add line items"' in html
     assert 'role="tab"' in html and ">Overview</a>" in html and ">Activities</a>" in html
+    # crm.js skips tab clicks inside [data-composer]: the quick actions' composer wraps the card only
+    left = html.index('class="hs-record__left"')
+    card = html[left:html.index("</aside>", left)]
+    assert "data-composer" in html[left:html.index(">", left)] and "data-tabs" not in card and 'id="composer-call"' in card
+    assert html.count("data-composer ") + html.count("data-composer>") == 1
     acc = _first(dbs, m.Account)
     html = _get(hs, f"/lightning/r/Account/{acc.id}/view")
     assert "About this company" in html and ">Create deal<" in html and ">Create ticket<" in html
