@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import importlib
+import json
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -96,6 +97,23 @@ async def close_runtime(runtime: Runtime, owned: bool) -> None:
         await asyncio.to_thread(runtime.servers.stop_all)
 
 
+END_WRITTEN = "end_written.json"
+
+
+async def save_end_written(env: AsyncUIEnv | AsyncToolEnv, edir: Path) -> None:
+    """The episode's end as the verifier read it, in `edir/end_written.json`: the tables it wrote (the control
+    API's `state?written=1`, `_written` naming them; None: the whole world), its answer and the steps the
+    process checks read. `agent_harness.report.rescore` merges it with the task's start state. A failure to
+    read it costs only the rescoring of this episode (listed there as not rescored), never its grade."""
+    try:
+        part = await env.runtime.control(env.server).state(env.world_id, written_only=True)
+    except Exception:  # noqa: BLE001 - the episode is graded already
+        return
+    data = {"state": part, "answer": env.answer, "trajectory": env.trajectory}
+    edir.mkdir(parents=True, exist_ok=True)
+    await asyncio.to_thread((edir / END_WRITTEN).write_text, json.dumps(data, default=str))
+
+
 async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, out: Path, sample: int, label: str,
                       save_screenshots: bool = True) -> dict:
     t0 = time.perf_counter()
@@ -133,6 +151,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
             ))
             if terminated or truncated:
                 traj.verify = info.get("verify")
+                await save_end_written(env, edir)  # what `uigym rescore` grades again without replaying
                 break
         traj.answer = env.answer
     except Exception as e:  # noqa: BLE001 - an episode's crash is a result, not the end of the run

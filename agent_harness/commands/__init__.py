@@ -9,6 +9,7 @@ COMMAND_MODULES: list[str] = [
     "agent_harness.commands.serve",
     "agent_harness.commands.report",
     "agent_harness.commands.compare",
+    "agent_harness.commands.rescore",
     "agent_harness.commands.record",
     "agent_harness.commands.export",
     "agent_harness.commands.train",

@@ -1,0 +1,87 @@
+"""Grading a finished run again with the current verifiers, without replaying it (`uigym rescore RUN`).
+
+Each episode that ended with a grade saved its end as `end_written.json` (agent_harness.episode.
+save_end_written): the tables it wrote, its answer and the steps the process checks read. Rescoring resets
+a world of the task's seed and fixtures to read the start state (the runtime caches it per seed), merges
+the written tables over it as the env's `end_state` does, and calls `grading.verify` with the task's
+current spec. Episodes without a saved end (an error, or a run from before it was saved) and tasks no
+longer defined are kept as they were and listed as not rescored.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent_harness.episode import END_WRITTEN
+from agent_harness.results import latest_results, read_results
+from tasks import Task
+
+
+@dataclass
+class Rescored:
+    rows: list[dict] = field(default_factory=list)  # every row, rescored where it could be
+    changed: list[tuple[dict, dict]] = field(default_factory=list)  # (old row, new row) whose verdict changed
+    skipped: list[tuple[dict, str]] = field(default_factory=list)  # (row, why it was not rescored)
+
+
+def verdict(row: dict) -> str:
+    """pass | fail | ungraded | error."""
+    if row.get("error"):
+        return "error"
+    if row.get("ungraded"):
+        return "ungraded"
+    return "pass" if row.get("passed") else "fail"
+
+
+def merge_end(start: dict, saved_state: dict) -> dict:
+    """The end state from the saved written tables: over the start state, or whole when `_written` is None
+    (the app could not name what was written and sent every table)."""
+    part = dict(saved_state)
+    written = part.pop("_written", None)
+    return part if written is None else {**start, **part}
+
+
+async def rescore_run(run: Path, tasks: dict[str, Task], runtime: Any, judge: Any = None) -> Rescored:
+    """Every latest row of `run` graded again with `tasks`' specs (task id -> Task)."""
+    from gym_core.env import EnvConfig
+    from gym_core.tool_env import AsyncToolEnv
+    from grading import verify
+
+    out = Rescored()
+    env = AsyncToolEnv(None, EnvConfig(), runtime=runtime, world_id=f"rescore-{uuid.uuid4().hex[:8]}")
+    try:
+        for row in latest_results(read_results(run)):
+            saved_path = Path(run) / row.get("episode_dir", "") / END_WRITTEN
+            task = tasks.get(row["task_id"])
+            why = ("ended in an error" if row.get("error") else
+                   "the task is no longer defined" if task is None else
+                   f"no {END_WRITTEN} (run before rescoring was possible)" if not saved_path.exists() else None)
+            if why:
+                out.rows.append(row)
+                out.skipped.append((row, why))
+                continue
+            saved = json.loads(saved_path.read_text())
+            await env.reset(task=task, seed=int(row.get("sample", 0)))
+            end = merge_end(env.start_state or {}, saved["state"])
+            result = verify(task.verify, env.start_state, end, saved.get("answer"),
+                            trajectory=saved.get("trajectory"), judge=judge if task.verify.has_judge else None)
+            new = {**row, "reward": float(result.score), "passed": float(result.score) >= 1.0,
+                   "ungraded": result.status == "ungraded"}
+            out.rows.append(new)
+            if verdict(new) != verdict(row):
+                out.changed.append((row, new))
+    finally:
+        await env.close()
+    return out
+
+
+def write_rescored(rows: list[dict], path: Path, overwrite: bool = False) -> Path:
+    """The rescored rows as a new results file; an existing one is refused unless `overwrite`."""
+    if path.exists() and not overwrite:
+        raise FileExistsError(f"{path} exists: pass --out for another file, or --overwrite to replace it")
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
