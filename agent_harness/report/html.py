@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 from agent_harness.report.stats import (BREAKDOWN_KEYS, DIFFICULTY_ORDER, error_kinds, fmt_interval, per_task,
                                         summarize, task_reliability, ungraded_note)
+from agent_harness.report.plots import write_plots
 from agent_harness.report.stats import breakdowns as stats_breakdowns
 from agent_harness.results import latest_results, read_results
 
@@ -270,11 +271,12 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
         groups = sorted({g for br in by_run for g in br},
                         key=lambda g: (DIFFICULTY_ORDER.get(g, 9), g) if key == "difficulty" else g)
         breakdowns.append({"key": key, "groups": [{"name": g, "cells": [br.get(g) for br in by_run]} for g in groups]})
+    plots = write_plots(out, [r.label for r in runs], breakdowns, [r.rows for r in runs])
     all_kinds = sorted({k for run in runs for k in error_kinds(run.rows)})
     kinds = [{"kind": k, "counts": [error_kinds(run.rows).get(k, 0) for run in runs]} for k in all_kinds]
     ks = sorted({k for run in runs for k in run.summary["pass_at_k"]})
     index = env.get_template("index.html.jinja").render(
-        css=css, runs=runs, grid=grid, versus=versus, breakdowns=breakdowns, kinds=kinds, ks=ks,
+        css=css, runs=runs, grid=grid, versus=versus, breakdowns=breakdowns, kinds=kinds, ks=ks, plots=plots,
         title=title or ("uigym report: " + " vs ".join(r.label for r in runs)))
     path = out / "index.html"
     path.write_text(index)
