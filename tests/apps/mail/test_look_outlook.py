@@ -122,6 +122,15 @@ def test_the_list_pages_ribbon_names_outlooks_actions(oclient):
     assert not {"Report spam", "Labels", "Star"} & inbox
 
 
+def test_the_ribbons_greyed_buttons_are_not_named(oclient):
+    """With nothing selected the ribbon shows greyed pictures of its actions; they must not take a name a real
+    control has (a confirm dialog's "Delete" would lose to the first visible "Delete")."""
+    html = _get(oclient, "/inbox")
+    placeholders = re.search(r'<span class="ol-rgroup ol-placeholders" aria-hidden="true">(.*?)</span>\s*<span class="tb-sep">',
+                             html, re.S)
+    assert placeholders and "aria-label" not in placeholders.group(1) and placeholders.group(1).count("disabled") == 4
+
+
 def test_a_label_is_a_category_in_the_folder_pane(oclient, dbs):
     lab = dbs.scalars(select(Label).where(Label.parent_id.is_(None)).order_by(Label.id)).first()
     html = _get(oclient, "/label/" + quote(lab.name))
