@@ -179,6 +179,9 @@ def eval_cmd(
                                 rich_help_panel=TASKS),
     max_steps: Optional[int] = typer.Option(None, min=1, help="override each task's max_steps",
                                             rich_help_panel=TASKS),
+    step_budget: Optional[str] = typer.Option(None, help="steps by difficulty, e.g. easy=15,medium=50,hard=100 "
+                                                         "(or osworld: the same); shown in every report",
+                                              rich_help_panel=TASKS),
     # agent
     agent: str = typer.Option("oracle", help="oracle, noop, random, openai (any OpenAI-compatible endpoint: "
                                              "vLLM, uigym serve, hosted), or package.module:Class",
@@ -277,6 +280,11 @@ def eval_cmd(
         chosen = _carried_by(chosen, look)
     if mode == "tools" and agent == "oracle":
         chosen = _with_tool_solutions(chosen)
+    from agent_harness.report.budget import apply_step_budget, write_budget
+    try:
+        chosen, budget = apply_step_budget(chosen, step_budget, max_steps)
+    except ValueError as e:
+        fail(str(e))
     user_kwargs = _json_pairs(agent_arg, "--agent-arg")
     agent_kwargs = _model_kwargs(
         agent, mode, user_kwargs, base_url=base_url, model=model, api_key=api_key, format=action_format,
@@ -294,6 +302,7 @@ def eval_cmd(
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
                      ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),
                      app_modules=_pairs(app_module, "--app-module"), retry_errors=retry_errors, mode=mode)
+    write_budget(out, budget, chosen, max_steps)
     where = f"ray={ray} actors" if ray else (f"procs={procs}" if procs > 1 else "in-process")
     console.print(f"[bold]uigym eval[/bold]: agent={label} mode={mode} tasks={len(chosen)} samples={samples} "
                   f"workers={workers} ({where}) -> {out}")

@@ -14,6 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from agent_harness.report.budget import budget_line
 from agent_harness.report.stats import DIFFICULTY_ORDER, fmt_interval, summarize, ungraded_note
 
 # (header, justify). Headers break only where they have a line break, and each column is at least as wide
@@ -131,6 +132,8 @@ def print_summary(rows: list[dict], title: str = "uigym eval", console: Console 
         console.print(generalisation_table(rows))
     if len({r.get("look") for r in rows}) > 1:  # several looks (issue #37): the pass rate in each
         console.print(look_table(rows))
+    if out is not None:  # the run's step budget (agent_harness/report/budget.py), in every report
+        console.print(budget_line(out), markup=False, highlight=False)
     note = ungraded_note(rows, out)
     if note:
         console.print(note, style="yellow", markup=False, highlight=False)

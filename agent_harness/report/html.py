@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 from agent_harness.report.stats import (BREAKDOWN_KEYS, DIFFICULTY_ORDER, error_kinds, fmt_interval, per_task,
                                         summarize, task_reliability, ungraded_note)
+from agent_harness.report.budget import budget_line
 from agent_harness.report.plots import write_plots
 from agent_harness.report.stats import breakdowns as stats_breakdowns
 from agent_harness.results import latest_results, read_results
@@ -44,6 +45,7 @@ class Run:
     rows: list[dict]
     summary: dict = field(default_factory=dict)
     ungraded_note: str | None = None
+    budget: str = ""
 
     @property
     def name(self) -> str:
@@ -69,6 +71,7 @@ def load_runs(dirs: list[Path]) -> list[Run]:
     for r in runs:
         r.summary = summarize(r.rows)
         r.ungraded_note = ungraded_note(r.rows, r.path)
+        r.budget = budget_line(r.path)
     return runs
 
 
