@@ -29,6 +29,7 @@ from markupsafe import Markup
 from agent_harness.report.stats import (BREAKDOWN_KEYS, DIFFICULTY_ORDER, error_kinds, fmt_interval, per_task,
                                         summarize, task_reliability, ungraded_note)
 from agent_harness.report.budget import budget_line
+from agent_harness.report.compare import compare_runs
 from agent_harness.report.plots import write_plots
 from agent_harness.report.stats import breakdowns as stats_breakdowns
 from agent_harness.results import latest_results, read_results
@@ -264,6 +265,8 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
             "b_only": [t for t in both if b[t]["c"] and not a[t]["c"]],
             "both": [t for t in both if a[t]["c"] and b[t]["c"]],
             "neither": [t for t in both if not a[t]["c"] and not b[t]["c"]],
+            # `uigym compare`'s paired test and verdict, run 0 as A
+            "verdict": compare_runs(runs[0].rows, runs[1].rows, runs[0].label, runs[1].label)["verdict"],
         }
     breakdowns = []
     per_run = [stats_breakdowns(run.rows) for run in runs]  # the one source of every group's numbers

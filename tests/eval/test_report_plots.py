@@ -41,6 +41,7 @@ def test_the_report_has_intervals_pass_hat_k_and_offline_plots(tmp_path):
     s = summarize(rows)
     assert fmt_interval(s["wilson"]) in html and fmt_interval(s["clustered"]) in html
     assert "pass^3" in html and 'data-key="mode"' in html and 'data-key="look"' in html
+    assert "model-b better by 33.3 points" in html  # in a, b-tasks fail 2 of 3 samples, h-tasks 1; in b none
     srcs = re.findall(r'<img class="plot" src="([^"]+)"', html)
     assert sorted(srcs) == sorted(PLOTS)
     for src in srcs:
