@@ -44,7 +44,17 @@ LOOK = Look(
     },
     covers=frozenset({
         "add-with-note",
+        "notification-setting",
         "order-custom-tip-instructions",
         "order-with-tip",
+        "rate-dasher-thumbs-down",
+        "rate-dasher-thumbs-up",
+        "rate-order",
+        "rate-order-and-dasher",
+        "save-store",
+        "save-store-misspelled",
+        "switch-address",
+        "unsave-store",
+        "update-phone",
     }),
 )
