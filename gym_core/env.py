@@ -35,7 +35,7 @@ from gym_core.actions import ACTION_TYPES, HYBRID_ACTION_TYPES, Action, ToolUse,
 from gym_core.config import EnvConfig
 from gym_core.page_input import PageInput
 from gym_core.page_scripts import MARKS_JS
-from gym_core.perturb import draw, episode_key, extra_steps, overlay_script, parse_perturb
+from gym_core.perturb import draw, extra_steps, overlay_script, parse_perturb
 from gym_core.runtime import Runtime
 from gym_core.tab import app_path
 from gym_core.spaces import (
@@ -99,7 +99,7 @@ class AsyncUIEnv(PageInput, WorldEnv):
                     start_path: str | None = None, look: str | list[str] | None = None) -> tuple[dict, dict]:
         task, app = self._take_task(task)
         reset_info = await self._reset_world(task, app, seed, look)
-        self._draw_perturbation(app, self._episode_key(task, seed))
+        self._draw_perturbation(app, self.draw_key)
         path = start_path or (task.start_path if task else "/")
         await self._open_page(self.server.url + path, parked=self._parked)
         obs = await self._observe()
@@ -107,15 +107,6 @@ class AsyncUIEnv(PageInput, WorldEnv):
         if parse_perturb(self.config.perturb).any:
             extra["perturb"] = self.drawn.info()
         return obs, self._info(reset=reset_info, **extra)
-
-    def _episode_key(self, task: Task | None, seed: int | None) -> str:
-        """The perturbation's draw key (gym_core.perturb.episode_key): the task and seed, or for a reset without
-        a seed the last seed given and the unseeded resets since."""
-        if seed is not None:
-            self._key_seed, self._unseeded = seed, 0
-        else:
-            self._unseeded = getattr(self, "_unseeded", 0) + 1
-        return episode_key(task.id if task else None, seed, getattr(self, "_key_seed", None), self._unseeded)
 
     def _draw_perturbation(self, app: str, key: str) -> None:
         """The episode's screen perturbation (EnvConfig.perturb), drawn from `key`; the tab applies it as it

@@ -21,7 +21,8 @@ import numpy as np
 from gym_core.env import AsyncUIEnv, EnvConfig
 from gym_core.runtime import Runtime
 from gym_core.server import ServerPool
-from gym_core.spaces import ActionSpace, HybridActionSpace, ToolActionSpace, observation_space, tool_observation_space
+from gym_core.spaces import (ActionSpace, HybridActionSpace, ToolActionSpace, observation_space, screen_bounds,
+                             tool_observation_space)
 from gym_core.tool_env import AsyncToolEnv
 from tasks import Task, select_tasks
 
@@ -225,7 +226,7 @@ class UIEnv(gym.Env):
             tasks = select_tasks(tasks, app=app, split=split)
         self.tasks = list(tasks) if tasks else []
         self.fixed_task = task
-        w, h = self.config.viewport
+        w, h = screen_bounds(self.config)  # the largest screen an episode may draw (EnvConfig.perturb's viewport)
         # Built from the config that builds the observation, so every option's key is declared.
         if mode == "tools":
             self.observation_space = tool_observation_space(self.config)

@@ -15,6 +15,7 @@ from apps import app_looks, episode_look
 from apps.tool_args import MalformedArgs, encode_args
 from gym_core.actions import Action, ActionError, Done, ToolUse, action_to_dict, parse_action
 from gym_core.config import EnvConfig
+from gym_core.perturb import episode_key
 from gym_core.runtime import Runtime
 from gym_core.server import AppServer, ServerError, ToolCallError
 from gym_core.spaces import GOAL_MAX_CHARS, TOOL_RESULT_MAX_CHARS, clip_text
@@ -95,6 +96,16 @@ class WorldEnv:
     async def _before_world_reset(self) -> None:
         """What must let go of the old world before it is reset (the UI's tab)."""
 
+    def _episode_key(self, task: Task | None, seed: int | None) -> str:
+        """What an episode's draws (its look, its screen perturbation) are made from (gym_core.perturb.episode_key):
+        the task and seed, or for a reset without a seed the last seed given and the unseeded resets since, so
+        reset(seed=s) then reset() draws the same every time (Gymnasium's check_env asks it)."""
+        if seed is not None:
+            self._key_seed, self._unseeded = seed, 0
+        else:
+            self._unseeded = getattr(self, "_unseeded", 0) + 1
+        return episode_key(task.id if task else None, seed, getattr(self, "_key_seed", None), self._unseeded)
+
     async def _reset_world(self, task: Task | None, app: str, seed: int | None, look=None) -> dict:
         """Reset this env's world for `task` (or free play on `seed`), fetch its start state, and start the
         episode's counters. Returns the control API's reset info. `look` (or EnvConfig.look) picks the look
@@ -109,10 +120,9 @@ class WorldEnv:
         self.server = await self.runtime.server(app)
         await self._before_world_reset()
         control = self.runtime.control(self.server)
-        self._resets = getattr(self, "_resets", 0) + 1
+        self.draw_key = self._episode_key(task, seed)
         want = look if look is not None else self.config.look
-        draw = f"{task.id if task else ''}:{seed if seed is not None else self._resets}"
-        self.look = episode_look(app, want, draw, task.template if task else None)
+        self.look = episode_look(app, want, self.draw_key, task.template if task else None)
         # The default look is not named: a server serving another module under the app's name (a test or
         # third-party clone) has its own default.
         default = self.look == app_looks(app)[0]

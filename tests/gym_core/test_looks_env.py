@@ -77,3 +77,12 @@ def test_gym_make_takes_a_look_and_passes_check_env():
         assert info["look"] == "doordash"
     finally:
         env.close()
+    # a look drawn per episode: the same seed draws the same look, and check_env's determinism holds
+    env = gymnasium.make("uigym/food-v0", look="random", task=task, viewport=(640, 400))
+    try:
+        check_env(env.unwrapped, skip_render_check=True)
+        looks = {env.reset(seed=s)[1]["look"] for s in range(12)}
+        assert looks == {"doordash", "ubereats"}
+        assert env.reset(seed=5)[1]["look"] == env.reset(seed=5)[1]["look"]
+    finally:
+        env.close()
