@@ -53,6 +53,7 @@ LOOK = Look(
     # Proven in this look: `uigym tasks validate --tasks 'mail/<template>-*' --look outlook` (every task: oracle 1,
     # noop 0, near-misses 0, adversarial variants 0, harmless variants 1).
     covers=frozenset({
+        "add-contact",
         "apply-label",
         "archive-all-from-sender",
         "archive-conversation",
@@ -64,7 +65,10 @@ LOOK = Look(
         "delete-conversation",
         "delete-one-message",
         "empty-folder",
+        "find-and-restore",
         "forward-invoice-amount",
+        "general-settings",
+        "invoice-amount",
         "label-color",
         "mark-important",
         "mark-unread",
@@ -75,10 +79,14 @@ LOOK = Look(
         "report-spam",
         "restore-from-trash",
         "save-draft",
+        "schedule-send",
+        "send-draft",
         "send-new-email",
         "snooze-preset",
         "star-latest-from",
+        "unmute-from-sender",
         "unread-count",
         "unsnooze",
+        "who-sent-subject",
     }),
 )
