@@ -311,27 +311,29 @@ def _commit() -> str:
         return "no-commit"
 
 
-async def validate_sample(runtime, family: str, n: int) -> None:
+async def validate_sample(runtime, family: str, n: int, look: str | None = None) -> None:
     """Every probe of `n` templates' first instances, drawn for this commit, under `family`: oracle 1, noop 0,
     near-misses 0, adversarial variants 0, harmless variants 1."""
     from agent_harness.validate import validate_tasks
 
     firsts = {t.id: t for t in select_tasks("*/*") if t.id.endswith("-00")}
     chosen = [firsts[i] for i in ci_sample(sorted(firsts), family, _commit(), n=n)]
-    config = EnvConfig(screenshots=False, images=False, perturb=family)
+    config = EnvConfig(screenshots=False, images=False, perturb=family, look=look)
     results = await validate_tasks(chosen, workers=1, config=config, runtime=runtime)
     assert all(r.probes for r in results)
     bad = [r.failures() for r in results if not r.ok]
     assert not bad, f"under {family}:\n" + "\n".join(bad)
 
 
-async def test_a_template_validates_under_this_commits_family(runtime):
-    """CI (the default suite): one family a commit, on one template a commit, both rotating with the commit."""
-    await validate_sample(runtime, ci_family(_commit()), 1)
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_a_template_validates_under_each_family(runtime, family):
+    """CI (the default suite): every family on every commit, each on one template (any app, in a look drawn
+    per episode) that rotates with the commit; over commits the samples cover every template."""
+    await validate_sample(runtime, family, 1, look="random")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES)
 async def test_sampled_templates_validate_under_each_family(runtime, family):
     """Every family on UIGYM_PERTURB_SAMPLE (default 2) templates rotating with the commit."""
-    await validate_sample(runtime, family, int(os.environ.get("UIGYM_PERTURB_SAMPLE", "2")))
+    await validate_sample(runtime, family, int(os.environ.get("UIGYM_PERTURB_SAMPLE", "2")), look="random")
