@@ -264,7 +264,6 @@ def eval_cmd(
     """Run an agent over tasks, headless, in parallel; results go to OUT/results.jsonl, a report to OUT/report/."""
     _set_judge_env(judge_base_url, judge_model)
     from agent_harness.episode import EvalConfig
-    from agent_harness.report.stats import pass_at_k_table
     from agent_harness.runner import run_eval_with_progress
     from agent_harness.summary import print_summary
     from gym_core.env import EnvConfig
@@ -307,9 +306,7 @@ def eval_cmd(
     console.print(f"[bold]uigym eval[/bold]: agent={label} mode={mode} tasks={len(chosen)} samples={samples} "
                   f"workers={workers} ({where}) -> {out}")
     rows = run_eval_with_progress(cfg, console)
-    print_summary(rows, title=f"uigym eval: {label}", console=console, out=out)
-    if samples > 1:
-        console.print(pass_at_k_table(rows))
+    print_summary(rows, title=f"uigym eval: {label}", console=console, out=out)  # pass@k and pass^k with samples
     for r in [r for r in rows if r.get("error")][:5]:
         err.print(f"[yellow]{r['task_id']}[/yellow]: {r['error']}")
     console.print(f"results: {out / 'results.jsonl'}")

@@ -8,7 +8,8 @@ Every rate is over graded episodes (an ungraded one is no failure). A task's out
 rate over its graded samples (0 or 1 with one sample). The paired test is the exact two-sided sign test on
 the shared tasks whose outcome differs (with one sample per task this is McNemar's exact test). The
 difference's interval is clustered by template (instances of a template are not independent): the mean of
-the per-task differences with its cluster-robust (CR1) standard error, normal 95%. A template's own
+the per-task differences with its cluster-robust (CR1) standard error, normal 95%, widened where needed to
+cover Newcombe's interval on the pooled episodes (the CR1 error is 0 when every task differs alike). A template's own
 difference has Newcombe's hybrid score interval (from the two Wilson intervals, unpaired).
 """
 
@@ -74,6 +75,11 @@ def compare_runs(rows_a: list[dict], rows_b: list[dict], name_a: str = "A", name
     p = sign_test(len(b_better), len(a_better))
     mean_diff = sum(diffs.values()) / len(shared) if shared else None
     interval = clustered_mean_interval(diffs, clusters)
+    if shared:  # never narrower than Newcombe's on the pooled episodes (a CR1 SE of 0 when every task flips alike)
+        pooled = newcombe(sum(ta[t]["c"] for t in shared), sum(ta[t]["n"] for t in shared),
+                          sum(tb[t]["c"] for t in shared), sum(tb[t]["n"] for t in shared))
+        if pooled is not None and interval is not None:
+            interval = (min(interval[0], pooled[0]), max(interval[1], pooled[1]))
     templates = []
     for tpl in sorted(set(clusters.values())):
         ts = [t for t in shared if clusters[t] == tpl]
