@@ -115,6 +115,8 @@ def episode_look(app: str, want, draw, template: str | None = None) -> str:
 
     looks = app_looks(app)
     carried = [lk for lk in looks if look_carries(app, lk, template)]
+    if want == "heldout":  # the app's held-out looks (AppSpec.held_out_looks)
+        want = held_out_looks(app) or looks[:1]
     if isinstance(want, str) and want != "random" and "," not in want:
         look = pick_look(app, looks, want, draw)
         if look not in carried:

@@ -153,6 +153,13 @@ def test_grpo_config_refuses_a_held_out_look_before_loading_anything(tmp_path):
     assert GRPORunConfig(model="x", out=tmp_path, look="ubereats", allow_heldout_look=True).resolved().look == "ubereats"
 
 
+def test_heldout_names_each_apps_held_out_looks():
+    """`--look heldout` (and `--split heldout-look`): each app's held-out look, whatever its id."""
+    assert episode_look("crm", "heldout", 0, None) == "hubspot"
+    assert episode_look("food", "heldout", 1, None) == "ubereats"
+    assert {episode_look("mail", ["heldout"], i, None) for i in range(5)} == {"outlook"}
+
+
 def test_free_play_is_at_home_in_every_look():
     """No task, no template to carry: free play (and QA's crawl) may open any look."""
     assert look_carries("mail", "outlook", None)
