@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import importlib
+import gzip
 import json
 import time
 import traceback
@@ -97,11 +98,11 @@ async def close_runtime(runtime: Runtime, owned: bool) -> None:
         await asyncio.to_thread(runtime.servers.stop_all)
 
 
-END_WRITTEN = "end_written.json"
+END_WRITTEN = "end_written.json.gz"  # gzip: a mail episode's written messages table is ~1.5 MB of JSON
 
 
 async def save_end_written(env: AsyncUIEnv | AsyncToolEnv, edir: Path) -> None:
-    """The episode's end as the verifier read it, in `edir/end_written.json`: the tables it wrote (the control
+    """The episode's end as the verifier read it, in `edir/end_written.json.gz`: the tables it wrote (the control
     API's `state?written=1`, `_written` naming them; None: the whole world), its answer and the steps the
     process checks read. `agent_harness.report.rescore` merges it with the task's start state. A failure to
     read it costs only the rescoring of this episode (listed there as not rescored), never its grade."""
@@ -111,7 +112,8 @@ async def save_end_written(env: AsyncUIEnv | AsyncToolEnv, edir: Path) -> None:
         return
     data = {"state": part, "answer": env.answer, "trajectory": env.trajectory}
     edir.mkdir(parents=True, exist_ok=True)
-    await asyncio.to_thread((edir / END_WRITTEN).write_text, json.dumps(data, default=str))
+    blob = json.dumps(data, default=str).encode()
+    await asyncio.to_thread((edir / END_WRITTEN).write_bytes, gzip.compress(blob, compresslevel=5, mtime=0))
 
 
 async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, out: Path, sample: int, label: str,

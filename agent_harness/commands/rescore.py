@@ -12,7 +12,7 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command("rescore")
     def rescore_cmd(
-        run: Path = typer.Argument(..., help="an eval output folder (results.jsonl, episodes/*/end_written.json)"),
+        run: Path = typer.Argument(..., help="an eval output folder (results.jsonl, episodes/*/end_written.json.gz)"),
         out: Optional[Path] = typer.Option(None, help="the new results file (default: RUN/results.rescored.jsonl)"),
         overwrite: bool = typer.Option(False, help="replace --out if it exists (refused otherwise)"),
         tasks_dir: Optional[Path] = typer.Option(None, help="task specs from this folder (<dir>/<app>/*.json) "

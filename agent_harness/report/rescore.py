@@ -1,6 +1,6 @@
 """Grading a finished run again with the current verifiers, without replaying it (`uigym rescore RUN`).
 
-Each episode that ended with a grade saved its end as `end_written.json` (agent_harness.episode.
+Each episode that ended with a grade saved its end as `end_written.json.gz` (agent_harness.episode.
 save_end_written): the tables it wrote, its answer and the steps the process checks read. Rescoring resets
 a world of the task's seed and fixtures to read the start state (the runtime caches it per seed), merges
 the written tables over it as the env's `end_state` does, and calls `grading.verify` with the task's
@@ -10,6 +10,7 @@ longer defined are kept as they were and listed as not rescored.
 
 from __future__ import annotations
 
+import gzip
 import json
 import uuid
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ async def rescore_run(run: Path, tasks: dict[str, Task], runtime: Any, judge: An
                 out.rows.append(row)
                 out.skipped.append((row, why))
                 continue
-            saved = json.loads(saved_path.read_text())
+            saved = json.loads(gzip.decompress(saved_path.read_bytes()))
             await env.reset(task=task, seed=int(row.get("sample", 0)))
             end = merge_end(env.start_state or {}, saved["state"])
             result = verify(task.verify, env.start_state, end, saved.get("answer"),

@@ -4,6 +4,7 @@ new results file and never overwrites one silently."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
 from typer.testing import CliRunner
@@ -22,7 +23,8 @@ def test_a_changed_spec_flips_the_saved_episode(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     rows = {x["task_id"]: x for x in map(json.loads, (run / "results.jsonl").read_text().splitlines())}
     assert all(x["passed"] for x in rows.values()), rows
-    saved = json.loads((run / rows["mail/toy-star-note-2"]["episode_dir"] / "end_written.json").read_text())
+    saved = json.loads(gzip.decompress((run / rows["mail/toy-star-note-2"]["episode_dir"] / "end_written.json.gz")
+                                       .read_bytes()))
     assert saved["state"]["_written"] == ["notes"] and "notes" in saved["state"]  # only what it wrote
 
     # The same specs: nothing changes.
