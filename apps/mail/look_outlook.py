@@ -62,6 +62,7 @@ LOOK = Look(
         "block-sender",
         "bulk-mark-read-label",
         "cancel-scheduled",
+        "contact-phone",
         "create-nested-label",
         "delete-conversation",
         "delete-one-message",
