@@ -78,6 +78,7 @@ LOOK = Look(
         "mute-conversation",
         "not-spam",
         "rename-label",
+        "reply-all-with-attachment",
         "reply-with-date",
         "reply-with-text",
         "report-spam",
