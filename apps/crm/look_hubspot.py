@@ -110,6 +110,8 @@ LOOK = Look(
         "opp-stage-amount",
         "reassign-account-and-opps",
         "report-edit-columns",
+        "report-new-grouped",
+        "report-new-my-columns",
         "report-save-as-mine",
         "ret-account-open-pipeline",
         "ret-account-phone",
