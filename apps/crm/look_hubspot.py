@@ -66,6 +66,7 @@ LOOK = Look(
     },
     covers=frozenset({
         "account-industry",
+        "feed-comment",
         "account-owner-with-closed-opps",
         "attach-file",
         "case-close",
