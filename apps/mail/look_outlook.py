@@ -53,6 +53,15 @@ LOOK = Look(
     # Proven in this look: `uigym tasks validate --tasks 'mail/<template>-*' --look outlook` (every task: oracle 1,
     # noop 0, near-misses 0, adversarial variants 0, harmless variants 1).
     covers=frozenset({
+        "unblock",
+        "flight-seat",
+        "trip-question",
+        "latest-attachment-name",
+        "inbox-settings",
+        "snooze-custom",
+        "vendor-contract-invoice",
+        "move-domain-to-label",
+        "delete-large-inbox",
         "add-contact",
         "apply-label",
         "archive-all-from-sender",
