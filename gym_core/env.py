@@ -113,8 +113,16 @@ class AsyncUIEnv(PageInput, WorldEnv):
         opens the page (BrowserTab._apply_screen)."""
         self.drawn = draw(parse_perturb(self.config.perturb), app, self.look, key)
         self.max_steps += extra_steps(self.drawn)  # the clicks that close the overlays come on top of the budget
-        spec = load_app_module(app).SPEC
-        self._overlay_js = overlay_script(self.drawn, app, spec.looks.get(self.look, spec.title))
+        self._overlay_js = overlay_script(self.drawn, app, self._brand(app)) if self.drawn.overlays else None
+
+    def _brand(self, app: str) -> str:
+        """The name the episode's look shows (an app served here under a name this process cannot import, such as
+        a test or third-party clone: its name)."""
+        try:
+            spec = load_app_module(app).SPEC
+        except KeyError:
+            return app
+        return spec.looks.get(self.look, spec.title)
 
     async def _before_world_reset(self) -> None:
         self._parked = await self.park_tab()
