@@ -556,6 +556,16 @@ def _check_perturb(perturb: str | None) -> None:
         fail(str(e))
 
 
+def _fail_on_unknown_looks(want: list[str], apps: list[str], keyword: str, empty: bool = False) -> None:
+    """A --look id none of the chosen apps has (besides `keyword`) is a usage error naming each app's looks."""
+    from apps import app_looks
+
+    unknown = [w for w in want if w != keyword and not any(w in app_looks(a) for a in apps)]
+    if unknown or empty:
+        fail(f"no chosen app has the look(s) {', '.join(unknown or want)}; "
+             + "; ".join(f"{a}: {' '.join(app_looks(a))}" for a in apps))
+
+
 def _carried_by(chosen: list, look: str) -> list:
     """The tasks `--look` can play: those whose app has one of the named looks and whose template one of them
     carries (a look proves its templates first, Look.covers); says how many were left out, and fails on
@@ -566,10 +576,7 @@ def _carried_by(chosen: list, look: str) -> list:
         return chosen
     want = [w.strip() for w in look.split(",") if w.strip()]
     apps = sorted({t.app for t in chosen})
-    unknown = [w for w in want if w != "heldout" and not any(w in app_looks(a) for a in apps)]
-    if unknown:
-        fail(f"no chosen app has the look(s) {', '.join(unknown)}; "
-             + "; ".join(f"{a}: {' '.join(app_looks(a))}" for a in apps))
+    _fail_on_unknown_looks(want, apps, keyword="heldout")
 
     def looks_of(app: str) -> list[str]:
         return held_out_looks(app) if want == ["heldout"] else [w for w in want if w in app_looks(app)]
@@ -598,10 +605,7 @@ def _look_plan(chosen: list, look: str | None) -> list[tuple[str | None, list]]:
         looks = app_looks(app)
         for lk in (looks if want == ["all"] else [w for w in want if w in looks]):
             plan.append((lk, mine))
-    unknown = [w for w in want if w != "all" and not any(w in app_looks(a) for a in apps)]
-    if unknown or not plan:
-        fail(f"no chosen app has the look(s) {', '.join(unknown or want)}; "
-             + "; ".join(f"{a}: {' '.join(app_looks(a))}" for a in apps))
+    _fail_on_unknown_looks(want, apps, keyword="all", empty=not plan)
     return plan
 
 
