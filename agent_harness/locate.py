@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from playwright.async_api import Locator, Page
+from playwright.async_api import ElementHandle, Locator, Page
 from playwright.async_api import Error as PlaywrightError
 
 from tasks import Target
@@ -25,6 +25,17 @@ el => {
   return null;
 }
 """
+
+
+# One read of a resolved element: its box (the viewport's coordinates: the clones have no frames, so this is what
+# Locator.bounding_box() gives) and the box of the nearest ancestor that scrolls it, in one round trip.
+GEOMETRY_JS = """
+el => {
+  const r = el.getBoundingClientRect();
+  const parent = (%s)(el);
+  return {box: (r.width || r.height) ? [r.left, r.top, r.width, r.height] : null, parent};
+}
+""" % SCROLL_PARENT_JS.strip()
 
 
 class TargetNotFound(RuntimeError):
@@ -69,6 +80,37 @@ async def find(page: Page, t: Target, timeout_ms: int = 5000) -> Locator:
     return loc
 
 
+@dataclass
+class Found:
+    """A target resolved once to its element, with where it is: what a player reads before it points at it. Each
+    Playwright locator call resolves the role/name query again (~10 ms on a clone's page), so the oracle resolves
+    each target once per look at the screen. `release()` lets the page forget the element."""
+    handle: ElementHandle
+    box: Box | None
+    parent: tuple[float, float, float, float] | None  # the scroll container's box, None: the page scrolls it
+
+    async def release(self) -> None:
+        try:
+            await self.handle.dispose()
+        except PlaywrightError:
+            pass
+
+
+async def locate(page: Page, t: Target, timeout_ms: int = 5000) -> Found:
+    """`find` and the target's geometry in two round trips: the first visible match's element (waited for as
+    `find` waits), then its box and scroll container."""
+    try:
+        handle = await locator(page, t).element_handle(timeout=timeout_ms)
+    except PlaywrightError:
+        raise TargetNotFound(f"no visible {t.describe()} on {page.url}") from None
+    try:
+        geo = await handle.evaluate(GEOMETRY_JS)
+    except PlaywrightError:
+        await Found(handle, None, None).release()
+        raise TargetNotFound(f"{t.describe()} went away on {page.url}") from None
+    return Found(handle, Box(*geo["box"]) if geo["box"] else None, tuple(geo["parent"]) if geo["parent"] else None)
+
+
 async def box_of(loc: Locator) -> Box | None:
     b = await loc.bounding_box()
     return Box(**b) if b else None
@@ -79,13 +121,12 @@ def in_view(b: Box, width: int, height: int, margin: int = 2) -> bool:
     return margin <= cx < width - margin and margin <= cy < height - margin
 
 
-async def scroll_plan(loc: Locator, width: int, height: int) -> tuple[int, int, int] | None:
+def scroll_plan(found: Found, width: int, height: int) -> tuple[int, int, int] | None:
     """Where to put the mouse and how far to wheel so that the target's centre comes into view.
     None when it is already in view."""
-    b = await box_of(loc)
+    b, parent = found.box, found.parent
     if b is None:
         raise TargetNotFound("target has no box (hidden or detached)")
-    parent = await loc.evaluate(SCROLL_PARENT_JS)
     if in_view(b, width, height):
         # In the viewport, but maybe clipped by its scroll container (a listbox's own scroll area).
         cx, cy = b.center

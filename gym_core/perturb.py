@@ -450,10 +450,10 @@ MODAL_JS = f"""
 """
 
 
-async def covering_dismiss(locator, x: int, y: int) -> tuple[int, int] | None:
-    """The dismiss button's centre of the overlay covering (x, y) over `locator`'s element, or None."""
+async def covering_dismiss(target, x: int, y: int) -> tuple[int, int] | None:
+    """The dismiss button's centre of the overlay covering (x, y) over `target` (a Locator or an ElementHandle), or None."""
     try:
-        p = await locator.evaluate(COVER_JS, [x, y])
+        p = await target.evaluate(COVER_JS, [x, y])
     except Exception:  # noqa: BLE001 - the element went away: nothing to dismiss
         return None
     return (int(p[0]), int(p[1])) if p else None

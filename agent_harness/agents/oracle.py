@@ -15,7 +15,7 @@ import random
 from typing import AsyncIterator
 
 from agent_harness.agents.base import Agent
-from agent_harness.locate import box_of, find, scroll_plan
+from agent_harness.locate import locate, scroll_plan
 from gym_core.perturb import OVERLAY_KINDS, covering_dismiss, modal_dismiss, point_dismiss
 from tasks import SolutionStep, Target
 from tasks.looks import steps_in_look_by_step
@@ -70,27 +70,29 @@ class OracleAgent(Agent):
         its close button, as a person would, and the target is found again."""
         env = self.env
         for _ in range(8 + MAX_OVERLAYS):
-            loc = await find(env.page, target)
-            plan = await scroll_plan(loc, env.width, env.height)
-            if plan is None:
-                b = await box_of(loc)
-                if self.jitter > 0:
-                    fx = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
-                    fy = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
-                    point = int(b.x + b.width * fx), int(b.y + b.height * fy)
+            found = await locate(env.page, target)
+            try:
+                plan = scroll_plan(found, env.width, env.height)
+                if plan is None:
+                    b = found.box
+                    if self.jitter > 0:
+                        fx = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
+                        fy = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
+                        point = int(b.x + b.width * fx), int(b.y + b.height * fy)
+                    else:
+                        point = b.center
+                    close = await covering_dismiss(found.handle, *point)
                 else:
-                    point = b.center
-                close = await covering_dismiss(loc, *point)
-                if close is not None:
-                    yield {"type": "click", "x": close[0], "y": close[1]}
-                    continue
-                yield point
-                return
-            mx, my, dy = plan
-            close = await covering_dismiss(loc, mx, my)
+                    mx, my, dy = plan
+                    close = await covering_dismiss(found.handle, mx, my)
+            finally:
+                await found.release()
             if close is not None:
                 yield {"type": "click", "x": close[0], "y": close[1]}
                 continue
+            if plan is None:
+                yield point
+                return
             if self.jitter > 0:
                 dy = int(round(dy * self.rng.uniform(1 - self.jitter, 1 + self.jitter))) or dy
             yield {"type": "scroll", "x": mx, "y": my, "dx": 0, "dy": dy}
@@ -160,9 +162,11 @@ class OracleAgent(Agent):
                         yield p
                     else:
                         src = p
-                loc = await find(self.env.page, s.drag["to"])
-                b = await box_of(loc)
-                dst = b.center
+                found = await locate(self.env.page, s.drag["to"])
+                await found.release()
+                if found.box is None:
+                    raise RuntimeError(f"{s.drag['to'].describe()} has no box to drop on")
+                dst = found.box.center
                 async for a in self._uncover(*dst):
                     yield a
                 mid = ((src[0] + dst[0]) // 2, (src[1] + dst[1]) // 2)
