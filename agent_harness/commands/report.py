@@ -1,4 +1,4 @@
-"""`uigym report`: a static HTML report of one or more eval runs."""
+"""`uigym report`: a static HTML report of one or more eval runs, or of a training run (its learning curve)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ def register(app: typer.Typer) -> None:
     @app.command("report")
     def report_cmd(
         runs: list[Path] = typer.Argument(..., help="eval output folders (each with a results.jsonl); two or more "
-                                                    "are compared side by side"),
+                                                    "are compared side by side; or one `uigym train` folder: its "
+                                                    "learning curve"),
         out: Optional[Path] = typer.Option(None, help="report folder (default: RUN/report for one run, "
                                                       "reports/compare-<time> for several)"),
         title: Optional[str] = typer.Option(None),
@@ -24,10 +25,29 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from agent_harness.report import write_report
+        from agent_harness.report.training import MetricsError, is_training_run, write_training_report
 
+        training = [r for r in runs if not (r / "results.jsonl").exists() and is_training_run(r)]
+        if training:  # a `uigym train` folder: its learning curve
+            if len(runs) > 1:
+                raise typer.BadParameter(f"{training[0]} is a training run: report it on its own "
+                                         f"(uigym report {training[0]})", param_hint="RUNS")
+            try:
+                index = write_training_report(runs[0], out or runs[0] / "report", title=title)
+            except MetricsError as e:
+                from agent_harness.cli import fail
+
+                fail(str(e))
+            from agent_harness.report.training import read_training_run
+
+            for note in read_training_run(runs[0]).notes:
+                Console().print(f"[yellow]{note}[/yellow]")
+            Console().print(f"report: {index}")
+            return
         for r in runs:
             if not (r / "results.jsonl").exists():
-                raise typer.BadParameter(f"{r} has no results.jsonl", param_hint="RUNS")
+                raise typer.BadParameter(f"{r} has no results.jsonl (not an eval output folder, nor a training "
+                                         "run's: uigym_train.json, eval/metrics.jsonl)", param_hint="RUNS")
         if out is None:
             out = runs[0] / "report" if len(runs) == 1 else \
                 Path("reports") / f"compare-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"

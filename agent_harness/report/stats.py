@@ -62,6 +62,13 @@ def wilson(c: float, n: float, z: float = Z95) -> tuple[float, float] | None:
     return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
+def counted_rows(rows: list[dict]) -> list[dict]:
+    """The rows a training run's periodic eval counts (agent_harness/train/evaluate.py's metrics, and the
+    learning curve's intervals): those that ended without an error (a crashed episode says nothing of the
+    checkpoint), or all of them when every one errored."""
+    return [r for r in rows if not r.get("error")] or rows
+
+
 def cluster_of(row: dict) -> str:
     """The unit episodes are not independent within: the task's template (its task id when it has none)."""
     return str(row.get("template") or row.get("task_id"))

@@ -28,6 +28,7 @@ from typing import Callable, Iterator
 
 import httpx
 
+from agent_harness.report.stats import counted_rows
 from agent_harness.results import graded, pass_rate
 
 log = logging.getLogger("uigym.train")
@@ -37,7 +38,7 @@ def results_metrics(rows: list[dict], prefix: str = "eval/") -> dict[str, float]
     """Metrics of one `uigym eval` run (its results.jsonl rows). Reward and success are over graded episodes
     (agent_harness.results.graded, as every pass rate is): an ungraded one (a judged task with no judge
     verdict) is no failure, only counted in `ungraded`; with no graded episode they are left out."""
-    rows = [r for r in rows if not r.get("error")] or rows
+    rows = counted_rows(rows)
     if not rows:
         return {}
     n = len(rows)
