@@ -7,6 +7,11 @@ do not know about looks: they render their templates by their usual names, and t
 `templates/looks/<look>/<name>`, else the default's. So a look overrides its base layout (and with it
 every page's chrome) and the pages whose layout differs, and nothing else. Its static files live under
 `static/looks/<look>/`.
+
+A look's page that differs from the default's in parts only does not copy it: it extends the default's page
+of the same name through the `default/` prefix, which always answers the default's file (`{% extends
+"default/food/order.html" %}`), and overrides the blocks the default page puts around those parts. So a
+feature added to a default page reaches every look.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from flask import Flask, current_app, g, has_request_context
 from flask.templating import Environment
 
 LOOK_DIR = "looks"
+DEFAULT_PREFIX = "default/"  # "default/<name>": the default look's template <name>, whatever the current look
 
 
 class UnknownLook(ValueError):
@@ -58,11 +64,14 @@ class LookEnvironment(Environment):
 
     Jinja caches templates by the name it loads, and the look's file has its own name, so the looks never
     share a cache entry. `extends` and `include` go through `get_template` too: a default page extending
-    "mail/base.html" gets the look's base."""
+    "mail/base.html" gets the look's base. "default/<name>" answers the default's <name> in any look (a look's
+    page extends the default page it changes in parts)."""
 
     _look_names: frozenset[str] | None = None
 
     def _looked(self, name):
+        if isinstance(name, str) and name.startswith(DEFAULT_PREFIX):
+            return name[len(DEFAULT_PREFIX):]
         if not isinstance(name, str) or name.startswith(LOOK_DIR + "/") or not has_request_context():
             return name
         spec = current_app.extensions.get("uigym_spec")

@@ -164,3 +164,28 @@ def test_free_play_is_at_home_in_every_look():
     """No task, no template to carry: free play (and QA's crawl) may open any look."""
     assert look_carries("mail", "outlook", None)
     assert episode_look("mail", "outlook", 0, None) == "outlook"
+
+
+def _render_in(app, look: str | None, name: str) -> str:
+    from flask import g, render_template
+
+    with app.test_request_context("/"):
+        if look is not None:
+            g.uigym_look = look
+        return render_template(name)
+
+
+def test_a_look_page_extends_the_default_page_of_the_same_name(app):
+    """`default/<name>` answers the default's template in every look, so a look's page can extend the default
+    page it changes in parts (overriding blocks) instead of copying it; the default page's own extends and
+    includes still resolve in the current look."""
+    plain = _render_in(app, "plain", "looked/framed.html")
+    assert "[DEFAULT INNER] FRAME plain part" in plain and "PLAIN CHROME" in plain and "FANCY" not in plain
+    fancy = _render_in(app, "fancy", "looked/framed.html")
+    assert "[FANCY INNER, DEFAULT INNER] FRAME fancy part" in fancy and "FANCY RAIL fancy" in fancy
+    assert "PLAIN CHROME" not in fancy
+    # the prefix names the default's file in any look, and outside a request too
+    assert _render_in(app, "fancy", "default/looked/part.html").strip() == "plain part"
+    assert _render_in(app, "fancy", "looked/part.html").strip() == "fancy part"
+    with app.app_context():
+        assert app.jinja_env.get_template("default/looked/part.html").render().strip() == "plain part"
