@@ -226,6 +226,7 @@ def learning_curve_figure(run: TrainingRun):
     """The curve as a matplotlib Figure: the evals' pass rate by step with 95% interval bars and their mean
     reward, the training rollouts' series on the same axes, the losses on a second panel. None when empty."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     if run.empty:
         return None
@@ -251,6 +252,7 @@ def learning_curve_figure(run: TrainingRun):
         top = max(top, max(p.reward for p in with_reward))
     ax.set_ylim(0, top * 1.02)
     ax.set_xlabel("training step")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("pass rate / reward")
     ax.set_title("Learning curve: periodic evals" + (" and training rollouts" if rates else ""))
     ax.grid(alpha=0.3)
@@ -261,6 +263,7 @@ def learning_curve_figure(run: TrainingRun):
         for s in losses:
             ax2.plot(s.steps, s.values, marker="." if len(s.steps) < 30 else None, label=s.label)
         ax2.set_xlabel("training step")
+        ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax2.set_ylabel("loss")
         ax2.set_title("Training loss")
         ax2.grid(alpha=0.3)
