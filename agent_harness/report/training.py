@@ -232,34 +232,36 @@ def learning_curve_figure(run: TrainingRun):
         return None
     rates = [s for s in run.series if s.key in dict(RATE_SERIES)]
     losses = [s for s in run.series if s.key in dict(LOSS_SERIES)]
-    panels = 1 + bool(losses)
-    fig = Figure(figsize=(8.0, 3.6 * panels), dpi=100, layout="constrained")
-    ax = fig.add_subplot(panels, 1, 1)
-    top = 1.0
-    for s in rates:
-        ax.plot(s.steps, s.values, lw=1, alpha=0.55, label=s.label)
-        top = max(top, max(s.values))
-    shown = [p for p in run.evals if p.pass_rate is not None]
-    if shown:
-        lo = [p.pass_rate - (p.interval or (p.pass_rate, p.pass_rate))[0] for p in shown]
-        hi = [(p.interval or (p.pass_rate, p.pass_rate))[1] - p.pass_rate for p in shown]
-        ax.errorbar([p.step for p in shown], [p.pass_rate for p in shown], yerr=[lo, hi], marker="o", capsize=4,
-                    lw=2, color="#1a73e8", label="eval pass rate (95% interval)")
-    with_reward = [p for p in run.evals if p.reward is not None and not p.failed]
-    if with_reward:
-        ax.plot([p.step for p in with_reward], [p.reward for p in with_reward], ls="--", marker="s", ms=4,
-                color="#e8711a", label="eval mean reward")
-        top = max(top, max(p.reward for p in with_reward))
-    ax.set_ylim(0, top * 1.02)
-    ax.set_xlabel("training step")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel("pass rate / reward")
-    ax.set_title("Learning curve: periodic evals" + (" and training rollouts" if rates else ""))
-    ax.grid(alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="best")
+    curve = bool(rates or run.evals)  # the pass rate panel; an SFT run without evals has the loss only
+    panels = curve + bool(losses)
+    fig = Figure(figsize=(9.5, 3.6 * panels), dpi=100, layout="constrained")
+    if curve:
+        ax = fig.add_subplot(panels, 1, 1)
+        top = 1.0
+        for s in rates:
+            ax.plot(s.steps, s.values, lw=1.5, alpha=0.7, label=s.label)
+            top = max(top, max(s.values))
+        shown = [p for p in run.evals if p.pass_rate is not None]
+        if shown:
+            lo = [p.pass_rate - (p.interval or (p.pass_rate, p.pass_rate))[0] for p in shown]
+            hi = [(p.interval or (p.pass_rate, p.pass_rate))[1] - p.pass_rate for p in shown]
+            ax.errorbar([p.step for p in shown], [p.pass_rate for p in shown], yerr=[lo, hi], marker="o",
+                        capsize=4, lw=2, color="#1a73e8", label="eval pass rate (95% interval)")
+        with_reward = [p for p in run.evals if p.reward is not None and not p.failed]
+        if with_reward:
+            ax.plot([p.step for p in with_reward], [p.reward for p in with_reward], ls="--", marker="s", ms=4,
+                    color="#e8711a", zorder=3, label="eval mean reward")
+            top = max(top, max(p.reward for p in with_reward))
+        ax.set_ylim(-0.03 * top, top * 1.03)  # a series at 0 or 1 stays clear of the frame
+        ax.set_xlabel("training step")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylabel("pass rate / reward")
+        ax.set_title("Learning curve: periodic evals" + (" and training rollouts" if rates else ""))
+        ax.grid(alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:  # beside the axes: never over a point
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     if losses:
-        ax2 = fig.add_subplot(panels, 1, 2)
+        ax2 = fig.add_subplot(panels, 1, panels)
         for s in losses:
             ax2.plot(s.steps, s.values, marker="." if len(s.steps) < 30 else None, label=s.label)
         ax2.set_xlabel("training step")
@@ -267,7 +269,7 @@ def learning_curve_figure(run: TrainingRun):
         ax2.set_ylabel("loss")
         ax2.set_title("Training loss")
         ax2.grid(alpha=0.3)
-        ax2.legend(fontsize=8)
+        ax2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
 

@@ -104,6 +104,17 @@ def test_the_trainer_log_of_the_newest_checkpoint_is_drawn(tmp_path):
     assert list(loss.get_ydata()) == pytest.approx([1.0, 0.5, 1 / 3])
 
 
+def test_an_sft_run_without_evals_draws_its_loss_alone(tmp_path):
+    root = training_run(tmp_path / "run")
+    trainer_state(root, "checkpoint-20", [{"step": s, "loss": 4.0 / s} for s in (5, 10, 15, 20)]
+                  + [{"step": 20, "train_runtime": 9.0}])
+    run = read_training_run(root)
+    assert not run.evals and "no periodic eval" in run.notes[0]
+    _, (ax,) = curve_axes(run)  # one panel: no empty pass rate axes
+    (loss,) = ax.lines
+    assert list(loss.get_xdata()) == [5, 10, 15, 20] and list(loss.get_ydata()) == [0.8, 0.4, 4 / 15, 0.2]
+
+
 def test_a_run_with_no_metrics_says_so(tmp_path):
     root = training_run(tmp_path / "run")
     run = read_training_run(root)
