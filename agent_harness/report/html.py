@@ -31,6 +31,7 @@ from agent_harness.report.stats import (BREAKDOWN_KEYS, DIFFICULTY_ORDER, error_
 from agent_harness.report.budget import budget_line
 from agent_harness.report.compare import compare_runs
 from agent_harness.report.plots import write_plots
+from agent_harness.report.training import training_run_of
 from agent_harness.report.stats import breakdowns as stats_breakdowns
 from agent_harness.results import latest_results, read_results
 
@@ -47,6 +48,7 @@ class Run:
     summary: dict = field(default_factory=dict)
     ungraded_note: str | None = None
     budget: str = ""
+    training: str | None = None  # "step N of training run X" for a periodic eval
 
     @property
     def name(self) -> str:
@@ -73,6 +75,10 @@ def load_runs(dirs: list[Path]) -> list[Run]:
         r.summary = summarize(r.rows)
         r.ungraded_note = ungraded_note(r.rows, r.path)
         r.budget = budget_line(r.path)
+        of = training_run_of(r.path)
+        if of:
+            r.training = (f"the periodic eval at step {of[1]} of the training run {of[0]}: "
+                          f"uigym report {of[0]} draws its learning curve")
     return runs
 
 

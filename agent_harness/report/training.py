@@ -86,6 +86,15 @@ def is_training_run(path: Path) -> bool:
             or (path / "trainer_state.json").exists() or any(path.glob("checkpoint-*/trainer_state.json")))
 
 
+def training_run_of(eval_dir: Path) -> tuple[Path, int] | None:
+    """(the training run, the step) when `eval_dir` is one of its periodic evals (RUN/eval/step-N), else None."""
+    eval_dir = Path(eval_dir).resolve()
+    name, parent = eval_dir.name, eval_dir.parent
+    if not name.startswith("step-") or not name[5:].isdigit() or parent.name != "eval":
+        return None
+    return (parent.parent, int(name[5:])) if is_training_run(parent.parent) else None
+
+
 def _number(value, where: str, name: str, lo: float | None = None, hi: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise MetricsError(f"{where}: {name} is {json.dumps(value)[:60]}, not a finite number")

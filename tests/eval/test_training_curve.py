@@ -136,6 +136,11 @@ def test_the_cli_writes_the_curve_beside_index_html(tmp_path):
     assert "22-78%" in html  # step 20's interval, in the evals table
     res = CliRunner().invoke(app, ["report", str(root), str(tmp_path / "other")])
     assert res.exit_code == 2 and "isatrainingrun:reportitonitsown" in "".join(res.output.replace("│", "").split())
+    (tmp_path / "neither").mkdir()
+    res = CliRunner().invoke(app, ["report", str(tmp_path / "neither")])
+    text = "".join(res.output.replace("│", "").split())
+    assert res.exit_code == 2 and "hasnoresults.jsonl(notanevaloutputfolder,noratrainingrun's" in text
+    assert "Traceback" not in res.output
 
 
 @pytest.mark.parametrize("bad, says", [
@@ -209,3 +214,20 @@ def test_any_text_reads_or_raises_a_metrics_error(tmp_path_factory, text):
         read_eval_metrics(path)
     except MetricsError as e:
         assert "line " in str(e)
+
+
+def test_a_periodic_evals_report_names_its_training_run(tmp_path):
+    from agent_harness.report import write_report
+
+    root = training_run(tmp_path / "run", [metrics_line(20, 2, 0, 0.5, 0.5)])
+    step = root / "eval" / "step-20"
+    step.mkdir(parents=True)
+    rows = [{"task_id": f"mail/a-{i}", "template": "a", "agent": "checkpoint", "sample": 0, "passed": i == 0,
+             "reward": float(i == 0), "steps": 2} for i in range(2)]
+    (step / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    html = write_report([step], tmp_path / "rep").read_text()
+    assert f"the periodic eval at step 20 of the training run {root.resolve()}" in html
+    plain = tmp_path / "plain" / "eval" / "step-3"  # shaped alike, but no training run above it
+    plain.mkdir(parents=True)
+    (plain / "results.jsonl").write_text((step / "results.jsonl").read_text())
+    assert "periodic eval at step" not in write_report([plain], tmp_path / "rep2").read_text()
