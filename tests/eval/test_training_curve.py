@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from agent_harness.cli import app
 from agent_harness.report.stats import wilson
 from agent_harness.report.training import (NO_METRICS, MetricsError, learning_curve_figure, read_eval_metrics,
-                                           read_training_run, write_training_report)
+                                           read_training_run)
 
 EVALS = [  # step, episodes, ungraded, success, reward
     (10, 8, 0, 0.25, 0.3), (20, 8, 0, 0.5, 0.55), (30, 10, 2, 0.75, 0.8)]
