@@ -40,6 +40,19 @@ LOOK = Look(
         "button:Star": _t("button", "Flag this message"),
         "button:Empty Trash now": _t("button", "Empty folder"),
         "button:Delete all spam messages now": _t("button", "Empty folder"),
+        # the search options' "Create a rule" editor (Outlook's rules; the default look's filters)
+        "button:Create filter": _t("button", "Create rule"),
+        "checkbox:Skip the Inbox (Archive it)": _t("checkbox", "Move to Archive"),
+        "checkbox:Star it": _t("checkbox", "Flag it"),
+        "checkbox:Delete it": _t("checkbox", "Delete"),
+        "checkbox:Also apply filter to": _t("checkbox", "Run rule now"),
+        "button:Choose label": _t("button", "Choose category", exact=False),
+        "textbox:Forward it to address": _t("textbox", "Forward to address"),
+        # an invitation's response bar in the reading pane
+        "group:Going?": _t("group", "Respond to this invitation"),
+        "button:Yes": _t("button", "Accept"),
+        "button:Maybe": _t("button", "Tentative"),
+        "button:No": _t("button", "Decline"),
         # the folder pane
         "navigation:Mailboxes": _t("navigation", "Folders"),
         "link:Sent": _t("link", "Sent Items", exact=False),
@@ -53,6 +66,14 @@ LOOK = Look(
     # Proven in this look: `uigym tasks validate --tasks 'mail/<template>-*' --look outlook` (every task: oracle 1,
     # noop 0, near-misses 0, adversarial variants 0, harmless variants 1).
     covers=frozenset({
+        # issue #37, second looks: Outlook's response bar, the ribbon's Reply, the notification under the menus, the
+        # "Create a rule" editor (every instance of each, in the look)
+        "rsvp-invite",
+        "reply-bold-phrase",
+        "reply-bcc",
+        "delete-label",
+        "create-filter",
+        "filter-unless-words",
         "unblock",
         "flight-seat",
         "trip-question",

@@ -46,6 +46,42 @@
     if (wrap) { wrap.hidden = false; const c = $("#shortcuts-close"); if (c) c.focus(); }
   });
 
+  /* The ribbon's Reply / Reply all / Forward: the reading pane's quick reply buttons do the work (thread.js). */
+  $$("[data-ol-click]").forEach((b) => b.addEventListener("click", () => {
+    const target = document.getElementById(b.dataset.olClick);
+    if (target) target.click();
+  }));
+
+  /* The quick reply stays in view as it grows (a Cc or Bcc row, attachments, the formatting bar): Outlook's
+     reading pane keeps the reply's Send button on screen instead of pushing it under the pane's edge. */
+  const reply = $("#inline-reply");
+  if (reply && window.ResizeObserver) {
+    let last = 0;
+    new ResizeObserver(() => {
+      const h = reply.offsetHeight;
+      if (!reply.hidden && h > last) reply.scrollIntoView({ block: "nearest" });
+      last = reply.hidden ? 0 : h;
+    }).observe(reply);
+  }
+
+  /* Create a rule: shell.js names its save button "Create filter" / "Update filter"; Outlook says "Create rule" /
+     "Save rule". Discard closes the editor as the search options' own toggle does. */
+  const ruleSave = $("#filter-create");
+  const RULE = { "Create filter": "Create rule", "Update filter": "Save rule" };
+  if (ruleSave && window.MutationObserver) {
+    new MutationObserver(() => {
+      const t = ruleSave.textContent;
+      if (RULE[t]) ruleSave.textContent = RULE[t];
+    }).observe(ruleSave, { childList: true, characterData: true, subtree: true });
+  }
+  const ruleDiscard = $("#ol-rule-discard");
+  if (ruleDiscard) ruleDiscard.addEventListener("click", () => {
+    const panel = $("#adv-panel");
+    if (panel) panel.hidden = true;
+    const opener = $("#adv-btn");
+    if (opener) opener.setAttribute("aria-expanded", "false");
+  });
+
   /* Flags: list.js names a toggled star "Star" / "Unstar"; here it is "Flag this message" / "Unflag this message". */
   const FLAG = { Star: "Flag this message", Unstar: "Unflag this message" };
   const TITLE = { "Starred": "Flagged", "Not starred": "Flag this message" };
