@@ -189,3 +189,39 @@ def test_a_look_page_extends_the_default_page_of_the_same_name(app):
     assert _render_in(app, "fancy", "looked/part.html").strip() == "fancy part"
     with app.app_context():
         assert app.jinja_env.get_template("default/looked/part.html").render().strip() == "plain part"
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_default_prefix_answers_the_default_file_in_every_look(app, data):
+    """`default/<name>` is the default look's file for any template name, whichever look the request has."""
+    from flask import g
+
+    names = sorted(n for n in app.jinja_env.list_templates() if not n.startswith("looks/"))
+    name = data.draw(st.sampled_from(names))
+    look = data.draw(st.sampled_from(["plain", "fancy", None]))
+    with app.test_request_context("/"):
+        plain = app.jinja_env.get_template(name).filename  # outside any look: the default's file
+        if look is not None:
+            g.uigym_look = look
+        assert app.jinja_env.get_template("default/" + name).filename == plain
+
+
+def test_a_look_page_extends_only_the_default_page_of_its_own_name():
+    """A look's template that extends a default page (`{% extends "default/..." %}`) extends the one of its own
+    name, which exists: the look overrides that page's blocks, it does not borrow another page's."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "apps"
+    seen = 0
+    for path in sorted(root.glob("*/templates/looks/*/**/*.html")):
+        m = re.search(r'{%-?\s*extends\s+"default/([^"]+)"', path.read_text())
+        if not m:
+            continue
+        seen += 1
+        rel = path.relative_to(root).parts  # app, "templates", "looks", look, *name
+        own = "/".join(rel[4:])
+        assert m.group(1) == own, f"{path}: extends default/{m.group(1)}, not default/{own}"
+        assert (root / rel[0] / "templates" / own).is_file(), f"{path}: no default {own}"
+    assert seen >= 8  # food and crm's looks extend 8 default pages
