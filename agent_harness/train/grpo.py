@@ -6,6 +6,8 @@
 What this file adds to TRL, and nothing more:
 - the processor's chat template set to TRL's `qwen3_vl` one (TRL must recognise the template to parse tool
   calls, and this one renders images inside tool results; it works for Qwen2.5-VL, UI-TARS and Qwen3-VL);
+- the tool list the prompts show and calls are parsed with: the one `export sft` and `uigym eval` show
+  (`use_tool_schemas`), not TRL's rendering of the environment's methods;
 - the token budget (agent_harness.train.budget) measured and checked before anything runs;
 - the dataset: one row per task (system prompt and the task as JSON; `UIGymToolEnv.reset` opens it);
 - a curriculum sampler in place of TRL's RepeatSampler (agent_harness.train.curriculum);
@@ -241,27 +243,43 @@ class ToolCallShaping:
         return out
 
 
+def use_tool_schemas(trainer, schemas: list[dict]) -> None:
+    """Make `schemas` the tool list of every prompt the trainer renders and every reply it parses.
+
+    With `environment_factory`, TRL 1.16 renders each rollout's prompt (and types the arguments of the calls it
+    parses) with `trainer._env_tools[environment]`, the environment's methods, which transformers turns into a
+    tool list of its own (alphabetical, written from the docstrings, no additionalProperties); `trainer.tools`
+    only says whether there are tools. A model warm-started on `uigym export sft` rows, whose prompts show the
+    app's list as `uigym eval --mode tools` sends it, then meets a prompt it was never taught in every rollout.
+    So both are set to `schemas`, after checking that they name exactly the environment's methods."""
+    listed = sorted(t["function"]["name"] for t in schemas)
+    env_tools = getattr(trainer, "_env_tools", None)
+    if not env_tools:
+        raise ValueError("tool schemas are for a trainer with an environment_factory (tool mode)")
+    for name, tools in env_tools.items():
+        methods = sorted(getattr(t, "__name__", None) or t["function"]["name"] for t in tools)
+        if methods != listed:
+            raise ValueError(f"the tool list {listed} does not match the environment's methods {methods}")
+    trainer._env_tools = {name: list(schemas) for name in env_tools}
+    trainer.tools = list(schemas)
+
+
 def make_trainer_class():
     from trl import GRPOTrainer
 
     class UIGymGRPOTrainer(GRPOTrainer):
-        """TRL's GRPOTrainer, drawing its prompts through the curriculum. In tool mode the prompts show
-        `tool_schemas`, the app's OpenAI tool list as `uigym eval --mode tools` and `export sft` show it: TRL
-        would otherwise render the environment's methods through transformers' docstring parser, a
-        differently written list (key order, no additionalProperties), so the policy would train on prompts
-        it is never evaluated on. The methods still run the calls (TRL looks them up on each environment)."""
+        """TRL's GRPOTrainer, drawing its prompts through the curriculum. The prompts show `tool_schemas`, the
+        tool list `uigym eval` and `export sft` show (tool mode: the app's OpenAI list; screen mode: the gym
+        format's), and replies are parsed with it (see `use_tool_schemas`). The methods still run the calls
+        (TRL looks them up on each environment)."""
 
         curriculum: Curriculum | None = None
         tool_schemas: list[dict] | None = None
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            if self.tool_schemas is not None and self.tools:
-                listed = [t["function"]["name"] for t in self.tool_schemas]
-                methods = [t.__name__ for t in self.tools]
-                if sorted(listed) != sorted(methods):
-                    raise ValueError(f"the tool list {listed} does not match the environment's methods {methods}")
-                self.tools = list(self.tool_schemas)
+            if self.tool_schemas is not None:
+                use_tool_schemas(self, self.tool_schemas)
 
         def _get_train_sampler(self, dataset=None):
             if self.curriculum is None or not self.curriculum.cfg.enabled:
@@ -317,9 +335,10 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         budget = token_budget(cfg, processor, settings, tasks, episode=(system, tools))
         make_env = lambda: env_class(settings)  # noqa: E731
     else:
-        tools = None
+        fmt, ctx = get_format("gym"), settings.format_context()
+        tools = fmt.tools(ctx)  # the list `export sft --format gym` and `uigym eval --format gym` show, in its order
         budget = token_budget(cfg, processor, settings, tasks)
-        system = get_format("gym").system_prompt(settings.format_context())
+        system = fmt.system_prompt(ctx)
         make_env = lambda: UIGymToolEnv(settings)  # noqa: E731
     model_len = cfg.max_model_len or budget.total_tokens
     args = cfg.grpo_config(budget.completion_tokens, model_len)
@@ -335,7 +354,7 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         model = load_model(cfg.model, bf16=cfg.bf16)
     trainer_cls = make_trainer_class()
     trainer_cls.curriculum = curriculum
-    trainer_cls.tool_schemas = tools  # None outside tool mode
+    trainer_cls.tool_schemas = tools  # what every prompt shows and every reply is parsed with (use_tool_schemas)
     callbacks = list(callbacks or [])
     if cfg.eval_every:
         from agent_harness.train.evaluate import PeriodicEval

@@ -26,11 +26,13 @@ def test_two_grpo_steps_through_the_apps_tools(tmp_path, tiny_model, torch_threa
     trainer, budget = build_grpo(cfg, model=model, processor=processor)
     # the prompts show the app's OpenAI tool list, the one `uigym eval --mode tools` and `export sft` show,
     # not transformers' rendering of the environment's methods (written differently: the policy would
-    # train on prompts it is never evaluated on)
+    # train on prompts it is never evaluated on). TRL renders each rollout's prompt with its environment's
+    # entry of `_env_tools` (test_sft_rollout_format.py checks the rendered prompts themselves)
     from agent_harness.train.grpo import select_tasks, tool_episode
 
     listed = tool_episode(select_tasks(cfg.resolved(), cfg.tasks, None), APP_MODULES)[2]
     assert trainer.tools == listed and all(isinstance(t, dict) for t in trainer.tools)
+    assert trainer._env_tools == {None: listed}
     assert budget.image_tokens == 0 and budget.completion_tokens == trainer.args.max_completion_length
     trainer.train()
     logs = [h for h in trainer.state.log_history if "reward" in h]

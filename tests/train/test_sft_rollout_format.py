@@ -1,0 +1,220 @@
+"""What `uigym export sft` teaches in tool mode is what GRPO's rollouts show and read.
+
+A model warm-started on the export must meet, in GRPO's rollouts, the prompts it was taught (system prompt, the
+app's tool list in the same order and wording, the conversation so far), and its taught reply must parse, in TRL's
+rollout parser, into the call it was taught. Before `grpo.use_tool_schemas`, TRL rendered the rollout prompts'
+tool list from the environment's methods (alphabetical, written from their docstrings): no rollout prompt was one
+the SFT data held, and the SFT model's rollouts were unreadable calls with reward 0 while `uigym eval` of the same
+model passed (README, Training).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from functools import lru_cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.harness.toy_tasks import APP_MODULES, toy_tasks, write_tasks_dir
+
+TAGS = ("<tool_call>", "</tool_call>", "<|im_end|>", "<|im_start|>")
+
+
+# ----------------------------------------------------------------------------- the export's rendering, GRPO's parser
+
+def sft_row(app: str, goal: str, tools: list[dict], action: dict) -> dict:
+    """The SFT row `export sft` writes for `action` as the first call of an episode (tool_samples)."""
+    from agent_harness.agents.tool_model import SYSTEM
+    from agent_harness.export.prompts import to_dataset_messages
+    from agent_harness.export.tool_samples import _call
+
+    call = _call(action, "call_1")
+    prompt = [{"role": "system", "content": SYSTEM.format(app=app)}, {"role": "user", "content": goal}]
+    return {"prompt": to_dataset_messages(prompt),
+            "completion": to_dataset_messages([{"role": "assistant", "content": "", "tool_calls": [call]}]),
+            "tools": json.dumps(tools, ensure_ascii=False)}
+
+
+def taught_reply(text: str) -> str:
+    """The SFT target as the model generates it: generation stops at (and keeps) the end-of-turn token."""
+    end = text.index("<|im_end|>") + len("<|im_end|>")
+    return text[:end]
+
+
+def rollout_parse(processor, prompt_text: str, reply: str, tools: list[dict]) -> dict:
+    """The reply as GRPOTrainer._generate reads it: trl's parse_response on the generated ids, after the prompt."""
+    from trl.chat_template_utils import parse_response
+
+    tok = processor.tokenizer
+    ids = tok(reply, add_special_tokens=False)["input_ids"]
+    prefix = tok(prompt_text, add_special_tokens=False)["input_ids"]
+    return parse_response(tok, ids, prefix=prefix, tools=tools)
+
+
+def as_call(action: dict) -> dict:
+    """The uigym action as the (name, arguments) an env method receives."""
+    if action["type"] == "done":
+        return {"name": "done", "arguments": {"answer": action["answer"]} if "answer" in action else {}}
+    return {"name": action["name"], "arguments": action["args"]}
+
+
+@lru_cache(maxsize=1)
+def bundled_calls() -> list[tuple[str, str, dict]]:
+    """(app, goal, action) for every call of every bundled task's tool plan."""
+    from agent_harness.agents.tool_oracle import call_to_action
+    from tasks import load_tasks
+
+    return [(t.app, t.goal, call_to_action(c)) for t in load_tasks() if t.tools and t.tools.solution
+            for c in t.tools.solution]
+
+
+@lru_cache(maxsize=None)
+def app_tool_list(app: str) -> list[dict]:
+    """The tool list GRPO shows the policy for `app` (grpo.tool_episode), the one eval and the export show."""
+    from agent_harness.train.grpo import tool_episode
+    from tasks import load_tasks
+
+    return tool_episode([t for t in load_tasks() if t.app == app])[2]
+
+
+@pytest.fixture(scope="module")
+def rollout_processor(tiny_model):
+    """The processor as GRPOTrainer holds it: uigym's (TRL's qwen3_vl template) with TRL's response parser added."""
+    from trl.chat_template_utils import add_response_schema
+
+    from agent_harness.train.grpo import load_processor
+
+    return add_response_schema(load_processor(str(tiny_model)))
+
+
+def _vary_strings(value, texts):
+    """`value` with every string leaf replaced by the next of `texts` (the structure and types kept)."""
+    if isinstance(value, str):
+        return next(texts)
+    if isinstance(value, list):
+        return [_vary_strings(v, texts) for v in value]
+    if isinstance(value, dict):
+        return {k: _vary_strings(v, texts) for k, v in value.items()}
+    return value
+
+
+safe_text = st.text(max_size=30).filter(lambda s: not any(tag in s for tag in TAGS))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picked=st.integers(0, 10**6), vary=st.booleans(), texts=st.lists(safe_text, min_size=8, max_size=8))
+def test_every_bundled_gold_call_as_the_export_writes_it_parses_in_grpo_into_that_call(
+        rollout_processor, picked, vary, texts):
+    """Any call of any bundled task's tool plan (and, with `vary`, the same call with other string values:
+    quotes, backslashes, newlines, non-ASCII), rendered as `export sft` renders it and chat-templated as SFT
+    trains it, parses in GRPO's rollout parser into that call. (A string holding the chat's own tags, such as
+    `</tool_call>`, cannot be told from the tags in Qwen's format; the plans hold none.)"""
+    from agent_harness.export.chat import prompt_and_target
+
+    calls = bundled_calls()
+    app, goal, action = calls[picked % len(calls)]
+    if vary:  # the arguments' strings, not the action's type and tool name
+        key = "args" if action["type"] == "tool" else "answer"
+        if key in action:
+            action = {**action, key: _vary_strings(action[key], iter(texts * 8))}
+    tools = app_tool_list(app)
+    prompt_text, target = prompt_and_target(sft_row(app, goal, tools, action), rollout_processor)
+    parsed = rollout_parse(rollout_processor, prompt_text, taught_reply(target), tools)
+    assert parsed.get("content", "") == "", parsed
+    assert [c["function"] for c in parsed.get("tool_calls") or []] == [as_call(action)], (target, parsed)
+
+
+def test_the_bundled_plans_hold_none_of_the_chat_tags():
+    """The exception the property above makes does not hide a bundled call."""
+    assert not [a for _, _, a in bundled_calls() if any(tag in json.dumps(a, ensure_ascii=False) for tag in TAGS)]
+
+
+# ----------------------------------------------------------------------------- a rollout by the taught policy
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The oracle's tool-mode demonstrations of the toy tasks, exported for SFT (with the closing turn)."""
+    from agent_harness.export import ExportConfig, export_sft
+    from agent_harness.runner import EvalConfig, run_eval
+
+    root = tmp_path_factory.mktemp("sft-format")
+    rows = asyncio.run(run_eval(EvalConfig(agent="oracle", tasks=toy_tasks(), out=root / "demos", workers=1,
+                                           app_modules=APP_MODULES, mode="tools")))
+    assert all(r["reward"] == 1.0 for r in rows), rows
+    export_sft(ExportConfig(runs=[root / "demos"], out=root / "sft", only_passed=True, split="hash",
+                            test_fraction=0.0, closing_turn=True))
+    return [json.loads(line) for line in (root / "sft" / "train.jsonl").open()]
+
+
+@pytest.mark.timeout(900)
+def test_a_policy_that_writes_exactly_what_sft_taught_solves_every_task_in_grpos_rollouts(
+        tmp_path, tiny_model, torch_threads, train_envs, exported):
+    """GRPO's own rollout loop (TRL's prompt rendering, generation turns, tool-call parsing, the tool loop, the
+    environment, the reward), with generation replaced by a lookup in the SFT data: each prompt the rollout shows
+    must be an exported prompt, character for character, and the reply is that row's target. Every rollout then
+    reaches reward 1: the SFT data teaches the rollouts' format, and the rollouts read it."""
+    from agent_harness.export.chat import prompt_and_target
+    from agent_harness.train.config import GRPORunConfig
+    from agent_harness.train.grpo import build_grpo, load_model, load_processor
+
+    processor = load_processor(str(tiny_model))
+    cfg = GRPORunConfig(model=str(tiny_model), out=tmp_path / "grpo", tasks="mail/toy-*", split=None,
+                        tasks_dir=write_tasks_dir(tmp_path / "tasks"), mode="tools", max_turns=3, reply_tokens=64,
+                        result_text_tokens=400, max_steps=1, num_generations=2, per_device_batch_size=2,
+                        app_modules=APP_MODULES)
+    trainer, _ = build_grpo(cfg, model=load_model(str(tiny_model)), processor=processor)
+    tok = trainer.processing_class.tokenizer
+    taught = dict(prompt_and_target(r, trainer.processing_class) for r in exported)
+    assert len(taught) == len(exported) == sum(len(t.tools.solution) + 1 for t in toy_tasks())
+    unknown: list[str] = []
+
+    def policy(prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
+        replies = []
+        for ids in prompt_ids:
+            text = tok.decode(ids)
+            if text not in taught:
+                unknown.append(text)
+            replies.append(tok(taught_reply(taught.get(text, "<|im_end|>")), add_special_tokens=False)["input_ids"])
+        return replies, None
+
+    trainer._generate_single_turn = policy
+    rows = [r for r in trainer.train_dataset for _ in range(cfg.num_generations)]
+    trainer._generate_and_score_completions(rows)
+
+    assert not unknown, "a rollout prompt the SFT data never taught:\n" + unknown[0]
+    episodes = [env.episode for env in trainer.environments]
+    assert [e.task_id for e in episodes] == [r["task_id"] for r in rows]
+    assert [env.get_reward() for env in trainer.environments] == [1.0] * len(rows)
+    plans = {t.id: len(t.tools.solution) for t in toy_tasks()}
+    assert [(e.tool_calls, e.tool_errors, e.action_errors, e.calls_after_end) for e in episodes] == \
+        [(plans[e.task_id], 0, 0, 0) for e in episodes]
+    logged = trainer._metrics["train" if trainer.model.training else "eval"]  # the batch's means, as TRL logs them
+    assert logged["uigym/parse_errors"] == [0.0] and logged["uigym/success"] == [1.0], dict(logged)
+
+
+@pytest.mark.timeout(600)
+def test_screen_mode_rollout_prompts_list_the_gym_formats_tools_as_the_export_does(tmp_path, tiny_model):
+    """Screen mode has the same seam: the rollouts' tool list is the gym format's, in its order (`export sft
+    --format gym --tool-screenshots` shows it so), not the environment's methods in alphabetical order."""
+    from agent_harness.export.prompts import EpisodePrompter
+    from agent_harness.train.config import GRPORunConfig
+    from agent_harness.train.grpo import build_grpo, load_model, load_processor
+
+    processor = load_processor(str(tiny_model))
+    cfg = GRPORunConfig(model=str(tiny_model), out=tmp_path / "grpo", tasks="mail/toy-*", split=None,
+                        tasks_dir=write_tasks_dir(tmp_path / "tasks"), max_pixels=28 * 28 * 16, max_turns=2,
+                        reply_tokens=40, result_text_tokens=48, max_steps=1, num_generations=2,
+                        per_device_batch_size=2, app_modules=APP_MODULES)
+    trainer, _ = build_grpo(cfg, model=load_model(str(tiny_model)), processor=processor)
+    cfg = cfg.resolved()
+    exported = EpisodePrompter("gym", tuple(cfg.viewport), max_pixels=cfg.max_pixels, tool_screenshots=True).tools()
+    assert [t["function"]["name"] for t in exported] != sorted(t["function"]["name"] for t in exported)
+    assert trainer._env_tools[None] == exported
+    prompt = [trainer.train_dataset[0]["prompt"][0], {"role": "user", "content": "Star the note."}]
+    trainer._batch_environments = [None]
+    ids = trainer._tokenize_prompts([prompt])[0][0]
+    assert processor.tokenizer.decode(ids) == processor.apply_chat_template(
+        prompt, tools=exported, add_generation_prompt=True, tokenize=False)
