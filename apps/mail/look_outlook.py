@@ -67,13 +67,24 @@ LOOK = Look(
     # noop 0, near-misses 0, adversarial variants 0, harmless variants 1).
     covers=frozenset({
         # issue #37, second looks: Outlook's response bar, the ribbon's Reply, the notification under the menus, the
-        # "Create a rule" editor (every instance of each, in the look)
+        # "Create a rule" editor (every instance of each validated in the look)
         "rsvp-invite",
         "reply-bold-phrase",
         "reply-bcc",
         "delete-label",
         "create-filter",
         "filter-unless-words",
+        "cleanup-sender",
+        # the default look's pieces, in this chrome: the compose (its commands now on top), the Undo notification,
+        # the vacation responder in Settings > General, and the five judged compositions
+        "send-with-attachment",
+        "undo-send-fix-recipient",
+        "vacation-responder",
+        "judged-introduction",
+        "judged-thank-you",
+        "judged-answer-question",
+        "judged-vacation-message",
+        "judged-decline-invite",
         "unblock",
         "flight-seat",
         "trip-question",
