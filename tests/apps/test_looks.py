@@ -225,3 +225,23 @@ def test_a_look_page_extends_only_the_default_page_of_its_own_name():
         assert m.group(1) == own, f"{path}: extends default/{m.group(1)}, not default/{own}"
         assert (root / rel[0] / "templates" / own).is_file(), f"{path}: no default {own}"
     assert seen >= 8  # food and crm's looks extend 8 default pages
+
+
+def test_a_look_words_file_defines_every_name_the_default_one_does():
+    """A look's `_look.html` (its words and small parts, imported by the default pages) defines the same names as
+    the default's: a name it left out would render as nothing in its pages, silently."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "apps"
+    names = re.compile(r"{%-?\s*(?:set|macro)\s+(\w+)")
+    seen = 0
+    for look_file in sorted(root.glob("*/templates/looks/*/*/_look.html")):
+        rel = look_file.relative_to(root).parts  # app, "templates", "looks", look, app, "_look.html"
+        default = root / rel[0] / "templates" / rel[4] / "_look.html"
+        assert default.is_file(), f"{look_file}: no default {default}"
+        want = set(names.findall(default.read_text()))
+        have = set(names.findall(look_file.read_text()))
+        assert want <= have, f"{look_file} lacks {sorted(want - have)}"
+        seen += 1
+    assert seen >= 2  # food's ubereats and crm's hubspot
