@@ -146,7 +146,11 @@ def exported(tmp_path_factory):
     assert all(r["reward"] == 1.0 for r in rows), rows
     export_sft(ExportConfig(runs=[root / "demos"], out=root / "sft", only_passed=True, split="hash",
                             test_fraction=0.0, closing_turn=True))
-    return [json.loads(line) for line in (root / "sft" / "train.jsonl").open()]
+    return root / "sft"
+
+
+def exported_rows(sft_dir) -> list[dict]:
+    return [json.loads(line) for line in (sft_dir / "train.jsonl").open()]
 
 
 @pytest.mark.timeout(900)
@@ -167,8 +171,9 @@ def test_a_policy_that_writes_exactly_what_sft_taught_solves_every_task_in_grpos
                         app_modules=APP_MODULES)
     trainer, _ = build_grpo(cfg, model=load_model(str(tiny_model)), processor=processor)
     tok = trainer.processing_class.tokenizer
-    taught = dict(prompt_and_target(r, trainer.processing_class) for r in exported)
-    assert len(taught) == len(exported) == sum(len(t.tools.solution) + 1 for t in toy_tasks())
+    rows = exported_rows(exported)
+    taught = dict(prompt_and_target(r, trainer.processing_class) for r in rows)
+    assert len(taught) == len(rows) == sum(len(t.tools.solution) + 1 for t in toy_tasks())
     unknown: list[str] = []
 
     def policy(prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
@@ -218,3 +223,67 @@ def test_screen_mode_rollout_prompts_list_the_gym_formats_tools_as_the_export_do
     ids = trainer._tokenize_prompts([prompt])[0][0]
     assert processor.tokenizer.decode(ids) == processor.apply_chat_template(
         prompt, tools=exported, add_generation_prompt=True, tokenize=False)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(2400)  # about 5 minutes on a loaded 2-core machine
+def test_after_an_sft_warm_start_on_the_export_grpo_rollouts_are_rewarded(
+        tmp_path, tiny_model, torch_threads, train_envs, exported):
+    """The bug as it was met: the tiny random model SFT-trained on the oracle's exported tool calls, then a GRPO
+    step on the same tasks at temperature 0.3. Before the fix every rollout's first reply was an unreadable call
+    (reward 0, tool-call rate 0); now the rollouts are rewarded. SFT runs in rounds until the model's greedy first
+    reply to each exported first prompt parses, in GRPO's rollout parser, into the gold first call."""
+    import torch
+
+    from agent_harness.export.chat import prompt_and_target
+    from agent_harness.train.config import GRPORunConfig, SFTRunConfig
+    from agent_harness.train.grpo import build_grpo, load_model, load_processor, select_tasks, tool_episode
+    from agent_harness.train.sft import run_sft
+
+    processor = load_processor(str(tiny_model))
+    model = load_model(str(tiny_model))
+    tasks_dir = write_tasks_dir(tmp_path / "tasks")
+    cfg = GRPORunConfig(model=str(tiny_model), out=tmp_path / "grpo", tasks="mail/toy-*", split=None,
+                        tasks_dir=tasks_dir, mode="tools", max_turns=3, reply_tokens=48, max_steps=1,
+                        num_generations=4, per_device_batch_size=4, learning_rate=1e-4, temperature=0.3,
+                        app_modules=APP_MODULES)
+    tools = tool_episode(select_tasks(cfg.resolved(), cfg.tasks, None), APP_MODULES)[2]
+    firsts = [r for r in exported_rows(exported) if r["step"] == 1]
+    rollout = add_response_schema_copy(processor)
+
+    def first_calls() -> list:
+        out = []
+        for row in firsts:
+            prompt_text, _ = prompt_and_target(row, processor)
+            ids = processor.tokenizer(prompt_text, add_special_tokens=False, return_tensors="pt")["input_ids"]
+            with torch.no_grad():
+                gen = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=48,
+                                     do_sample=False)
+            reply = processor.tokenizer.decode(gen[0, ids.shape[1]:])
+            parsed = rollout_parse(rollout, prompt_text, reply, tools)
+            out.append([c["function"] for c in parsed.get("tool_calls") or []] or reply)
+        return out
+
+    gold = [[as_call(json.loads(r["recorded_action"]))] for r in firsts]
+    for _ in range(6):
+        run_sft(SFTRunConfig(dataset=exported, model=str(tiny_model), out=tmp_path / "sft", max_steps=50,
+                             learning_rate=3e-3, per_device_batch_size=4, logging_steps=50, eval_split=None,
+                             extra={"lr_scheduler_type": "constant"}), model=model, processor=processor)
+        calls = first_calls()
+        if calls == gold:
+            break
+    assert calls == gold
+
+    trainer, _ = build_grpo(cfg, model=model, processor=processor)
+    trainer.train()
+    log = next(h for h in trainer.state.log_history if "reward" in h)
+    assert log["reward"] > 0 and log["uigym/tool_call_rate"] > 0, log
+
+
+def add_response_schema_copy(processor):
+    """A copy of the processor with TRL's response parser added, as GRPOTrainer adds it to its own."""
+    import copy
+
+    from trl.chat_template_utils import add_response_schema
+
+    return add_response_schema(copy.deepcopy(processor))
