@@ -5,7 +5,8 @@ apps/mail/templates/looks/outlook/ (apps/_shared/looks.py), its styles under app
 Outlook's words where they differ from the default look's: "New mail" for Compose, "Search" for the search box,
 folders named Sent Items / Junk Email / Deleted Items, "Report junk" / "Not junk", "Permanently delete", a flag for
 the star, "Categorize" (categories are the world's labels: a conversation may carry several), the ribbon's "More
-options" overflow and the folder pane's "More options" (the less used folders)."""
+options" overflow and the folder pane's "More options" (the less used folders), an invitation's Accept / Tentative /
+Decline, and rules for filters ("Create rule" in the search options opens Outlook's "Create a rule" editor)."""
 
 from __future__ import annotations
 
