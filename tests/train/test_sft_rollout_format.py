@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 
 from tests.harness.toy_tasks import APP_MODULES, toy_tasks, write_tasks_dir
 
-TAGS = ("<tool_call>", "</tool_call>", "<|im_end|>", "<|im_start|>")
+# What a string argument cannot hold in Qwen's format: the parser ends the call at the first `</tool_call>` and
+# the reply at the first `<|im_end|>`, inside a JSON string or not (`<tool_call>` and `<|im_start|>` are fine).
+TAGS = ("</tool_call>", "<|im_end|>")
 
 
 # ----------------------------------------------------------------------------- the export's rendering, GRPO's parser
@@ -110,8 +112,8 @@ def test_every_bundled_gold_call_as_the_export_writes_it_parses_in_grpo_into_tha
         rollout_processor, picked, vary, texts):
     """Any call of any bundled task's tool plan (and, with `vary`, the same call with other string values:
     quotes, backslashes, newlines, non-ASCII), rendered as `export sft` renders it and chat-templated as SFT
-    trains it, parses in GRPO's rollout parser into that call. (A string holding the chat's own tags, such as
-    `</tool_call>`, cannot be told from the tags in Qwen's format; the plans hold none.)"""
+    trains it, parses in GRPO's rollout parser into that call. (A string holding `</tool_call>` or `<|im_end|>`
+    cannot be told from the format's own tags, see TAGS; the plans hold none.)"""
     from agent_harness.export.chat import prompt_and_target
 
     calls = bundled_calls()
