@@ -14,28 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from apps._shared.session import WORLD_COOKIE, sign_world
 from apps._shared.surface import Surface, SurfaceError
 from apps.mail.look_outlook import LOOK
 from apps.mail.models import Label, Message
 from apps.mail.surface import CONTROLS, SURFACE
-from tests.apps.mail.conftest import inbox_thread_with
+from tests.apps.mail.conftest import get_page, inbox_thread_with
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-@pytest.fixture
-def oclient(app):
-    """A browser bound to the test's world in the outlook look (the look is signed into the binding)."""
-    c = app.test_client()
-    c.set_cookie(WORLD_COOKIE, sign_world(app, app.config["TEST_WORLD"], "outlook"))
-    return c
-
-
-def _get(c, path: str) -> str:
-    r = c.get(path)
-    assert r.status_code == 200, (path, r.status_code, r.data[:300])
-    return r.get_data(as_text=True)
+_get = get_page
 
 
 def _names(html: str, attr: str = "aria-label") -> set[str]:

@@ -11,23 +11,12 @@ import re
 import pytest
 from sqlalchemy import select
 
-from apps._shared.session import WORLD_COOKIE, sign_world
 from apps.mail.look_outlook import LOOK
 from apps.mail.models import Invite, Message
-from tests.apps.mail.conftest import inbox_thread_with
+from tests.apps.mail.conftest import get_page, inbox_thread_with
 
 
-@pytest.fixture
-def oclient(app):
-    c = app.test_client()
-    c.set_cookie(WORLD_COOKIE, sign_world(app, app.config["TEST_WORLD"], "outlook"))
-    return c
-
-
-def _get(c, path: str) -> str:
-    r = c.get(path)
-    assert r.status_code == 200, (path, r.status_code, r.data[:300])
-    return r.get_data(as_text=True)
+_get = get_page
 
 
 def _target(key: str) -> str:
