@@ -31,6 +31,10 @@ CHROMIUM_ARGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
 
+# Pages that never load a picture (EnvConfig(images=False)): Blink requests none, so neither the request guard
+# nor Playwright's driver sees a request for each.
+NO_IMAGES_ARG = "--blink-settings=imagesEnabled=false"
+
 SYSTEM_CANDIDATES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
 # Headless, Playwright itself launches Chromium's headless shell (the old headless mode, no browser UI
 # layer), not the full browser: on 2 cores it plays an episode ~30% faster (bench/headless_shell.py).
@@ -79,13 +83,16 @@ def chromium_args(allow_hosts: tuple[str, ...] | list[str] = ()) -> list[str]:
     return [a if not a.startswith("--host-resolver-rules=") else f"--host-resolver-rules={rules}" for a in CHROMIUM_ARGS]
 
 
-async def launch_chromium(playwright, headless: bool = True, allow_hosts: tuple[str, ...] | list[str] = ()):
+async def launch_chromium(playwright, headless: bool = True, allow_hosts: tuple[str, ...] | list[str] = (),
+                          images: bool = True):
+    """`images=False`: a browser whose pages load no pictures (Blink's own setting: no request is made)."""
     try:
         default = playwright.chromium.executable_path
     except Exception:
         default = None
     exe = chromium_executable(default, headless)
-    return await playwright.chromium.launch(headless=headless, executable_path=exe, args=chromium_args(allow_hosts))
+    args = chromium_args(allow_hosts) + ([] if images else [NO_IMAGES_ARG])
+    return await playwright.chromium.launch(headless=headless, executable_path=exe, args=args)
 
 
 def origin(url: str) -> tuple | None:

@@ -35,9 +35,9 @@ class EnvConfig:
     # probes: the oracle finds its targets in the DOM), where the capture is most of a step's cost.
     # Never for an agent: it would be blind.
     screenshots: bool = True
-    # False: the tab loads no pictures (the env's request guard fails every image request), so neither the
-    # app server draws them nor Chromium decodes and rasters them: a fifth of the CPU of a food validation
-    # probe. The DOM, its text and its boxes are the same (the apps size their pictures in CSS). Only with
+    # False: the tab loads no pictures (it lives in the runtime's second Chromium, whose Blink requests none;
+    # the env's request guard would also fail any image request), so neither the app server draws them nor
+    # Chromium decodes and rasters them, and no request is paused for each: a third of a food validation batch. The DOM, its text and its boxes are the same (the apps size their pictures in CSS). Only with
     # screenshots=False, for the same players that never look.
     images: bool = True
     # The app's look (apps/_shared/looks.py; `uigym looks` lists them): None for the app's default, a look id,

@@ -33,7 +33,9 @@ class Runtime:
         self.servers = servers or default_server_pool()
         self.headless = headless
         self._pw = None
-        self._browser: Browser | None = None
+        # Two Chromiums at most, launched on first use: the one every env shows, and one whose pages load no
+        # pictures at all (EnvConfig(images=False): Blink never requests them, see browser_for).
+        self._browsers: dict[bool, Browser] = {}
         self._lock = asyncio.Lock()
         self.http = httpx.AsyncClient(limits=httpx.Limits(max_connections=64))
         self.browser_launches = 0
@@ -55,19 +57,24 @@ class Runtime:
             rt = cls._by_loop[loop] = Runtime()
         return rt
 
-    async def browser(self) -> Browser:
-        """The shared Chromium, relaunched if it crashed or was closed."""
+    async def browser(self, images: bool = True) -> Browser:
+        """The shared Chromium, relaunched if it crashed or was closed. `images=False`: the one whose pages
+        load no pictures (EnvConfig.images), a Chromium of its own because Blink's image setting is the
+        browser's: its pages never even request them, where the env's request guard would see, pause and fail
+        each one (a food page asks for ~90: a third of a food validation batch's time, bench/no_images.py)."""
         async with self._lock:
-            if self._browser is None or not self._browser.is_connected():
+            browser = self._browsers.get(images)
+            if browser is None or not browser.is_connected():
                 if self._pw is None:
                     self._pw = await async_playwright().start()
                 hosts = [urlsplit(page).hostname for page, _control in self.servers.urls.values()]
-                self._browser = await launch_chromium(self._pw, headless=self.headless, allow_hosts=hosts)
+                browser = await launch_chromium(self._pw, headless=self.headless, allow_hosts=hosts, images=images)
                 # Read at each request: a restarted app server comes back on new ports.
-                await guard_documents(self._browser, lambda: {origin(u) for u in self.servers.page_urls()},
+                await guard_documents(browser, lambda: {origin(u) for u in self.servers.page_urls()},
                                       self.guarded_contexts)
+                self._browsers[images] = browser
                 self.browser_launches += 1
-            return self._browser
+            return browser
 
     async def server(self, app: str) -> AppServer:
         srv = await asyncio.to_thread(self.servers.get, app)
@@ -96,12 +103,12 @@ class Runtime:
         """Close the browser, stop Playwright's driver and close the HTTP client, each even if one
         before it failed (a crashed browser must not leave the driver process or the client open)."""
         try:
-            if self._browser is not None:
+            for browser in self._browsers.values():
                 try:
-                    await self._browser.close()
+                    await browser.close()
                 except Exception:  # noqa: BLE001 - already gone (crashed): the driver's stop ends it
                     pass
-                self._browser = None
+            self._browsers.clear()
             if self._pw is not None:
                 pw, self._pw = self._pw, None
                 await pw.stop()

@@ -74,6 +74,7 @@ class BrowserTab:
         self._dark_set = False
         self._overlay_id: str | None = None
         self._ctx_viewport = (0, 0)  # the viewport the context was made with
+        self._ctx_images = True
 
     # ------------------------------------------------------- public seams for tools that drive the page
     # The QA crawler resets worlds and navigates itself, takes its own screenshots, and needs the CDP
@@ -160,7 +161,7 @@ class BrowserTab:
 
     async def _new_context(self) -> None:
         await self.close_context()
-        browser = await self.runtime.browser()
+        browser = await self.runtime.browser(images=self.config.images)
         ctx = await browser.new_context(
             viewport={"width": self.width, "height": self.height},
             device_scale_factor=1,
@@ -174,6 +175,7 @@ class BrowserTab:
         )
         self._ctx_origin = self.server.url
         self._ctx_viewport = (self.width, self.height)
+        self._ctx_images = self.config.images  # the browser it is in (Runtime.browser)
         self._screen_set, self._dark_set, self._overlay_id = None, False, None
         # The env shows one tab: a window the app opens is closed at once (no clone opens one).
         ctx.on("page", self._close_popup)
@@ -258,6 +260,8 @@ class BrowserTab:
         (tests/gym_core/test_env_toy.py checks all of this against a new context's pixels)."""
         page, ctx = self.page, self.context
         if page is None or ctx is None or page.is_closed() or self._ctx_origin != self.server.url:
+            return False
+        if self._ctx_images != self.config.images:  # the tab is in the other browser (Runtime.browser)
             return False
         if not page.url.startswith(self.server.url + "/"):
             return False

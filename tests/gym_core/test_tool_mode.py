@@ -141,7 +141,7 @@ async def test_tools_env_plays_with_function_calls_and_no_browser(toy_runtime):
         assert obs["tool_result"] == '{"id":2,"starred":true}' and not (term or trunc)
         obs, r, term, trunc, info = await env.step({"type": "done"})
         assert term and r == 1.0 and info["graded"] and obs["step"] == 5
-        assert toy_runtime._browser is None  # tool mode never started a browser
+        assert not toy_runtime._browsers  # tool mode never started a browser
     finally:
         await env.close()
 

@@ -82,7 +82,7 @@ async def test_tool_mode_validation_proves_tool_plans_and_reports_the_unsupporte
     assert "no note with id 99" in results[bad_call.id].failures()
     r = results[hedge.id]
     assert r.ok and {p.kind: p.reward for p in r.probes}["adversarial[0]:hedge"] == 0.0
-    assert toy_runtime._browser is None  # no browser in tool mode
+    assert not toy_runtime._browsers  # no browser in tool mode
 
 
 @pytest.mark.parametrize("crashes", [1, 2])
