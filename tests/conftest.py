@@ -1,6 +1,6 @@
 """Shared fixtures: one temporary UIGYM_HOME and one event loop (so one Chromium) per test session, and the
-grouping that lets `pytest -n N --dist loadgroup` (pytest-xdist) split the suite safely on a machine with more
-cores (on 2 cores it was slower than one process: README "Tests and CI")."""
+grouping that lets `pytest -n N --dist loadgroup --no-loadscope-reorder` (pytest-xdist) split the suite safely
+(CI runs it with -n 2: README "Tests and CI")."""
 
 from __future__ import annotations
 
@@ -21,9 +21,12 @@ from gym_core.runtime import Runtime  # noqa: E402
 # Files whose tests share one batch computed on first use (a module-level cache: every probe of an app's
 # tasks in one browser run): their tests must run in one worker, split by app where the batch is per app.
 # They are the longest groups of the suite, so they are scheduled first (xdist hands out groups in order).
-_BY_APP = {"tests/tasks/test_task_validity.py", "tests/tasks/test_tool_validity.py", "tests/qa/test_apps_clean.py"}
-_LONG_FIRST = ("tests/containers/", "tests/tasks/test_task_validity.py", "tests/tasks/test_tool_validity.py",
-               "tests/qa/test_apps_clean.py", "tests/train/", "tests/apps/test_input_fuzz.py")
+# (--no-loadscope-reorder keeps this order: xdist's default reorders the groups by their number of tests.)
+_BY_APP = {"tests/tasks/test_task_validity.py", "tests/tasks/test_look_validity.py", "tests/tasks/test_tool_validity.py",
+           "tests/qa/test_apps_clean.py"}
+_LONG_FIRST = ("tests/containers/", "tests/tasks/test_task_validity.py", "tests/tasks/test_look_validity.py",
+               "tests/gym_core/test_gym_contract.py", "tests/qa/test_apps_clean.py", "tests/train/",
+               "tests/tasks/test_tool_validity.py", "tests/apps/test_input_fuzz.py")
 
 
 def _rel(item: pytest.Item) -> str:

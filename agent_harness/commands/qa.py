@@ -21,6 +21,8 @@ def register(app: typer.Typer) -> None:
         per_template: int = typer.Option(2, min=1, help="pages crawled per URL template (/thread/{n})"),
         depth: int = typer.Option(2, min=0, max=4, help="actions chained to reach dialog/menu states"),
         time_limit: float = typer.Option(0, min=0, help="seconds; stop starting new jobs after this (0: none)"),
+        order_seed: Optional[int] = typer.Option(None, help="take the jobs in an order drawn from this seed (default: "
+                                                            "as found), so a --time-limit crawl covers another part"),
         tasks: bool = typer.Option(True, "--tasks/--no-tasks", help="validate the app's tasks: oracle 1 / noop 0 / "
                                                                    "near-miss 0 (an episode each; the goal lint runs anyway)"),
         lint: bool = typer.Option(True, "--lint/--no-lint", help="lint the app's task goals (no browser)"),
@@ -78,7 +80,7 @@ def register(app: typer.Typer) -> None:
         cfg = QAConfig(pages=pages, per_template=per_template, max_elements=max_elements, samples=samples,
                        depth=depth, workers=workers, time_limit_s=time_limit, queries=queries,
                        max_queries=max_queries, tasks=tasks, lint=lint, task_glob=task_glob, seed=seed,
-                       verbose=verbose, look=look)
+                       verbose=verbose, look=look, order_seed=order_seed)
 
         async def main():
             reports = []

@@ -46,7 +46,7 @@ class Crawler:
         self.per_template: Counter = Counter()
         self.groups: dict[tuple, int] = {}  # group key -> id of the state that owns it
         self.defect_index: dict[tuple, Defect] = {}
-        self.queue: asyncio.Queue = JobQueue()
+        self.queue: asyncio.Queue = JobQueue(cfg.order_seed)
         self.started = 0.0
         self.origin = ""
         self.workers: list[Worker] = []

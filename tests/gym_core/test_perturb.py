@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import subprocess
 import warnings
 
 import gymnasium
@@ -26,6 +25,7 @@ from gym_core.perturb import (
 )
 from gym_core.spaces import FrameSpace, observation_space, screen_bounds
 from tasks import load_task, select_tasks
+from tests.commit import commit
 
 APPS = ("mail", "food", "crm")
 # One short task per app that changes the world (a click, then done).
@@ -302,13 +302,7 @@ def test_check_env_passes_with_every_family_on():
 
 # ------------------------------------------------------------------------- CI: templates under each family
 def _commit() -> str:
-    sha = os.environ.get("GITHUB_SHA") or os.environ.get("CI_COMMIT_SHA")
-    if sha:
-        return sha
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "no-commit"
+    return commit()
 
 
 async def validate_sample(runtime, family: str, n: int, look: str | None = None) -> None:

@@ -15,8 +15,9 @@ import pytest
 from agent_harness.validate import validate_tasks
 from apps import app_looks, app_surface
 from tasks.loader import load_tasks
+from tests.batch import validate_workers
 
-WORKERS = int(os.environ.get("UIGYM_VALIDATE_WORKERS", "4"))
+WORKERS = validate_workers()
 ALL = load_tasks()
 SECOND_LOOKS = [(app, look) for app in sorted({t.app for t in ALL}) for look in app_looks(app)[1:]]
 

@@ -22,8 +22,9 @@ import pytest
 from agent_harness.validate import validate_tasks
 from tasks import select_tasks
 from tasks.loader import load_tasks
+from tests.batch import validate_workers
 
-WORKERS = int(os.environ.get("UIGYM_VALIDATE_WORKERS", "4"))
+WORKERS = validate_workers()
 ALL = load_tasks()
 SCOPE = os.environ.get("UIGYM_VALIDATE", "first")  # "first": each template's first instance; "all"
 APPS = sorted({t.app for t in ALL})

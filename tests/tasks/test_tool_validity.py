@@ -17,9 +17,10 @@ import pytest
 from agent_harness.validate import validate_tasks
 from tasks.integrity import answer_only
 from tasks.loader import load_tasks
+from tests.batch import validate_workers
 
 ALL = load_tasks()
-WORKERS = int(os.environ.get("UIGYM_VALIDATE_WORKERS", "4"))
+WORKERS = validate_workers()
 SCOPE = os.environ.get("UIGYM_VALIDATE", "first")  # "first": each template's first instance; "all"
 CHOSEN = [t for t in ALL if SCOPE == "all" or t.template is None or t.id.endswith("-00")]
 _results: dict[str, dict] = {}
