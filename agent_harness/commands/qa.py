@@ -21,6 +21,7 @@ def register(app: typer.Typer) -> None:
         per_template: int = typer.Option(2, min=1, help="pages crawled per URL template (/thread/{n})"),
         depth: int = typer.Option(2, min=0, max=4, help="actions chained to reach dialog/menu states"),
         time_limit: float = typer.Option(0, min=0, help="seconds; stop starting new jobs after this (0: none)"),
+        max_jobs: int = typer.Option(0, min=0, help="start at most this many jobs: crawls, probes, queries (0: no cap)"),
         order_seed: Optional[int] = typer.Option(None, help="take the jobs in an order drawn from this seed (default: "
                                                             "as found), so a --time-limit crawl covers another part"),
         tasks: bool = typer.Option(True, "--tasks/--no-tasks", help="validate the app's tasks: oracle 1 / noop 0 / "
@@ -80,7 +81,7 @@ def register(app: typer.Typer) -> None:
         cfg = QAConfig(pages=pages, per_template=per_template, max_elements=max_elements, samples=samples,
                        depth=depth, workers=workers, time_limit_s=time_limit, queries=queries,
                        max_queries=max_queries, tasks=tasks, lint=lint, task_glob=task_glob, seed=seed,
-                       verbose=verbose, look=look, order_seed=order_seed)
+                       verbose=verbose, look=look, order_seed=order_seed, max_jobs=max_jobs)
 
         async def main():
             reports = []

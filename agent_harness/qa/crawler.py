@@ -52,10 +52,20 @@ class Crawler:
         self.workers: list[Worker] = []
         self.timings: Counter = Counter()
         self.query_jobs: list = []
+        self.jobs_started = 0
 
     # ------------------------------------------------------------- bookkeeping
     def over_time(self) -> bool:
         return bool(self.cfg.time_limit_s) and time.monotonic() - self.started > self.cfg.time_limit_s
+
+    def out_of_budget(self) -> str | None:
+        """Why no more jobs start (a cap reached), or None. Counts the job about to start when it is None."""
+        if self.over_time():
+            return "time limit"
+        if self.cfg.max_jobs and self.jobs_started >= self.cfg.max_jobs:
+            return "job budget"
+        self.jobs_started += 1
+        return None
 
     def add_defect(self, d: Defect, state: State | None = None) -> Defect:
         """Record a finding; the same finding seen again only counts. Returns the recorded defect."""

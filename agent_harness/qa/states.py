@@ -45,6 +45,9 @@ class QAConfig:
     depth: int = 2  # actions chained to reach a dialog/menu state
     workers: int = 2
     time_limit_s: float = 0.0  # 0: none; else stop starting jobs after this long (reported)
+    # 0: none; else start at most this many jobs (crawls, probes, queries; what is left is reported). Unlike the time
+    # limit, the same crawl on a busy machine as on an idle one: with an order_seed, a deterministic sample.
+    max_jobs: int = 0
     job_timeout_s: float = 45.0
     queries: bool = True
     max_queries: int = 6  # per query path (the declaration's max_queries wins)

@@ -38,8 +38,9 @@ class Worker(Prober):
 
     async def _handle(self, job) -> None:
         c = self.c
-        if c.over_time():
-            self._skip(job)
+        why = c.out_of_budget()
+        if why:
+            self._skip(job, why)
             return
         t0 = time.perf_counter()
         what = self._job_label(job)
@@ -61,15 +62,15 @@ class Worker(Prober):
 
             print(f"[qa w{self.i} {time.monotonic() - c.started:6.1f}s] {dt_:5.2f}s {what}", file=sys.stderr, flush=True)
 
-    def _skip(self, job) -> None:
+    def _skip(self, job, why: str) -> None:
         if job[0] == "probe":
             job[1].not_exercised += 1
         elif job[0] == "crawl":
             st = job[1]
             self.c.report.not_crawled.append({"url": st.url, "prefix": [a.describe() for a in st.prefix],
-                                              "template": st.template, "why": "time limit"})
+                                              "template": st.template, "why": why})
         elif job[0] == "query":
-            self.c.report.errors.append(f"query {job[1].name!r} {job[2]!r}: not run (time limit)")
+            self.c.report.errors.append(f"query {job[1].name!r} {job[2]!r}: not run ({why})")
 
     @staticmethod
     def _job_label(job) -> str:

@@ -287,6 +287,19 @@ def test_job_queue_orders_differ_between_seeds():
     assert len(orders) > 4  # 8 seeds, 30 jobs: almost surely all different
 
 
+
+def test_job_budget_stops_starting_jobs_and_says_why():
+    from types import SimpleNamespace
+
+    from agent_harness.qa.crawler import Crawler
+
+    me = SimpleNamespace(cfg=SimpleNamespace(max_jobs=3, time_limit_s=0), jobs_started=0, started=0.0)
+    me.over_time = lambda: Crawler.over_time(me)
+    assert [Crawler.out_of_budget(me) for _ in range(5)] == [None, None, None, "job budget", "job budget"]
+    me.cfg.max_jobs, me.jobs_started = 0, 0
+    assert all(Crawler.out_of_budget(me) is None for _ in range(50))  # 0: no cap
+
+
 # ------------------------------------------------------------------ aiming
 def test_click_point_is_on_screen_or_a_replay_error():
     from types import SimpleNamespace
