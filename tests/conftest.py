@@ -52,7 +52,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(xdist_group_of(item)))
-    if config.getoption("dist", "no") == "loadgroup":
+    # xdist's scheduler takes the order of the workers' collections, and a worker's own config says dist "no":
+    # sort there (PYTEST_XDIST_WORKER), not only where the option was given (seen: the batches handed out last).
+    if config.getoption("dist", "no") == "loadgroup" or os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=_long_rank)  # stable: the order inside a file is kept
 
 
