@@ -9,34 +9,14 @@ noisy machine. Last line: shell_s=<x> full_s=<x> ratio=<shell/full>
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import subprocess
 import sys
-import time
 
-PLAY = """
-import asyncio, sys
-from agent_harness.validate import validate_tasks
-from gym_core.runtime import Runtime
-from tasks.loader import load_tasks
-app, n = sys.argv[1], int(sys.argv[2])
-tasks = [t for t in load_tasks() if t.app == app and (t.template is None or t.id.endswith("-00"))][:n]
-async def run():
-    rt = Runtime.current()
-    try:
-        return await validate_tasks(tasks, workers=4, near_misses=True)
-    finally:
-        await rt.close()
-bad = [r.task_id for r in asyncio.run(run()) if not r.ok]
-sys.exit(f"probes failed: {bad}" if bad else 0)
-"""
+from bench.probe_batch import timed_batch
 
 
 def timed(exe: str, app: str, n: int) -> float:
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", PLAY, app, str(n)], check=True, env={**os.environ, "UIGYM_CHROMIUM": exe})
-    return time.perf_counter() - t0
+    return timed_batch(app, n, env={"UIGYM_CHROMIUM": exe})
 
 
 def main() -> None:

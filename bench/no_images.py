@@ -11,35 +11,18 @@ machine. Last line: blink_s=<x> guard_s=<x> ratio=<blink/guard>
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
-import time
 
-PLAY = """
-import asyncio, sys
-from agent_harness.validate import validate_tasks
-from gym_core.runtime import Runtime
-from tasks.loader import load_tasks
-app, n, way = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-if way == "guard":  # the way before: one browser, its image requests failed by the env's guard
-    _browser = Runtime.browser
-    Runtime.browser = lambda self, images=True: _browser(self)
-tasks = [t for t in load_tasks() if t.app == app and (t.template is None or t.id.endswith("-00"))][:n]
-async def run():
-    rt = Runtime.current()
-    try:
-        return await validate_tasks(tasks, workers=4, near_misses=True)
-    finally:
-        await rt.close()
-bad = [r.task_id for r in asyncio.run(run()) if not r.ok]
-sys.exit(f"probes failed: {bad}" if bad else 0)
+from bench.probe_batch import timed_batch
+
+# The way before: one browser, its image requests failed by the env's request guard.
+GUARD = """
+_browser = Runtime.browser
+Runtime.browser = lambda self, images=True: _browser(self)
 """
 
 
 def timed(way: str, app: str, n: int) -> float:
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", PLAY, app, str(n), way], check=True)
-    return time.perf_counter() - t0
+    return timed_batch(app, n, prelude=GUARD if way == "guard" else "")
 
 
 def main() -> None:
