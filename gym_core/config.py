@@ -37,8 +37,9 @@ class EnvConfig:
     screenshots: bool = True
     # False: the tab loads no pictures (it lives in the runtime's second Chromium, whose Blink requests none;
     # the env's request guard would also fail any image request), so neither the app server draws them nor
-    # Chromium decodes and rasters them, and no request is paused for each: a third of a food validation batch. The DOM, its text and its boxes are the same (the apps size their pictures in CSS). Only with
-    # screenshots=False, for the same players that never look.
+    # Chromium decodes and rasters them, and no request is paused for each: a quarter of a food validation batch
+    # (bench/no_images.py). The DOM, its text and its boxes are the same (the apps size their pictures in CSS). Only
+    # with screenshots=False, for the same players that never look.
     images: bool = True
     # The app's look (apps/_shared/looks.py; `uigym looks` lists them): None for the app's default, a look id,
     # a list of ids or "random" (every look): a list or "random" is drawn per episode from the reset's seed.

@@ -61,7 +61,7 @@ class Runtime:
         """The shared Chromium, relaunched if it crashed or was closed. `images=False`: the one whose pages
         load no pictures (EnvConfig.images), a Chromium of its own because Blink's image setting is the
         browser's: its pages never even request them, where the env's request guard would see, pause and fail
-        each one (a food page asks for ~90: a third of a food validation batch's time, bench/no_images.py)."""
+        each one (a food page asks for ~90: a quarter of a food validation batch's time, bench/no_images.py)."""
         async with self._lock:
             browser = self._browsers.get(images)
             if browser is None or not browser.is_connected():

@@ -1,6 +1,6 @@
 """Shared fixtures: one temporary UIGYM_HOME and one event loop (so one Chromium) per test session, and the
-grouping that lets `pytest -n N --dist loadgroup --no-loadscope-reorder` (pytest-xdist) split the suite safely
-(CI runs it with -n 2: README "Tests and CI")."""
+grouping meant to let `pytest -n N --dist loadgroup --no-loadscope-reorder` (pytest-xdist) split the suite (CI runs
+one process: in the workers the per-app groups did not hold and the batches ran twice, README "Tests and CI")."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
         time_limit: float = typer.Option(0, min=0, help="seconds; stop starting new jobs after this (0: none)"),
         max_jobs: int = typer.Option(0, min=0, help="start at most this many jobs: crawls, probes, queries (0: no cap)"),
         order_seed: Optional[int] = typer.Option(None, help="take the jobs in an order drawn from this seed (default: "
-                                                            "as found), so a --time-limit crawl covers another part"),
+                                                            "as found), so a capped crawl covers another part"),
         tasks: bool = typer.Option(True, "--tasks/--no-tasks", help="validate the app's tasks: oracle 1 / noop 0 / "
                                                                    "near-miss 0 (an episode each; the goal lint runs anyway)"),
         lint: bool = typer.Option(True, "--lint/--no-lint", help="lint the app's task goals (no browser)"),

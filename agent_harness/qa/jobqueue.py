@@ -4,8 +4,8 @@ A plain FIFO ran every declared query first (they are all known at the start), s
 an app with many queries (food: 95) spent it all there and exercised almost no controls.
 
 With an order seed (QAConfig.order_seed) each lane gives its jobs in an order drawn from the seed, not first
-in first out: a crawl capped in time then covers another part of the app under each seed (CI draws it from the
-commit, so over the commits a capped crawl covers what one crawl's cap leaves out). A probe is still queued
+in first out: a crawl capped in jobs or time then covers another part of the app under each seed (CI draws it
+from the committed tree of apps/, so over the changes to the clones a capped crawl covers what one cap leaves out). A probe is still queued
 only by its state's crawl, so a state is always crawled before its controls are exercised."""
 
 from __future__ import annotations

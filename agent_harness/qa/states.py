@@ -60,7 +60,7 @@ class QAConfig:
     rep: int = 8  # siblings that make a list (their controls are sampled, not all exercised)
     look: str | None = None  # the app's look crawled (apps/_shared/looks.py); None: its default
     # None: jobs in the order they were found; a number: in an order drawn from it (agent_harness/qa/jobqueue.py), so
-    # a crawl capped by time_limit_s covers another part of the app under each seed.
+    # a crawl capped by max_jobs or time_limit_s covers another part of the app under each seed.
     order_seed: int | None = None
 
     def as_dict(self) -> dict[str, Any]:

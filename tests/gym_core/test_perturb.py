@@ -301,17 +301,13 @@ def test_check_env_passes_with_every_family_on():
 
 
 # ------------------------------------------------------------------------- CI: templates under each family
-def _commit() -> str:
-    return commit()
-
-
 async def validate_sample(runtime, family: str, n: int, look: str | None = None) -> None:
     """Every probe of `n` templates' first instances, drawn for this commit, under `family`: oracle 1, noop 0,
     near-misses 0, adversarial variants 0, harmless variants 1."""
     from agent_harness.validate import validate_tasks
 
     firsts = {t.id: t for t in select_tasks("*/*") if t.id.endswith("-00")}
-    chosen = [firsts[i] for i in ci_sample(sorted(firsts), family, _commit(), n=n)]
+    chosen = [firsts[i] for i in ci_sample(sorted(firsts), family, commit(), n=n)]
     config = EnvConfig(screenshots=False, images=False, perturb=family, look=look)
     results = await validate_tasks(chosen, workers=1, config=config, runtime=runtime)
     assert all(r.probes for r in results)

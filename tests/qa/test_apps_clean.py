@@ -33,6 +33,8 @@ CONFIG = dict(workers=int(os.environ.get("UIGYM_QA_WORKERS", "2")), tasks=False,
 def order_seed(app: str, look: str) -> int:
     pinned = os.environ.get("UIGYM_QA_ORDER_SEED")
     return int(pinned) if pinned else tree_seed("apps", f"qa:{app}:{look}")
+
+
 # Every look of every app (issue #37: zero defects in the second looks too).
 LOOKS = [(app, look) for app in ("mail", "food", "crm") for look in app_looks(app)]
 
@@ -50,8 +52,9 @@ async def test_clone_has_zero_qa_defects(app, look, runtime, tmp_path):
     out = Path(os.environ.get("UIGYM_QA_OUT") or tmp_path) / f"{app}-{look}"
     report.write(out)
     cov = report.coverage()
-    print(f"\nQA {app} ({look}, order seed {config['order_seed']}): " + json.dumps({k: cov[k] for k in ("pages", "dialog_states", "exercised", "queries",
-                                                          "defects", "qa_errors", "seconds") if k in cov}))
+    shown = ("pages", "dialog_states", "exercised", "queries", "defects", "qa_errors", "seconds")
+    print(f"\nQA {app} ({look}, order seed {config['order_seed']}): "
+          + json.dumps({k: cov[k] for k in shown if k in cov}))
     assert report.declared, f"apps/{app}/qa.py is missing"
     assert cov["exercised"] >= 25 and cov["pages"] >= 8, cov  # a crawl that reached the app (not a coverage goal)
     for err in report.errors[:5]:  # QA's own trouble (a control that vanished mid-probe): reported, not a defect
