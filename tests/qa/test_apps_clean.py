@@ -55,9 +55,12 @@ async def test_clone_has_zero_qa_defects(app, look, runtime, tmp_path):
     shown = ("pages", "dialog_states", "exercised", "queries", "defects", "qa_errors", "seconds")
     print(f"\nQA {app} ({look}, order seed {config['order_seed']}): "
           + json.dumps({k: cov[k] for k in shown if k in cov}))
-    assert report.declared, f"apps/{app}/qa.py is missing"
-    assert cov["exercised"] >= 25 and cov["pages"] >= 8, cov  # a crawl that reached the app (not a coverage goal)
     for err in report.errors[:5]:  # QA's own trouble (a control that vanished mid-probe): reported, not a defect
         print("  qa error:", err)
+    assert report.declared, f"apps/{app}/qa.py is missing"
+    # A crawl that reached the app, not a coverage goal: which of the 80 jobs are crawls, probes or queries depends on
+    # how the two workers interleave (CRM's 40 declared queries share the budget; CI's run of one commit exercised 24
+    # controls where this machine exercised 26), so the floor only catches a crawl that broke.
+    assert cov["exercised"] >= 15 and cov["pages"] >= 8, cov
     defects = [f"{d.kind}: {d.detail} ({d.page})" for d in report.defects]
     assert not defects, f"{len(defects)} defects, report in {out}:\n" + "\n".join(defects[:30])
