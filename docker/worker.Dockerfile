@@ -26,6 +26,7 @@ COPY grading grading
 COPY tasks tasks
 COPY gym_core gym_core
 COPY bench bench
+COPY experiments experiments
 COPY apps apps
 COPY agent_harness agent_harness
 # README.md last: pyproject.toml names it as the readme, and it changes more often than the code.

@@ -21,7 +21,8 @@ def register(app: typer.Typer) -> None:
         copy_images: bool = typer.Option(False, help="copy screenshots into the report (a folder that stands "
                                                      "alone) instead of linking into the run folders"),
     ):
-        """Write a static HTML report: summaries, pass@k, breakdowns, errors, and a trajectory viewer."""
+        """Write a static HTML report: summaries, pass@k, breakdowns, errors, and a trajectory viewer; print each
+        run's summary and where the report is."""
         from rich.console import Console
 
         from agent_harness.report import write_report
@@ -52,4 +53,15 @@ def register(app: typer.Typer) -> None:
             out = runs[0] / "report" if len(runs) == 1 else \
                 Path("reports") / f"compare-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
         index = write_report(runs, out, title=title, copy_images=copy_images)
-        Console().print(f"report: {index}")
+        # What the report says first, here too: one run's summary (its tables, step budget and ungraded line, as
+        # `uigym eval` printed them), or each compared run's summary table.
+        from agent_harness.results import latest_results, read_results
+        from agent_harness.summary import print_summary, summary_table
+
+        console = Console()
+        if len(runs) == 1:
+            print_summary(latest_results(read_results(runs[0])), title=str(runs[0]), console=console, out=runs[0])
+        else:
+            for r in runs:
+                console.print(summary_table(latest_results(read_results(r)), title=str(r)))
+        console.print(f"report: {index}")
