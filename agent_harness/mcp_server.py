@@ -34,7 +34,7 @@ from mcp.types import INVALID_PARAMS
 
 from apps.tool_args import MalformedArgs, encode_args
 from gym_core.env import AsyncUIEnv
-from gym_core.server import ControlClient, InvalidToolArguments, ToolCallError
+from gym_core.server import ControlClient, InvalidToolArguments, ServerError, ToolCallError
 from gym_core.world_env import DONE_TOOL, WorldEnv
 from tasks import Task
 
@@ -225,7 +225,11 @@ class McpEpisodes:
             return _error("this task's episode is not over: call done first")
         if self.index + 1 >= len(self.tasks):
             return _error(f"there is no task after this one (task {self.index + 1} of {len(self.tasks)})")
-        await self._reset(self.index + 1)
+        try:
+            await self._reset(self.index + 1)
+        except ServerError as e:  # the app could not reset the world (down, restarting): said, and asked again
+            self.index -= 1
+            return _error(f"the next task's world could not be reset: {e}; call next_task again")
         text = f"task {self.index + 1} of {len(self.tasks)}: {self.goal()}"
         content: list = [types.TextContent(type="text", text=text)]
         if self.screen and self.env.last_png is not None:
@@ -236,7 +240,7 @@ class McpEpisodes:
 
     # ----------------------------------------------------------------------------------- the goal
     def goal(self) -> str:
-        return self.env.goal
+        return self.task.goal if self.task is not None else ""
 
     def prompts(self) -> list[types.Prompt]:
         if self.task is None:

@@ -222,6 +222,38 @@ async def test_screen_mode_plays_a_task_by_coordinates_and_done_is_graded(toy_ru
     no_errors_logged(caplog)
 
 
+
+# The oracle's screen actions (agent_harness/agents/oracle.py) as the screen tools' calls.
+SCREEN_CALL = {"click": "click", "type": "type", "keypress": "key", "scroll": "scroll"}
+
+
+async def test_screen_mode_plays_an_easy_mail_task_with_the_oracles_coordinates(runtime, caplog):
+    """The real mail clone: the oracle (the test's privilege: it reads the page to find its targets) says
+    where to click and what to type; the client does it through the screen tools, by coordinates only."""
+    from agent_harness.agents.oracle import OracleAgent
+    from tasks import load_task
+
+    caplog.set_level(logging.WARNING)
+    task = load_task("mail/star-latest-from-00")
+    async with episode_server(runtime, [task], grade=True, screen=True) as (url, episodes, heard), \
+            client(url) as session:
+        assert (await session.get_prompt("task")).messages[0].content.text == task.goal
+        shot = (await session.call_tool("screenshot", {})).content[0]
+        assert Image.open(io.BytesIO(base64.b64decode(shot.data))).size == (episodes.env.width, episodes.env.height)
+        oracle = OracleAgent()
+        await oracle.reset(episodes.env, task)
+        called = []
+        while (action := await oracle.act({}))["type"] != "done":
+            name = SCREEN_CALL[action.pop("type")]
+            result = await session.call_tool(name, action)
+            assert not result.is_error and result.content[-1].type == "image", (name, action, result.content)
+            called.append(name)
+        assert {"click", "type", "key"} <= set(called)
+        done = await session.call_tool("done", {})
+        assert done.structured_content["score"] == 1.0 and done.structured_content["passed"] is True
+    assert heard == [(task.id, heard[0][1])] and heard[0][1]["score"] == 1.0
+    no_errors_logged(caplog)
+
 # ------------------------------------------------------------------------------------------ MCP Inspector
 @pytest.fixture(scope="session")
 def inspector() -> list[str]:
