@@ -5,6 +5,7 @@ their schemas, completes a task the verifier grades 1, and cannot reach another 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -37,18 +38,27 @@ async def served(tmp_path):
         await control.reset("w1", task.seed, None, task.fixtures)
         await control.reset("w2", task.seed, None, task.fixtures)
         mcp = build_server(control, "w1", (await control.tools())["tools"], name="uigym-mail")
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        uv = uvicorn.Server(uvicorn.Config(streamable_http_app(mcp), log_level="warning"))
-        serving = asyncio.create_task(uv.serve(sockets=[sock]))
-        while not uv.started:
-            await asyncio.sleep(0.05)
         try:
-            yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", control, task
+            async with http_served(mcp) as url:
+                yield url, control, task
         finally:
-            uv.should_exit = True
-            await serving
             await asyncio.to_thread(pool.stop_all)
+
+
+@contextlib.asynccontextmanager
+async def http_served(mcp):
+    """`mcp` (an MCP Server) at a free port of this process over streamable HTTP; yields its URL."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    uv = uvicorn.Server(uvicorn.Config(streamable_http_app(mcp), log_level="warning"))
+    serving = asyncio.create_task(uv.serve(sockets=[sock]))
+    while not uv.started:
+        await asyncio.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+    finally:
+        uv.should_exit = True
+        await serving
 
 
 async def test_the_sdk_client_lists_tools_and_completes_a_task_graded_1(served):

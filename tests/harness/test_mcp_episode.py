@@ -6,7 +6,6 @@ process, on the toy app served as "mail") and the MCP Inspector's CLI, a client 
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import io
@@ -14,14 +13,12 @@ import json
 import logging
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-import uvicorn
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -29,11 +26,11 @@ from mcp.types import INVALID_PARAMS
 from PIL import Image
 
 from agent_harness.commands.mcp import READY
-from agent_harness.mcp_server import GOAL_URI, McpEpisodes, build_episode_server, streamable_http_app
+from agent_harness.mcp_server import GOAL_URI, McpEpisodes, build_episode_server
 from gym_core.config import EnvConfig
 from gym_core.env import AsyncUIEnv
 from gym_core.tool_env import AsyncToolEnv
-from tests.harness.test_mcp import served  # noqa: F401 - the fixture: a bare world's server (no task)
+from tests.harness.test_mcp import http_served, served  # noqa: F401 - served: a bare world's server (no task)
 from tests.harness.toy_tasks import TOY_MODULE, toy_tasks, write_tasks_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,18 +48,10 @@ async def episode_server(runtime, tasks, *, grade: bool, screen: bool = False, m
     env = env_cls("mail", EnvConfig(max_steps=max_steps), runtime, world_id=f"mcp-ep-{time.monotonic_ns()}")
     episodes = McpEpisodes(env, tasks, grade=grade, on_end=lambda t, v: heard.append((t.id, v)))
     await episodes.start()
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    uv = uvicorn.Server(uvicorn.Config(streamable_http_app(build_episode_server(episodes, name="uigym-mail")),
-                                       log_level="warning"))
-    serving = asyncio.create_task(uv.serve(sockets=[sock]))
-    while not uv.started:
-        await asyncio.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", episodes, heard
+        async with http_served(build_episode_server(episodes, name="uigym-mail")) as url:
+            yield url, episodes, heard
     finally:
-        uv.should_exit = True
-        await serving
         await env.close()
 
 
