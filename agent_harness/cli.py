@@ -70,6 +70,23 @@ JUDGE_URL_HELP = "LLM judge: OpenAI-compatible endpoint for judged tasks (defaul
 JUDGE_MODEL_HELP = "LLM judge: model name (default $UIGYM_JUDGE_MODEL)"
 
 
+def _say_resumed(out: Path, tasks: list, retry_errors: bool) -> None:
+    """One line when OUT already holds finished episodes of these tasks: a rerun into it keeps them (and skips
+    them), which a reader of the summary must know (its rows include them)."""
+    from agent_harness.results import latest_results, read_results
+
+    if not (out / "results.jsonl").exists():
+        return
+    ids = {t.id for t in tasks}
+    kept = [r for r in latest_results(read_results(out))
+            if r["task_id"] in ids and not (retry_errors and r.get("error"))]  # --retry-errors reruns those
+    if kept:
+        errors = sum(1 for r in kept if r.get("error"))
+        again = f"; --retry-errors reruns the {errors} with an error" if errors and not retry_errors else ""
+        console.print(f"[yellow]resuming {out}: {len(kept)} finished episodes of these tasks are kept, not rerun"
+                      f"{again} (another --out starts afresh)[/yellow]")
+
+
 def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
     out = {}
     for v in values or []:
@@ -305,6 +322,7 @@ def eval_cmd(
     where = f"ray={ray} actors" if ray else (f"procs={procs}" if procs > 1 else "in-process")
     console.print(f"[bold]uigym eval[/bold]: agent={label} mode={mode} tasks={len(chosen)} samples={samples} "
                   f"workers={workers} ({where}) -> {out}")
+    _say_resumed(out, chosen, retry_errors)
     rows = run_eval_with_progress(cfg, console)
     print_summary(rows, title=f"uigym eval: {label}", console=console, out=out)  # pass@k and pass^k with samples
     for r in [r for r in rows if r.get("error")][:5]:

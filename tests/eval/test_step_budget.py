@@ -63,6 +63,10 @@ def test_eval_with_a_budget_cuts_episodes_and_every_report_shows_it(tmp_path, mo
     star = rows["mail/toy-star-note-2"]  # its tool plan takes 3 steps: cut at 1, a failure
     assert star["steps"] == 1 and not star["passed"] and rows["mail/toy-add-note"]["passed"]
     assert line in (run / "report" / "index.html").read_text()
+    # The same eval into the same folder keeps the finished episodes, and says so (the summary includes them).
+    r = CliRunner().invoke(app, [*args, "--step-budget", "easy=1,medium=8"], terminal_width=200)
+    said = " ".join(r.output.split())
+    assert r.exit_code == 0 and "2 finished episodes of these tasks are kept, not rerun" in said, r.output
     # `uigym report` prints the run's summary (its pass rate and budget), not only the report's path.
     r = CliRunner().invoke(app, ["report", str(run), "--out", str(tmp_path / "rep")], terminal_width=100)
     assert r.exit_code == 0, r.output
