@@ -73,18 +73,18 @@ JUDGE_MODEL_HELP = "LLM judge: model name (default $UIGYM_JUDGE_MODEL)"
 def _say_resumed(out: Path, tasks: list, retry_errors: bool) -> None:
     """One line when OUT already holds finished episodes of these tasks: a rerun into it keeps them (and skips
     them), which a reader of the summary must know (its rows include them)."""
-    from agent_harness.results import latest_results, read_results
+    from agent_harness.results import latest_results, needs_rerun, read_results
 
     if not (out / "results.jsonl").exists():
         return
     ids = {t.id for t in tasks}
-    kept = [r for r in latest_results(read_results(out))
-            if r["task_id"] in ids and not (retry_errors and r.get("error"))]  # --retry-errors reruns those
+    mine = [r for r in latest_results(read_results(out)) if r["task_id"] in ids]
+    kept = [r for r in mine if not needs_rerun(r, retry_errors)]  # what the runner skips (one rule: results.py)
     if kept:
-        errors = sum(1 for r in kept if r.get("error"))
-        again = f"; --retry-errors reruns the {errors} with an error" if errors and not retry_errors else ""
+        again = sum(1 for r in kept if needs_rerun(r, True))
+        more = f"; --retry-errors would rerun the {again} without a grade" if again else ""
         console.print(f"[yellow]resuming {out}: {len(kept)} finished episodes of these tasks are kept, not rerun"
-                      f"{again} (another --out starts afresh)[/yellow]")
+                      f"{more} (another --out starts afresh)[/yellow]")
 
 
 def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
