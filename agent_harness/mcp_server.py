@@ -180,9 +180,7 @@ class McpEpisodes:
         content: list = []
         structured: dict | None = None
         if self.screen:
-            if self.env.last_png is not None:
-                content.append(types.ImageContent(type="image", data=base64.b64encode(self.env.last_png).decode(),
-                                                  mime_type="image/png"))
+            content += self._screen()
         elif not done and not error:
             text = obs["tool_result"]
             content.append(types.TextContent(type="text", text=text))
@@ -211,19 +209,29 @@ class McpEpisodes:
         if self.grade and self.task is not None:
             ended.update(score=verify.get("score"), passed=verify.get("passed"), graded=info.get("graded"),
                          checks=[{k: c[k] for k in ("name", "passed", "detail")} for c in verify.get("checks", [])])
-        left = len(self.tasks) - 1 - self.index
-        if left:
-            ended["next"] = f"{left} more task{'s' if left > 1 else ''}: call next_task"
+        if self.left:
+            ended["next"] = f"{self.left} more task{'s' if self.left > 1 else ''}: call next_task"
         return ended
 
+    @property
+    def left(self) -> int:
+        """The tasks after the current one."""
+        return len(self.tasks) - 1 - self.index
+
     def _after(self) -> str:
-        left = len(self.tasks) - 1 - self.index
-        return "; call next_task for the next task" if left else "; there is no task after this one"
+        return "; call next_task for the next task" if self.left else "; there is no task after this one"
+
+    def _screen(self) -> list[types.ImageContent]:
+        """The screen after the last step or reset, as the tools' result carries it (none before one)."""
+        if not self.screen or self.env.last_png is None:
+            return []
+        return [types.ImageContent(type="image", data=base64.b64encode(self.env.last_png).decode(),
+                                   mime_type="image/png")]
 
     async def _next(self) -> types.CallToolResult:
         if not self.env.done:
             return _error("this task's episode is not over: call done first")
-        if self.index + 1 >= len(self.tasks):
+        if not self.left:
             return _error(f"there is no task after this one (task {self.index + 1} of {len(self.tasks)})")
         try:
             await self._reset(self.index + 1)
@@ -231,10 +239,7 @@ class McpEpisodes:
             self.index -= 1
             return _error(f"the next task's world could not be reset: {e}; call next_task again")
         text = f"task {self.index + 1} of {len(self.tasks)}: {self.goal()}"
-        content: list = [types.TextContent(type="text", text=text)]
-        if self.screen and self.env.last_png is not None:
-            content.append(types.ImageContent(type="image", data=base64.b64encode(self.env.last_png).decode(),
-                                              mime_type="image/png"))
+        content: list = [types.TextContent(type="text", text=text), *self._screen()]
         return types.CallToolResult(content=content, structured_content={
             "task": self.index + 1, "of": len(self.tasks), "goal": self.goal()})
 
