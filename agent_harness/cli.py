@@ -698,7 +698,7 @@ def _register_feature_commands() -> None:
 
     from agent_harness.commands import COMMAND_MODULES
 
-    for name in COMMAND_MODULES:
+    for name in [*COMMAND_MODULES, "agent_harness.openenv_cmd"]:  # `uigym openenv` (environments/openenv_uigym)
         importlib.import_module(name).register(app)
 
 

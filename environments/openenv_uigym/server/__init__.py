@@ -1,0 +1,1 @@
+"""The server side: UIGymEnvironment (OpenEnv's Environment over uigym's envs) and the FastAPI app."""
