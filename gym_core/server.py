@@ -241,10 +241,13 @@ class ControlClient:
         return await self.client.request(method, f"{self.server.control_url}{path}",
                                          headers={**self.server.headers, **headers}, timeout=300.0, **kw)
 
-    async def reset(self, world: str, seed: int, now: str | None, fixtures: list[dict], look: str | None = None) -> dict:
+    async def reset(self, world: str, seed: int, now: str | None, fixtures: list[dict], look: str | None = None,
+                    family: str | None = None) -> dict:
         body = {"seed": seed, "now": now, "fixtures": fixtures}
         if look is not None:
             body["look"] = look
+        if family is not None:  # a seed family other than the app's own (AppSpec.families)
+            body["family"] = family
         return await self._call("POST", f"/worlds/{world}/reset", json=body)
 
     async def state(self, world: str, written_only: bool = False) -> dict:

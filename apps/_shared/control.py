@@ -7,7 +7,8 @@ containers the control port is reachable by whoever can reach the app's host).
 
 Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
     GET    /health
-    POST   /worlds/<id>/reset    {"seed": int, "now": ISO date-time, "fixtures": [...], "look": id}
+    POST   /worlds/<id>/reset    {"seed": int, "now": ISO date-time, "fixtures": [...], "look": id,
+                                  "family": a seed family of the app's (AppSpec.families), or left out}
                                  -> {..., "cookie", "look"}
     GET    /worlds/<id>/state[?written=1]   (written=1: only the tables written since the reset, named in
                                           `_written`; None there when unknown and the whole world is sent)
@@ -108,9 +109,9 @@ def create_control_app(page_app: Flask) -> Flask:
     def reset(world_id: str):
         store.check_id(world_id)
         body = _json_body()
-        unknown = set(body) - {"seed", "now", "fixtures", "look"}
+        unknown = set(body) - {"seed", "now", "fixtures", "look", "family"}
         if unknown:
-            raise WorldError(f"unknown keys {sorted(unknown)}: the body is {{seed, now, fixtures, look}}")
+            raise WorldError(f"unknown keys {sorted(unknown)}: the body is {{seed, now, fixtures, look, family}}")
         look = body.get("look")
         if look is not None and not isinstance(look, str):
             raise WorldError("'look' must be a string: one of the app's looks")
@@ -126,7 +127,7 @@ def create_control_app(page_app: Flask) -> Flask:
         seed = body.get("seed")
         if seed is None:
             seed = page_app.config.get("DEFAULT_SEED", 0)
-        info = store.reset(world_id, seed, body.get("now"), fixtures)
+        info = store.reset(world_id, seed, body.get("now"), fixtures, family=body.get("family"))
         return jsonify({**info, "cookie": {"name": WORLD_COOKIE, "value": sign_world(page_app, world_id, look)},
                         "look": look or spec.default_look})
 

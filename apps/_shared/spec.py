@@ -30,6 +30,12 @@ class AppSpec:
     # (the fingerprint also covers the schema, and Faker's version: another Faker draws other names).
     fingerprint_modules: list[str] = field(default_factory=list)
     vocab_dir: Path | None = None
+    # Seed families beside the app's own (the default): family name -> (seed, now) -> rows, e.g. "workspace"
+    # (seed_data/workspace.py: one cast over the three apps). A family's snapshots are keyed apart from the
+    # default's, fingerprinted also by `family_modules`; a reset names its family, or gets the default.
+    families: dict[str, Callable[[int, dt.datetime], dict[str, list[dict[str, Any]]]]] = field(default_factory=dict)
+    family_modules: list[str] = field(default_factory=list)
+    family_vocab_dirs: list[Path] = field(default_factory=list)
     # Fields that change by merely looking (e.g. "recently viewed"): ignored by unchanged_except.
     volatile: dict[str, list[str]] = field(default_factory=dict)
     # Let the app's pages run inline scripts and on* handlers (test fixture apps written that way). The

@@ -129,8 +129,27 @@ class WorldStore:
             self._fingerprint = h.hexdigest()[:16]
         return self._fingerprint
 
-    def snapshot_path(self, seed: int, now: dt.datetime) -> Path:
+    def family_fingerprint(self) -> str:
+        """Hash of the seed families' code (AppSpec.family_modules): a family's snapshots are keyed by it too."""
+        h = hashlib.sha256()
+        for mod_name in self.spec.family_modules:
+            h.update(inspect.getsource(importlib.import_module(mod_name)).encode())
+        for folder in self.spec.family_vocab_dirs:
+            for path in sorted(Path(folder).rglob("*.json")):
+                h.update(path.name.encode() + path.read_bytes())
+        return h.hexdigest()[:12]
+
+    def check_family(self, family: Any) -> str | None:
+        if family is None:
+            return None
+        if not isinstance(family, str) or family not in self.spec.families:
+            raise WorldError(f"'family' must be one of {sorted(self.spec.families)} or left out, got {family!r}")
+        return family
+
+    def snapshot_path(self, seed: int, now: dt.datetime, family: str | None = None) -> Path:
         key = f"s{seed}-{now.strftime('%Y%m%dT%H%M%S')}-{self.fingerprint()}"
+        if family is not None:  # another seed family: its own key, never a default snapshot's name
+            key = f"{family}-{key}-{self.family_fingerprint()}"
         path = self.snap_dir / f"{key}.sqlite"
         if path.exists():
             return path
@@ -138,16 +157,17 @@ class WorldStore:
             lock = self._snap_locks.setdefault(key, threading.Lock())
         with lock:
             if not path.exists():
-                self._build_snapshot(path, seed, now)
+                self._build_snapshot(path, seed, now, family)
         return path
 
-    def _build_snapshot(self, path: Path, seed: int, now: dt.datetime) -> None:
+    def _build_snapshot(self, path: Path, seed: int, now: dt.datetime, family: str | None = None) -> None:
         tmp = path.with_name(f".{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.unlink(missing_ok=True)
         engine = create_engine(f"sqlite:///{tmp}")
         try:
             self.spec.base.metadata.create_all(engine)
-            rows_by_table = self.spec.build_world(seed, now)
+            build = self.spec.build_world if family is None else self.spec.families[family]
+            rows_by_table = build(seed, now)
             tables = self.spec.base.metadata.tables
             unknown = set(rows_by_table) - set(tables)
             if unknown:
@@ -162,6 +182,8 @@ class WorldStore:
                     text(f"INSERT INTO {META_TABLE} (key, value) VALUES ('seed', :s), ('now', :n), ('start', :k)"),
                     {"s": str(seed), "n": now.isoformat(), "k": _short_hash(path.stem)},
                 )
+                if family is not None:
+                    conn.execute(text(f"INSERT INTO {META_TABLE} (key, value) VALUES ('family', :f)"), {"f": family})
             engine.dispose()
             con = sqlite3.connect(tmp)
             con.execute("VACUUM")
@@ -206,12 +228,13 @@ class WorldStore:
                 self._engines[world_id] = eng
         return eng
 
-    def reset(self, world_id: str, seed: int, now: Any, fixtures: list[dict]) -> dict:
+    def reset(self, world_id: str, seed: int, now: Any, fixtures: list[dict], family: str | None = None) -> dict:
         t0 = time.perf_counter()
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise WorldError(f"'seed' must be an integer in [0, 2**63), got {seed!r}")
+        family = self.check_family(family)
         now_dt = parse_now(now, self.spec.default_now)
-        snap = self.snapshot_path(seed, now_dt)
+        snap = self.snapshot_path(seed, now_dt, family)
         path = self.world_path(world_id)
         with self._world_lock(world_id):
             src = sqlite3.connect(f"file:{snap}?mode=ro", uri=True)
@@ -235,13 +258,16 @@ class WorldStore:
                     # A value the column cannot take (wrong type, a broken constraint): the caller's input.
                     raise FixtureError(f"the fixtures cannot be applied: {str(e).splitlines()[0][:300]}") from None
             self.written.start(world_id)  # the start state: what the episode writes from here is recorded
-        return {
+        info = {
             "world": world_id,
             "app": self.spec.name,
             "seed": seed,
             "now": now_dt.isoformat(),
             "ms": round((time.perf_counter() - t0) * 1000, 2),
         }
+        if family is not None:
+            info["family"] = family
+        return info
 
     def drop(self, world_id: str) -> bool:
         path = self.world_path(world_id)
@@ -307,6 +333,8 @@ class WorldStore:
             "now": meta.get("now"),
             "volatile": self.spec.volatile,
         }
+        if "family" in meta:
+            out["_meta"]["family"] = meta["family"]
         return out
 
 

@@ -81,3 +81,12 @@ def build(seed: int, now: dt.datetime) -> dict[str, list[dict[str, Any]]]:
     rows = seed_data.crm.build(seed, now)
     add_feed(rows, seed, now)
     return rows
+
+
+def build_workspace(seed: int, now: dt.datetime) -> dict[str, list[dict[str, Any]]]:
+    """The CRM world of workspace seed `seed` (seed_data/workspace.py) plus its seeded Chatter."""
+    import seed_data.workspace
+
+    rows = seed_data.workspace.build_app("crm", seed, now)
+    add_feed(rows, seed, now)
+    return rows

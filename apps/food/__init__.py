@@ -16,12 +16,25 @@ def _build_world(seed: int, now: dt.datetime):
     return build_world(seed, now)
 
 
+def _workspace_world(seed: int, now: dt.datetime):
+    from seed_data.workspace import build_app
+    return build_app("food", seed, now)
+
+
+def _workspace_fingerprint():
+    import seed_data.workspace
+    return seed_data.workspace.FINGERPRINT_MODULES, seed_data.workspace.VOCAB_DIRS
+
+
 SPEC = AppSpec(
     name="food",
     title="Forkful",
     import_name="apps.food",
     base=Base,
     build_world=_build_world,
+    families={"workspace": _workspace_world},  # seed_data/workspace.py: one cast over mail, food and crm
+    family_modules=_workspace_fingerprint()[0],
+    family_vocab_dirs=_workspace_fingerprint()[1],
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"doordash": "Forkful", "ubereats": "Munchr"},
     held_out_looks=("ubereats",),  # train on the default look, evaluate here too

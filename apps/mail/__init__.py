@@ -10,12 +10,25 @@ from apps._shared import create_app as _create_app
 from apps.mail.models import Base
 
 
+def _workspace_world(seed: int, now: dt.datetime):
+    from seed_data.workspace import build_app
+    return build_app("mail", seed, now)
+
+
+def _workspace_fingerprint():
+    import seed_data.workspace
+    return seed_data.workspace.FINGERPRINT_MODULES, seed_data.workspace.VOCAB_DIRS
+
+
 SPEC = AppSpec(
     name="mail",
     title="Inkbox",
     import_name="apps.mail",
     base=Base,
     build_world=seed_data.mail.build,
+    families={"workspace": _workspace_world},  # seed_data/workspace.py: one cast over mail, food and crm
+    family_modules=_workspace_fingerprint()[0],
+    family_vocab_dirs=_workspace_fingerprint()[1],
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"gmail": "Inkbox", "outlook": "Quill Mail"},
     held_out_looks=("outlook",),  # train on the default look, evaluate here too
