@@ -15,7 +15,7 @@ import random
 from typing import AsyncIterator
 
 from agent_harness.agents.base import Agent
-from agent_harness.locate import locate, scroll_plan
+from agent_harness.locate import clear_box, locate, scroll_plan
 from gym_core.perturb import OVERLAY_KINDS, covering_dismiss, modal_dismiss, point_dismiss
 from tasks import SolutionStep, Target
 from tasks.looks import steps_in_look_by_step
@@ -74,7 +74,7 @@ class OracleAgent(Agent):
             try:
                 plan = scroll_plan(found, env.width, env.height)
                 if plan is None:
-                    b = found.box
+                    b = clear_box(found, env.width, env.height)
                     if self.jitter > 0:
                         fx = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
                         fy = 0.5 + self.rng.uniform(-self.jitter, self.jitter) / 2
