@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.text import Text
 
 
 def register(app: typer.Typer) -> None:
@@ -123,8 +124,9 @@ def register(app: typer.Typer) -> None:
                 for d in r.defects[:40]:
                     el = d.element or {}
                     what = f" {el.get('role', '')} {el.get('name', '')!r}" if el.get("role") else ""
-                    console.print(f"[red]✗[/red] [{r.app}] {d.kind}{what} on {d.page}: {d.detail}"
-                                  + (f" (×{d.count})" if d.count > 1 else ""), markup=False, highlight=False)
+                    line = f"[{r.app}] {d.kind}{what} on {d.page}: {d.detail}" + (f" (×{d.count})" if d.count > 1 else "")
+                    # The defect's own words stay literal (a page's text may hold "[...]"); the mark is red.
+                    console.print(Text("✗ ", style="red") + Text(line), highlight=False)
                 if len(r.defects) > 40:
                     console.print(f"... and {len(r.defects) - 40} more in the report")
                 if r.errors:

@@ -104,6 +104,17 @@ def test_record_page_has_three_columns_quick_actions_and_associations(hs, dbs):
     assert "About this company" in html and ">Create deal<" in html and ">Create ticket<" in html
 
 
+@pytest.mark.parametrize("model", [m.Account, m.Contact, m.Lead, m.Opportunity, m.Case, m.Task, m.Event])
+def test_a_record_pages_back_link_opens_a_page(hs, dbs, model):
+    """The card's back link (`< Contacts`) leads to a page for every kind of record; a meeting (Event), which has no
+    index of its own, goes back to the record it is about (QA found `Meetings` -> /lightning/o/Event/list, a 404)."""
+    rec = _first(dbs, model)
+    html = _get(hs, f"/lightning/r/{model.__name__}/{rec.id}/view")
+    crumbs = re.search(r'<div class="hs-crumbs">\s*<a href="([^"]+)"', html)
+    assert crumbs, model.__name__
+    _get(hs, unescape(crumbs.group(1)))
+
+
 def _pages_for_names(hs, dbs) -> str:
     """Every page a renamed control lives on (a record of each kind, its list, a contact with duplicates, lead
     conversion and its result)."""
