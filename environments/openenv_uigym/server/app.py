@@ -129,7 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     url = f"http://{args.host}:{sock.getsockname()[1]}"
     print(f"{READY} url={url} app={settings.app or 'any'} mode={settings.mode} "
           f"max_concurrent_envs={args.max_concurrent_envs}", flush=True)
-    config = uvicorn.Config(application, log_level="warning", ws_max_size=100 * 1024 * 1024)
+    # No per-message deflate: a screenshot is a PNG (compressed already) in base64, which deflate hardly shrinks
+    # and would cost every step a compression and a decompression.
+    config = uvicorn.Config(application, log_level="warning", ws_max_size=100 * 1024 * 1024,
+                            ws_per_message_deflate=False)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 
