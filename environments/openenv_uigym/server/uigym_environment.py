@@ -86,6 +86,7 @@ class UIGymEnvironment(Environment[UIGymAction, UIGymObservation, UIGymState]):
     # Live sessions of this process (for /uigym/stats): the envs whose world and context are not closed yet.
     _live: "set[UIGymEnvironment]" = set()
     _live_lock = threading.Lock()
+    _closing: "set[asyncio.Task]" = set()  # closes scheduled on the loop (OpenEnv's stateless HTTP routes)
 
     def __init__(self, settings: Settings | None = None):
         # Called by OpenEnv in a worker thread: nothing here may touch the event loop.
@@ -94,7 +95,6 @@ class UIGymEnvironment(Environment[UIGymAction, UIGymObservation, UIGymState]):
         self._env: AsyncUIEnv | AsyncToolEnv | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._state = UIGymState(mode=self.settings.mode, app=self.settings.app)
-        self._pending_close: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ metadata
     def get_metadata(self) -> EnvironmentMetadata:
@@ -228,7 +228,9 @@ class UIGymEnvironment(Environment[UIGymAction, UIGymObservation, UIGymState]):
         except RuntimeError:
             running = None
         if running is loop:
-            self._pending_close = loop.create_task(self.aclose())
+            task = loop.create_task(self.aclose())
+            self._closing.add(task)  # the loop keeps only a weak reference to a task
+            task.add_done_callback(self._closing.discard)
             return
         asyncio.run_coroutine_threadsafe(self.aclose(), loop).result(CLOSE_TIMEOUT_S)
 
