@@ -14,5 +14,10 @@ for _app in APP_MODULES:
         _id = f"uigym/{_app}{_suffix}-v0"
         if _id not in gymnasium.registry:
             gymnasium.register(id=_id, entry_point="gym_core.sync_env:UIEnv", kwargs={"app": _app, "mode": _mode})
+# uigym/workspace-v0, -tools-v0, -hybrid-v0: the three apps over one cast, in tabs (gym_core/workspace_env.py).
+for _suffix, _mode in (("", "ui"), ("-tools", "tools"), ("-hybrid", "hybrid")):
+    _id = f"uigym/workspace{_suffix}-v0"
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point="gym_core.workspace_env:WorkspaceEnv", kwargs={"mode": _mode})
 
 __all__ = ["AsyncUIEnv", "AsyncToolEnv", "EnvConfig", "Runtime", "Action", "ActionError", "parse_action"]

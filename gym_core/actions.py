@@ -84,6 +84,14 @@ class ToolUse(_Action):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
+class SwitchTab(_Action):
+    """Bring another tab to the front (the workspace env, gym_core/workspace_env.py): an app's name ("crm")
+    or its tab's number from 1, as Ctrl+1..3 counts them."""
+
+    type: Literal["switch_tab"] = "switch_tab"
+    tab: Union[int, str]
+
+
 Action = Annotated[
     Union[Click, DoubleClick, Move, Drag, Scroll, Type, KeyPress, Wait, Screenshot, Done],
     Field(discriminator="type"),
@@ -93,8 +101,11 @@ ACTION_TYPES = ["click", "double_click", "move", "drag", "scroll", "type", "keyp
 TOOL_ACTION_TYPES = ["tool", "done"]
 HYBRID_ACTION_TYPES = [*ACTION_TYPES, "tool"]
 MODE_ACTION_TYPES = {"ui": ACTION_TYPES, "tools": TOOL_ACTION_TYPES, "hybrid": HYBRID_ACTION_TYPES}
+# The workspace env's (several apps in tabs): each mode's, and switch_tab where there is a screen.
+WORKSPACE_ACTION_TYPES = {"ui": [*ACTION_TYPES, "switch_tab"], "tools": TOOL_ACTION_TYPES,
+                          "hybrid": [*HYBRID_ACTION_TYPES, "switch_tab"]}
 _adapter: TypeAdapter = TypeAdapter(Annotated[Union[Click, DoubleClick, Move, Drag, Scroll, Type, KeyPress, Wait,
-                                                    Screenshot, Done, ToolUse], Field(discriminator="type")])
+                                                    Screenshot, Done, ToolUse, SwitchTab], Field(discriminator="type")])
 
 
 class ActionError(ValueError):
@@ -104,7 +115,7 @@ class ActionError(ValueError):
 def _pydantic_message(e: ValidationError) -> str:
     parts = []
     for err in e.errors()[:3]:
-        loc = ".".join(str(p) for p in err["loc"] if p not in HYBRID_ACTION_TYPES)
+        loc = ".".join(str(p) for p in err["loc"] if p not in HYBRID_ACTION_TYPES and p != "switch_tab")
         parts.append(f"{loc + ': ' if loc else ''}{err['msg']}")
     return "; ".join(parts)
 

@@ -47,6 +47,11 @@ def tool_result_text(result: Any) -> str:
 
 
 class WorldEnv:
+    # A seed family other than the app's own (AppSpec.families) and the clock of a reset without a task: set
+    # by an env that builds its worlds from one, such as the workspace env (gym_core/workspace_env.py).
+    family: str | None = None
+    family_now: str | None = None
+
     def __init__(self, app: str | None = None, config: Any = None, runtime: Runtime | None = None,
                  world_id: str | None = None):
         self.app = app
@@ -115,7 +120,7 @@ class WorldEnv:
         self.task = task
         self.goal = task.goal if task else ""
         world_seed = task.seed if task else (seed or 0)
-        now = task.now.isoformat() if task and task.now else None
+        now = task.now.isoformat() if task and task.now else (None if task else self.family_now)
         fixtures = task.fixtures if task else []
         self.server = await self.runtime.server(app)
         await self._before_world_reset()
@@ -126,11 +131,13 @@ class WorldEnv:
         # The default look is not named: a server serving another module under the app's name (a test or
         # third-party clone) has its own default.
         default = self.look == app_looks(app)[0]
-        reset_info = await control.reset(self.world_id, world_seed, now, fixtures, look=None if default else self.look)
+        family = {"family": self.family} if self.family else {}
+        reset_info = await control.reset(self.world_id, world_seed, now, fixtures, look=None if default else self.look,
+                                         **family)
         self._binding = reset_info.pop("cookie")  # never in `info`: it is the key to the world
         self.world_now = dt.datetime.fromisoformat(reset_info["now"])
 
-        key = [app, world_seed, reset_info["now"], fixtures]
+        key = [app, world_seed, reset_info["now"], fixtures, *family.values()]
         start = self.runtime.cached_start_state(key)
         if start is None:
             start = await control.state(self.world_id)

@@ -24,6 +24,7 @@ called, never changed, and a single-app seed never goes through this module.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import random
 from collections import Counter
@@ -75,8 +76,8 @@ class _Cast:
         self.me_name = f"{self.me_user['first_name']} {self.me_user['last_name']}"
         self.org = {"name": crm_seed.vocab("sales")["org"]["name"], "domain": crm_seed.vocab("sales")["org"]["domain"]}
         self.colleagues = [u for uid, u in sorted(users.items()) if uid != crm_seed.ME]
-        self.office = food["addresses"][1]  # Forkful's "Work" address (seed_data/food.py's address plan)
-        assert self.office["label"] == "Work"
+        self.office = food["addresses"][1] if food else None  # Forkful's "Work" address (food's address plan)
+        assert self.office is None or self.office["label"] == "Work"
         self.contact_of: dict[str, dict] = {}  # mail e-mail -> CRM contact row
         self.account_of: dict[str, dict] = {}  # mail client company -> CRM account row
         self.case_threads: list[dict] = []
@@ -253,36 +254,51 @@ class _CastMailBuilder(mail_seed.WorldBuilder):
         return super().drafts_and_scheduled() + self.cast.mail_threads(self)
 
 
-def _build(seed: int, now: dt.datetime) -> tuple[dict[str, dict], dict]:
-    crm = crm_seed.build(seed, now)
-    food = food_seed.build_world(seed, now)
+def _build(seed: int, now: dt.datetime, app: str | None = None) -> tuple[dict[str, dict], dict | None]:
+    """The worlds of (seed, now), and their links: all three (app None), or only `app`'s, built with no more
+    than it needs (food: Forkful's world and the CRM's users; crm: the CRM's world and the mail cast's people,
+    no message; mail: everything). One app's world is the same rows either way (tests/workspace)."""
+    if app == "food":
+        org = crm_seed.Gen(seed, now)
+        org.build_org()  # the CRM's users, me among them: nothing else of the CRM is needed
+        crm = org.rows
+    else:
+        crm = crm_seed.build(seed, now)
+    food = food_seed.build_world(seed, now) if app != "crm" else None
     cast = _Cast(seed, now, crm, food)
+    if app == "food":
+        cast.finish_food()
+        return {"food": food}, None
     builder = _CastMailBuilder(seed, now, cast)
+    if app == "crm":
+        builder.make_people()
+        cast._case_threads(builder)  # what the case threads change in the CRM, with the same draws as mail's
+        return {"crm": crm}, None
     mail = builder.build()
     cast.finish_mail(mail, builder)
     cast.finish_food()
     return {"mail": mail, "food": food, "crm": crm}, cast.links()
 
 
-@lru_cache(maxsize=2)
-def _cached(seed: int, now: dt.datetime) -> tuple[dict[str, dict], dict]:
-    return _build(seed, now)
+@lru_cache(maxsize=4)
+def _cached(seed: int, now: dt.datetime, app: str | None = None) -> tuple[dict[str, dict], dict | None]:
+    return _build(seed, now, app)
 
 
 def build(seed: int, now: dt.datetime) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """The three worlds' rows for workspace seed `seed` at `now`: {"mail": ..., "food": ..., "crm": ...}.
     A fresh copy each call (a caller may change the rows it gets)."""
-    import copy
-    return copy.deepcopy(_cached(seed, now.replace(microsecond=0))[0])
+    return copy.deepcopy(_cached(seed, now.replace(microsecond=0), None)[0])
 
 
 def build_app(app: str, seed: int, now: dt.datetime) -> dict[str, list[dict[str, Any]]]:
-    """One app's rows of the workspace world (what that app's snapshot holds)."""
-    return build(seed, now)[app]
+    """One app's rows of the workspace world (what that app's snapshot holds), built with only what it needs."""
+    if app not in APPS:
+        raise ValueError(f"no app {app!r} in the workspace: {', '.join(APPS)}")
+    return copy.deepcopy(_cached(seed, now.replace(microsecond=0), None if app == "mail" else app)[0][app])
 
 
 def links(seed: int, now: dt.datetime) -> dict[str, Any]:
     """What ties the three worlds of (seed, now) together: the cast's e-mails -> CRM contact ids, the
     client companies -> CRM account ids, the case threads, the office address, the receipts."""
-    import copy
-    return copy.deepcopy(_cached(seed, now.replace(microsecond=0))[1])
+    return copy.deepcopy(_cached(seed, now.replace(microsecond=0), None)[1])

@@ -63,6 +63,7 @@ def snippets() -> list[tuple[str, str]]:
 def bad_tool_names(text: str, env_methods: set[str]) -> list[str]:
     named = [app for app in TOOLS if re.search(rf"\b{app}\b", text)]
     allowed = (TOOLS[named[0]] if len(named) == 1 else set().union(*TOOLS.values())) | {"done"}
+    allowed |= {f"{app}_{t}" for app in TOOLS for t in TOOLS[app]}  # the workspace env's names (<app>_<tool>)
     bad = [n for n in ACTION.findall(text) + PLAN_STEP.findall(text) if n not in allowed]
     if "tool_env_class" in text:
         bad += [n for n in ENV_METHOD.findall(text) if n not in allowed | env_methods]
@@ -79,6 +80,9 @@ def test_the_checker_catches_invented_names():
     # A real tool of another app is wrong where the text is about one app.
     assert bad_tool_names('mail: {"tool": "place_order"}', methods) == ["place_order"]
     assert bad_tool_names('mail: {"tool": "star"}, {"tool": "done"}; env.get_reward()', methods) == []
+    # The workspace env's app-prefixed names: a real tool of that app, or wrong.
+    assert bad_tool_names('{"type": "tool", "name": "crm_close_case"} {"type": "tool", "name": "crm_place_order"}',
+                          methods) == ["crm_place_order"]
 
 
 def test_every_tool_call_in_docstrings_and_code_examples_is_a_real_tool():

@@ -206,7 +206,18 @@ class ActionFormat:
 # ----------------------------------------------------------------------------- helpers
 
 def as_action(value: Any) -> dict:
-    """A uigym action as a plain dict (validated)."""
+    """A uigym action as a plain dict (validated). A tab switch (the workspace env's `switch_tab`) is written as
+    the browser's own shortcut, Ctrl+N, in every format: the workspace env reads that chord as the switch
+    (gym_core/workspace_env.py), so a model switches tabs in whatever language it speaks keys in."""
+    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    if kind == "switch_tab":
+        from gym_core.workspace_env import tab_index
+
+        try:
+            tab = value.get("tab") if isinstance(value, dict) else value.tab
+            value = {"type": "keypress", "keys": ["Control", str(tab_index(tab) + 1)]}
+        except ActionError as e:
+            raise RenderError(str(e)) from None
     try:
         return action_to_dict(parse_action(value))
     except ActionError as e:

@@ -166,3 +166,10 @@ def test_control_api_takes_a_family(tmp_path):
     assert r.status_code == 400 and "'family'" in r.json["error"]
     r = ctl.post("/worlds/w1/reset", json={"seed": 1, "family": 3}, headers={"X-Gym-Token": "t"})
     assert r.status_code == 400
+
+
+@pytest.mark.parametrize("app", ["food", "crm"])
+def test_one_app_built_alone_is_the_same(world, app):
+    """Each app's server builds only its own world (with no more than it needs): the same rows as the whole."""
+    alone, _links = ws._build(SEED, ws.NOW, app)  # uncached: built from scratch with only what it needs
+    assert set(alone) == {app} and digest(alone[app]) == digest(world[app])

@@ -1,0 +1,315 @@
+"""The workspace env: mail, food and crm in three browser tabs over one universe (the workspace seed family).
+
+    env = AsyncWorkspaceEnv("ui")                      # or "tools", "hybrid"
+    obs, info = await env.reset(seed=0)                # the three worlds of workspace seed 0, reset together
+    await env.step({"type": "switch_tab", "tab": "crm"})             # or {"tab": 3}, or Ctrl+3
+    await env.step({"type": "tool", "name": "crm_search_records", "args": {...}})   # tools, hybrid: app-prefixed
+
+One env per app does the work (AsyncUIEnv in the screen and hybrid modes, AsyncToolEnv in tools mode), each
+with its own world built from the workspace family (seed_data/workspace.py: one cast, one frozen clock) and,
+on a screen, its own tab: its own browser context in the runtime's one Chromium, with the request guard and
+world cookie of its app's origin (gym_core/tab.py). The apps are served on one host, and a cookie is scoped
+by host, not port: one context for the three would give the three apps' world cookies one slot. The agent
+sees one tab at a time (`obs["tab"]` names it, `info["tabs"]` lists them) and brings another to the front
+with `switch_tab` or the browser's Ctrl+1..3 (Cmd on a Mac); every other action goes to the front tab.
+
+Free play only (no workspace task yet): `done` ends the episode with reward 0. `end_state()` is the three
+worlds' joint end state, {app: state}, for the cross-app graders to come.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import uuid
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces as gym_spaces
+
+from gym_core.actions import WORKSPACE_ACTION_TYPES, Action, ActionError, KeyPress, SwitchTab, ToolUse
+from gym_core.config import EnvConfig
+from gym_core.env import AsyncUIEnv
+from gym_core.keys import normalize_keys
+from gym_core.runtime import Runtime
+from gym_core.spaces import (
+    ERROR_MAX_CHARS, ActionSpace, FreeText, HybridActionSpace, ToolActionSpace, clip_text, observation_space,
+    screen_bounds, tool_observation_space,
+)
+from gym_core.sync_env import LoopThread, UIEnv
+from gym_core.sync_env import tool_names as app_tool_names
+from gym_core.tool_env import AsyncToolEnv
+from gym_core.world_env import DONE_TOOL, WorldEnv
+from seed_data.workspace import APPS, FAMILY, NOW
+
+TAB_KEYS = ("Control", "Meta")  # Ctrl+N (Cmd+N on a Mac) brings tab N to the front, as in a browser
+TOOL_SEP = "_"  # a workspace tool's name: <app>_<the app's tool name>, e.g. mail_send_message
+
+
+def tab_index(tab: Any) -> int:
+    """A tab as the agent names it (an app's name, or its number from 1) -> its index; ActionError if none."""
+    if isinstance(tab, str) and tab.strip().lower() in APPS:
+        return APPS.index(tab.strip().lower())
+    if isinstance(tab, str) and tab.strip().isdigit():
+        tab = int(tab.strip())
+    if isinstance(tab, int) and not isinstance(tab, bool) and 1 <= tab <= len(APPS):
+        return tab - 1
+    raise ActionError(f"no tab {tab!r}: name one of {', '.join(APPS)} or a number 1-{len(APPS)}")
+
+
+def tab_shortcut(keys: list[str]) -> int | None:
+    """The tab a chord brings to the front (Ctrl+1 -> 0), or None for any other chord."""
+    try:
+        keys = normalize_keys(keys)
+    except Exception:  # noqa: BLE001 - not a chord of ours: the page gets it and says what is wrong
+        return None
+    if len(keys) == 2 and keys[0] in TAB_KEYS and keys[1].isdigit() and 1 <= int(keys[1]) <= len(APPS):
+        return int(keys[1]) - 1
+    return None
+
+
+def split_tool(name: str) -> tuple[str, str]:
+    """'crm_create_case' -> ('crm', 'create_case'); ActionError for a name of no app."""
+    app, sep, tool = name.partition(TOOL_SEP)
+    if not sep or app not in APPS or not tool:
+        raise ActionError(f"unknown tool {name!r}: a workspace tool is named <app>{TOOL_SEP}<tool>, the app one of "
+                          f"{', '.join(APPS)} (e.g. mail{TOOL_SEP}...); see the tool list")
+    return app, tool
+
+
+class AsyncWorkspaceEnv(WorldEnv):
+    """Three apps over one workspace world, in tabs (screen, hybrid) or as one tool list (tools)."""
+
+    def __init__(self, mode: str = "ui", config: EnvConfig | None = None, runtime: Runtime | None = None,
+                 world_id: str | None = None):
+        if mode not in WORKSPACE_ACTION_TYPES:
+            raise ValueError(f"mode must be one of {', '.join(WORKSPACE_ACTION_TYPES)}, got {mode!r}")
+        config = config or EnvConfig()
+        if mode == "hybrid" and not config.tools:
+            config = dataclasses.replace(config, tools=True)
+        super().__init__(None, config, runtime, world_id or f"ws-{uuid.uuid4().hex[:12]}")
+        self.mode = mode
+        self.allowed_actions = WORKSPACE_ACTION_TYPES[mode]
+        cls = AsyncToolEnv if mode == "tools" else AsyncUIEnv
+        self.envs: dict[str, WorldEnv] = {}
+        for app in APPS:
+            env = cls(app, self.config, runtime, world_id=f"{self.world_id}-{app}")
+            env.family, env.family_now = FAMILY, NOW.isoformat()
+            self.envs[app] = env
+        self.active = 0
+        self.opened: set[str] = set()  # the tabs whose page this episode has opened
+        self._tool_list: list[dict] | None = None
+
+    @property
+    def tab(self) -> str:
+        return APPS[self.active]
+
+    @property
+    def front(self) -> WorldEnv:
+        return self.envs[self.tab]
+
+    # ------------------------------------------------------------------ reset
+    async def reset(self, *, task: Any = None, seed: int | None = None, start_path: str | None = None,
+                    look: Any = None) -> tuple[dict, dict]:
+        """The three worlds of workspace seed `seed` (0 when None), reset together; the mail tab in front.
+        `start_path` opens the front (mail) tab at that path."""
+        if task is not None:
+            raise ValueError("the workspace env has no tasks yet: reset(seed=...) for free play")
+        self._episode_key(None, seed)
+        world_seed = seed or 0
+        self.active = 0
+        self.opened = set()
+        if self.mode == "tools":
+            results = await asyncio.gather(*(env.reset(seed=world_seed, look=look) for env in self.envs.values()))
+            resets = {app: info["reset"] for app, (_obs, info) in zip(APPS, results)}
+        else:
+            # Every world is reset (each tab parked first, so no page of the last episode reaches the new world);
+            # the front tab's page opens now and each other tab's the first time it comes to the front, as a
+            # browser restores a session's background tabs.
+            infos = await asyncio.gather(*(self._reset_tab(env, world_seed, look) for env in self.envs.values()))
+            resets = dict(zip(APPS, infos))
+            await self._open_tab(self.tab, start_path)
+        self.world_now = NOW
+        self.task, self.goal = None, ""
+        self.steps, self.done, self.answer, self.trajectory = 0, False, None, []
+        self.last_error, self.last_tool_result = "", ""
+        self.max_steps = self.config.max_steps or self.config.default_max_steps
+        self.start_state = None
+        extra = {"tools": await self.tools()} if self.config.tools or self.mode == "tools" else {}
+        return await self._observe(), self._info(reset=resets, **extra)
+
+    @staticmethod
+    async def _reset_tab(env: AsyncUIEnv, seed: int, look: Any) -> dict:
+        """A tab's world reset to the workspace seed, its page not yet opened (AsyncUIEnv.reset's first half)."""
+        _task, app = env._take_task(None)
+        info = await env._reset_world(None, app, seed, look)
+        env._draw_perturbation(app, env.draw_key)
+        return info
+
+    async def _open_tab(self, app: str, path: str | None = None) -> None:
+        """Open the tab's page (at the app's start, or `path`) the first time it comes to the front."""
+        if app in self.opened:
+            return
+        env = self.envs[app]
+        await env._open_page(env.server.url + (path or "/"), parked=env._parked)
+        self.opened.add(app)
+
+    # ------------------------------------------------------------------- step
+    def _started(self) -> bool:
+        return all(env.server is not None for env in self.envs.values()) and (
+            self.mode == "tools" or self.front._started())
+
+    async def _act(self, action: Action) -> None:
+        tab = None
+        if isinstance(action, SwitchTab):
+            tab = tab_index(action.tab)
+        elif isinstance(action, KeyPress) and self.mode != "tools":
+            tab = tab_shortcut(action.keys)
+        if tab is not None:
+            self.active = tab
+            await self._open_tab(self.tab)
+            return
+        env = self.front
+        if isinstance(action, ToolUse):
+            app, name = split_tool(action.name)
+            env, action = self.envs[app], ToolUse(name=name, args=action.args)
+        env.last_error = ""
+        try:
+            if isinstance(action, ToolUse) and self.mode != "tools" and env.app not in self.opened:
+                await env._call_tool(action)  # no page yet: it opens on the world the call left
+            else:
+                await env._act(action)
+        finally:
+            if env.last_error:  # what the tab's own recovery told it (a reopened page, an error page)
+                self._tell(env.last_error)
+            if isinstance(action, ToolUse):
+                self.last_tool_result = env.last_tool_result
+
+    def _tell(self, text: str) -> None:
+        if text not in self.last_error:
+            self.last_error = f"{self.last_error}; {text}" if self.last_error else text
+
+    def _page_url(self) -> str:
+        return self.front._page_url()
+
+    async def _before_grade(self) -> None:
+        await asyncio.gather(*(env._before_grade() for env in self.envs.values()))
+
+    async def _observe(self) -> dict[str, Any]:
+        env = self.front
+        env.steps, env.last_error, env.last_tool_result = self.steps, self.last_error, self.last_tool_result
+        obs = await env._observe()
+        obs.update(goal=self.goal, step=self.steps, last_action_error=clip_text(self.last_error, ERROR_MAX_CHARS))
+        if self.mode != "tools":
+            obs["tab"] = self.tab
+        return obs
+
+    def _info(self, **extra) -> dict[str, Any]:
+        return {
+            "task_id": None, "app": "workspace", "tab": self.tab, "tabs": list(APPS),
+            "worlds": {app: env.world_id for app, env in self.envs.items()},
+            "now": NOW.isoformat(), "max_steps": self.max_steps,
+            "recovered": sum(env.stats.recovered for env in self.envs.values()),
+            **extra,
+        }
+
+    # ------------------------------------------------------------------ tools
+    async def tools(self) -> list[dict]:
+        """The three apps' tools, each named <app>_<tool> and its description marked with its app, and done."""
+        if self._tool_list is None:
+            listed = await asyncio.gather(*(env.tools() for env in self.envs.values()))
+            out = []
+            for app, tools in zip(APPS, listed):
+                for t in tools:
+                    f = t["function"]
+                    if f["name"] == DONE_TOOL["function"]["name"]:
+                        continue
+                    out.append({"type": "function", "function": {
+                        **f, "name": f"{app}{TOOL_SEP}{f['name']}", "description": f"({app}) {f['description']}"}})
+            self._tool_list = out + [DONE_TOOL]
+        return self._tool_list
+
+    # ------------------------------------------------------------------ grade
+    async def end_state(self) -> dict:
+        """The joint end state: {app: that world's end state}."""
+        states = await asyncio.gather(*(env.end_state() for env in self.envs.values()))
+        return dict(zip(APPS, states))
+
+    async def grade(self, answer: str | None = None):
+        from grading import VerifyResult
+
+        return VerifyResult(score=0.0, passed=False, checks=[])  # free play: no workspace task grades yet
+
+    # ------------------------------------------------------------------ close
+    async def close(self) -> None:
+        await asyncio.gather(*(env.close() for env in self.envs.values()), return_exceptions=True)
+
+
+__all__ = ["AsyncWorkspaceEnv", "tab_index", "tab_shortcut", "split_tool", "TOOL_SEP"]
+
+
+# ------------------------------------------------------------------------------------------ Gymnasium
+TAB_NAME_MAX_CHARS = 16
+
+
+def workspace_tool_names() -> tuple[str, ...]:
+    """Every workspace tool's name (<app>_<tool>), for the action spaces' samples."""
+    return tuple(f"{app}{TOOL_SEP}{name}" for app in APPS for name in app_tool_names(app))
+
+
+class _TabSwitching:
+    """An action space that also switches tabs: sample() draws switch_tab as one more type."""
+
+    def sample(self, mask: Any = None, probability: Any = None) -> dict:
+        weights = self._type_weights(mask, probability)
+        r = self.np_random
+        kind = int(r.choice(len(self.TYPES), p=weights))
+        if self.TYPES[kind] == "switch_tab":
+            return {"type": "switch_tab", "tab": APPS[int(r.integers(len(APPS)))]}
+        one = np.zeros(len(self.TYPES), dtype=np.int8)
+        one[kind] = 1
+        return super().sample(mask=one)  # the single-app space's arguments for the drawn type
+
+
+class WorkspaceActionSpace(_TabSwitching, ActionSpace):
+    TYPES = WORKSPACE_ACTION_TYPES["ui"]
+
+
+class WorkspaceHybridActionSpace(_TabSwitching, HybridActionSpace):
+    TYPES = WORKSPACE_ACTION_TYPES["hybrid"]
+
+
+class WorkspaceEnv(UIEnv):
+    """The Gymnasium face of AsyncWorkspaceEnv: uigym/workspace-v0, -tools-v0, -hybrid-v0.
+
+    reset(seed=s) resets the three worlds of workspace seed s; observations are the single-app env's plus
+    `tab` (the app in front) on a screen; actions are the mode's plus `switch_tab` on a screen."""
+
+    def __init__(self, render_mode: str | None = "rgb_array", config: EnvConfig | None = None, mode: str = "ui",
+                 **config_kw):
+        if mode not in WORKSPACE_ACTION_TYPES:
+            raise ValueError(f"mode must be one of {', '.join(WORKSPACE_ACTION_TYPES)}, got {mode!r}")
+        self.mode = mode
+        self.config = config or EnvConfig(**config_kw)
+        if mode == "hybrid" and not self.config.tools:
+            self.config = dataclasses.replace(self.config, tools=True)
+        self.app = None
+        self.render_mode = render_mode if mode != "tools" else None
+        self.tasks, self.fixed_task = [], None
+        w, h = screen_bounds(self.config)
+        names = workspace_tool_names()
+        if mode == "tools":
+            self.observation_space = tool_observation_space(self.config)
+            self.action_space = ToolActionSpace(names)
+        else:
+            self.observation_space = gym_spaces.Dict({**observation_space(self.config).spaces,
+                                                    "tab": FreeText(TAB_NAME_MAX_CHARS)})
+            self.action_space = (WorkspaceHybridActionSpace(w, h, tool_names=names) if self.config.tools
+                                 else WorkspaceActionSpace(w, h))
+        self._closed = False
+        self._loop = LoopThread.acquire()  # last: released by close()
+        self._env = AsyncWorkspaceEnv(mode, self.config, runtime=self._loop.runtime)
+        self._last_obs = None
+
+
+__all__ += ["WorkspaceEnv", "WorkspaceActionSpace", "WorkspaceHybridActionSpace", "workspace_tool_names"]
