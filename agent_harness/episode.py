@@ -8,7 +8,6 @@ The in-process runner (agent_harness.runner), the worker processes (scale.procs)
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import importlib
 import gzip
 import json
@@ -54,8 +53,7 @@ class EvalConfig:
     def make_env(self, runtime: Runtime, world_id: str) -> AsyncUIEnv | AsyncToolEnv:
         if self.mode == "tools":
             return AsyncToolEnv(None, self.env_config, runtime=runtime, world_id=world_id)
-        if self.mode == "hybrid" and not self.env_config.tools:
-            self.env_config = dataclasses.replace(self.env_config, tools=True)
+        self.env_config = self.env_config.for_mode(self.mode)
         return AsyncUIEnv(None, self.env_config, runtime=runtime, world_id=world_id)
 
     def agent_name(self) -> str:

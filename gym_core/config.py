@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,3 +55,7 @@ class EnvConfig:
         if not self.images and self.screenshots:
             raise ValueError("EnvConfig(images=False) is for players that never look: set screenshots=False too")
         self.perturb = parse_perturb(self.perturb)
+
+    def for_mode(self, mode: str) -> "EnvConfig":
+        """This config as `mode` plays it: hybrid mode lists the tools beside the screen (tools=True)."""
+        return dataclasses.replace(self, tools=True) if mode == "hybrid" and not self.tools else self

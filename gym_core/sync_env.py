@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import dataclasses
 import importlib
 import threading
 from typing import Any
@@ -215,9 +214,7 @@ class UIEnv(gym.Env):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         self.mode = mode
-        self.config = config or EnvConfig(**config_kw)
-        if mode == "hybrid" and not self.config.tools:
-            self.config = dataclasses.replace(self.config, tools=True)
+        self.config = (config or EnvConfig(**config_kw)).for_mode(mode)
         self.app = app
         self.render_mode = render_mode if mode != "tools" else None
         if seeds is not None:

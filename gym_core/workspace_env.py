@@ -20,7 +20,6 @@ worlds' joint end state, {app: state}, for the cross-app graders to come.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import uuid
 from typing import Any
 
@@ -84,9 +83,7 @@ class AsyncWorkspaceEnv(WorldEnv):
                  world_id: str | None = None):
         if mode not in WORKSPACE_ACTION_TYPES:
             raise ValueError(f"mode must be one of {', '.join(WORKSPACE_ACTION_TYPES)}, got {mode!r}")
-        config = config or EnvConfig()
-        if mode == "hybrid" and not config.tools:
-            config = dataclasses.replace(config, tools=True)
+        config = (config or EnvConfig()).for_mode(mode)
         super().__init__(None, config, runtime, world_id or f"ws-{uuid.uuid4().hex[:12]}")
         self.mode = mode
         self.allowed_actions = WORKSPACE_ACTION_TYPES[mode]
@@ -290,9 +287,7 @@ class WorkspaceEnv(UIEnv):
         if mode not in WORKSPACE_ACTION_TYPES:
             raise ValueError(f"mode must be one of {', '.join(WORKSPACE_ACTION_TYPES)}, got {mode!r}")
         self.mode = mode
-        self.config = config or EnvConfig(**config_kw)
-        if mode == "hybrid" and not self.config.tools:
-            self.config = dataclasses.replace(self.config, tools=True)
+        self.config = (config or EnvConfig(**config_kw)).for_mode(mode)
         self.app = None
         self.render_mode = render_mode if mode != "tools" else None
         self.tasks, self.fixed_task = [], None

@@ -7,14 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HUB="${HUB_VENV:-.venv-hub}"
-BASE="${BASE_VENV:-.venv}"
-BASE_SITE="$("$BASE/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-if [[ ! -x "$HUB/bin/python" ]]; then
-  "$("$BASE/bin/python" -c 'import sys; print(sys._base_executable)')" -m venv "$HUB"
-fi
-HUB_SITE="$("$HUB/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-echo "import site; site.addsitedir('$BASE_SITE')" > "$HUB_SITE/_uigym_base_venv.pth"
-"$HUB/bin/python" -m pip install -q --no-deps -e . -e environments/uigym_env
+source scripts/side_venv.sh
+side_venv "$HUB" environments/uigym_env
 "$HUB/bin/python" -m pip install -q --no-compile 'verifiers==0.4.0' 2>&1 | grep -v "^ERROR: pip's dependency resolver\|requires mcp" || true
 "$HUB/bin/python" -m pip install -q 'mcp>=2.3,<3' 2>&1 | grep -v "^ERROR: pip's dependency resolver\|requires mcp" || true
 "$HUB/bin/python" -c "import uigym_env, verifiers.v1, grading.engine; print('[setup_hub] verifiers', verifiers.__version__, 'ok')"

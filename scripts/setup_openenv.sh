@@ -10,15 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 T0=$SECONDS
 OE="${OPENENV_VENV:-.venv-openenv}"
-BASE="${BASE_VENV:-.venv}"
 OPENENV_SPEC="${OPENENV_SPEC:-openenv==0.10.0}"
-BASE_SITE="$("$BASE/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-if [[ ! -x "$OE/bin/python" ]]; then
-  "$("$BASE/bin/python" -c 'import sys; print(sys._base_executable)')" -m venv "$OE"
-fi
-OE_SITE="$("$OE/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-echo "import site; site.addsitedir('$BASE_SITE')" > "$OE_SITE/_uigym_base_venv.pth"
-"$OE/bin/python" -m pip install -q --no-deps -e . -e environments/openenv_uigym
+source scripts/side_venv.sh
+side_venv "$OE" environments/openenv_uigym
 "$OE/bin/python" -m pip install -q --no-compile "$OPENENV_SPEC" "setuptools>=77" 2>&1 | grep -v "^ERROR: pip's dependency resolver\|^WARNING: Location" || true
 echo "[setup_openenv] pip check (what the two venvs' pins say of each other):"
 "$OE/bin/python" -m pip check 2>&1 | sed 's/^/[setup_openenv]   /' || true
