@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import json
 from functools import lru_cache
@@ -124,6 +125,9 @@ def load_task(task_id: str) -> Task:
             return fresh_task(task_id)
         except ValueError as e:
             raise TaskLoadError(str(e)) from None
-    close = [t.id for t in _bundled() if task_id.split("/")[-1][:6] in t.id][:5]
+    ids = [t.id for t in _bundled()]
+    stem = task_id.rstrip("0123456789-")  # "crm/convert-lead-00x" -> the ids of its template, where there is one
+    close = [i for i in ids if len(stem) > len(task_id.split("/")[0]) + 1 and i.startswith(stem)][:5]
+    close = close or difflib.get_close_matches(task_id, ids, n=5, cutoff=0.75)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     raise TaskLoadError(f"no task with id {task_id!r}{hint} (see `uigym tasks list`)")

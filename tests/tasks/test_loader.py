@@ -96,3 +96,22 @@ def test_bundled_tasks_are_valid():
     assert len({t.id for t in tasks}) == len(tasks)
     for t in tasks:
         assert isinstance(t, Task)
+
+
+@pytest.mark.parametrize("wrong,suggested", [
+    ("food/reorder", "food/reorder-swap-drink-00"),          # a template's stem: its instances
+    ("food/rate-order-9", "food/rate-order-00"),             # an instance it does not have
+    ("crm/convert-lead-", "crm/convert-lead-existing-account-00"),
+    ("nope/x", None),                                        # nothing like it: no guess
+    ("mail/", None),
+])
+def test_an_unknown_task_id_suggests_only_ids_like_it(wrong, suggested):
+    from tasks import load_task
+
+    with pytest.raises(TaskLoadError) as e:
+        load_task(wrong)
+    msg = str(e.value)
+    if suggested is None:
+        assert "did you mean" not in msg, msg
+    else:
+        assert suggested in msg.split("did you mean", 1)[1], msg
