@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import unicodedata
 from typing import Any, Protocol
 from urllib.parse import quote
@@ -100,8 +101,12 @@ async def run_query(w: PageDriver, qp: QueryPath, q: str) -> None:
     if wait:
         await asyncio.sleep(wait)
     await w.frames(2)
-    page_now = _path(page.url)
     results = await page.evaluate(RESULTS_JS, [qp.results, qp.match_in])
+    deadline = time.monotonic() + c.qa.results_timeout_ms / 1000
+    while len(results) < qp.min_results and time.monotonic() < deadline:  # a live search still answering
+        await asyncio.sleep(0.2)
+        results = await page.evaluate(RESULTS_JS, [qp.results, qp.match_in])
+    page_now = _path(page.url)
     row["results"] = len(results)
     row["url"] = page_now
     shot = None

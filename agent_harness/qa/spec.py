@@ -152,6 +152,9 @@ class AppQA(BaseModel):
     type_text: str = "qa"  # what is typed into text inputs
     settle_ms: int = Field(default=60, ge=0, le=3000)  # extra wait after each action (timers, debounces)
     input_settle_ms: int = Field(default=250, ge=0, le=3000)  # after typing (debounced live search)
+    # How long a query's results may take to show before it is judged empty: a person waits for a live search's
+    # answer, and on a loaded machine a debounced fetch lands later than the settle waits above.
+    results_timeout_ms: int = Field(default=4000, ge=0, le=20000)
     goal_terms: list[str] = Field(default_factory=list)  # UI words tasks may name that are not in the world state
 
     @field_validator("start_pages", "exclude")
