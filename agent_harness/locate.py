@@ -30,7 +30,8 @@ el => {
 
 # One read of a resolved element: its box (the viewport's coordinates: the clones have no frames, so this is what
 # Locator.bounding_box() gives), the box of the nearest ancestor that scrolls it, and the box of a pinned bar (a
-# fixed or sticky header or footer, e.g. a dialog's "Add to order" footer) lying over its centre, in one round trip.
+# fixed or sticky header or footer less than half the window high, e.g. a dialog's "Add to order" footer) lying over
+# its centre, in one round trip.
 # A perturbation overlay (gym_core/perturb.py) is not a bar: the player dismisses it instead.
 GEOMETRY_JS = """
 el => {
@@ -44,7 +45,9 @@ el => {
       for (let n = hit; n && n !== document.body; n = n.parentElement) {
         const pos = getComputedStyle(n).position;
         if (pos === 'fixed' || pos === 'sticky') {
-          if (!n.contains(el)) { const c = n.getBoundingClientRect(); cover = [c.left, c.top, c.width, c.height]; }
+          const c = n.getBoundingClientRect();
+          // A bar: less than half the window high (a drawer or a scrim over the page is not one).
+          if (!n.contains(el) && c.height < innerHeight / 2) cover = [c.left, c.top, c.width, c.height];
           break;
         }
       }

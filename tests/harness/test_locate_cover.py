@@ -113,3 +113,35 @@ def test_a_real_sticky_footer_is_read_and_the_click_reaches_the_field():
     # Only its first pixels show above the footer (and the rest below it lies outside the dialog): wheeled clear first, then clicked.
     cover, plan, hit = asyncio.run(run(595))
     assert cover is not None and plan is not None and hit == "note"
+
+
+def test_a_drawer_over_the_page_is_not_a_bar():
+    """A full-height fixed panel (the ubereats menu drawer over its scrim) is not a header or footer to click beside:
+    the oracle found the page's own 'Munchr One' link under the drawer's and wheeled forever (food/cancel-plus-03)."""
+    from playwright.async_api import async_playwright
+
+    from gym_core.browser import launch_chromium
+
+    page_html = """<!doctype html><body style="margin:0"><a href="#p" style="position:absolute;top:300px">Plus</a>
+    <nav style="position:fixed;left:0;top:0;width:320px;height:100vh;background:#fff"><a href="#d">Menu</a></nav>
+    <a href="#q" style="position:absolute;top:700px;left:400px">Under the footer</a>
+    <footer style="position:fixed;left:0;bottom:0;width:100%;height:80px;background:#000"></footer></body>"""
+
+    async def run():
+        async with async_playwright() as p:
+            browser = await launch_chromium(p)
+            try:
+                page = await browser.new_page(viewport={"width": W, "height": H})
+                await page.set_content(page_html)
+                out = []
+                for name in ("Plus", "Under the footer"):
+                    found = await locate(page, Target(role="link", name=name))
+                    out.append(found.cover)
+                    await found.release()
+                return out
+            finally:
+                await browser.close()
+
+    drawer, footer = asyncio.run(run())
+    assert drawer is None  # under a drawer: no bar
+    assert footer is not None and footer[3] == 80  # under a footer: the bar
