@@ -96,6 +96,15 @@ def _configure_sqlite(dbapi_conn, _record):
     cur.close()
 
 
+def _hash_sources(h, modules: list[str], vocab_dirs: list) -> None:
+    """Feed `h` the source of `modules` and the JSON vocabularies under `vocab_dirs` (what a snapshot is built from)."""
+    for mod_name in modules:
+        h.update(inspect.getsource(importlib.import_module(mod_name)).encode())
+    for folder in vocab_dirs:
+        for path in sorted(Path(folder).rglob("*.json")):
+            h.update(path.name.encode() + path.read_bytes())
+
+
 class WorldStore:
     def __init__(self, spec: "AppSpec", home: Path, default_seed: int = 0):
         self.spec = spec
@@ -110,6 +119,7 @@ class WorldStore:
         self._world_locks: dict[str, threading.Lock] = {}
         self._snap_locks: dict[str, threading.Lock] = {}
         self._fingerprint: str | None = None
+        self._family_fingerprint: str | None = None
         self.written = Written()  # the tables each world wrote since its reset (apps/_shared/written.py)
 
     # ---------------------------------------------------------------- snapshots
@@ -119,25 +129,19 @@ class WorldStore:
             h = hashlib.sha256()
             for table in sorted(self.spec.base.metadata.tables.values(), key=lambda t: t.name):
                 h.update(str(CreateTable(table)).encode())
-            for mod_name in self.spec.fingerprint_modules:
-                mod = importlib.import_module(mod_name)
-                h.update(inspect.getsource(mod).encode())
-            if self.spec.vocab_dir is not None:
-                for path in sorted(Path(self.spec.vocab_dir).rglob("*.json")):
-                    h.update(path.name.encode() + path.read_bytes())
+            _hash_sources(h, self.spec.fingerprint_modules, [self.spec.vocab_dir] if self.spec.vocab_dir else [])
             h.update(f"{self.spec.version}-faker{faker.VERSION}-format{SNAPSHOT_FORMAT}".encode())
             self._fingerprint = h.hexdigest()[:16]
         return self._fingerprint
 
     def family_fingerprint(self) -> str:
-        """Hash of the seed families' code (AppSpec.family_modules): a family's snapshots are keyed by it too."""
-        h = hashlib.sha256()
-        for mod_name in self.spec.family_modules:
-            h.update(inspect.getsource(importlib.import_module(mod_name)).encode())
-        for folder in self.spec.family_vocab_dirs:
-            for path in sorted(Path(folder).rglob("*.json")):
-                h.update(path.name.encode() + path.read_bytes())
-        return h.hexdigest()[:12]
+        """Hash of the seed families' code (AppSpec.family_modules): a family's snapshots are keyed by it too.
+        Computed once, as `fingerprint` is: every reset of a family world names its snapshot with it."""
+        if self._family_fingerprint is None:
+            h = hashlib.sha256()
+            _hash_sources(h, self.spec.family_modules, self.spec.family_vocab_dirs)
+            self._family_fingerprint = h.hexdigest()[:12]
+        return self._family_fingerprint
 
     def check_family(self, family: Any) -> str | None:
         if family is None:
