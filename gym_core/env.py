@@ -97,9 +97,7 @@ class AsyncUIEnv(PageInput, WorldEnv):
     # ------------------------------------------------------------------ reset
     async def reset(self, *, task: Task | str | dict | None = None, seed: int | None = None,
                     start_path: str | None = None, look: str | list[str] | None = None) -> tuple[dict, dict]:
-        task, app = self._take_task(task)
-        reset_info = await self._reset_world(task, app, seed, look)
-        self._draw_perturbation(app, self.draw_key)
+        task, reset_info = await self.reset_unopened(task=task, seed=seed, look=look)
         path = start_path or (task.start_path if task else "/")
         await self._open_page(self.server.url + path, parked=self._parked)
         obs = await self._observe()
@@ -107,6 +105,15 @@ class AsyncUIEnv(PageInput, WorldEnv):
         if parse_perturb(self.config.perturb).any:
             extra["perturb"] = self.drawn.info()
         return obs, self._info(reset=reset_info, **extra)
+
+    async def reset_unopened(self, *, task: Task | str | dict | None = None, seed: int | None = None,
+                             look: str | list[str] | None = None) -> tuple[Task | None, dict]:
+        """`reset`'s first half: the world reset and the episode's perturbation drawn, the page not opened yet (the
+        workspace env opens a background tab's page when it first comes to the front). -> (task, the reset info)."""
+        task, app = self._take_task(task)
+        reset_info = await self._reset_world(task, app, seed, look)
+        self._draw_perturbation(app, self.draw_key)
+        return task, reset_info
 
     def _draw_perturbation(self, app: str, key: str) -> None:
         """The episode's screen perturbation (EnvConfig.perturb), drawn from `key`; the tab applies it as it

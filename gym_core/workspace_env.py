@@ -137,10 +137,8 @@ class AsyncWorkspaceEnv(WorldEnv):
 
     @staticmethod
     async def _reset_tab(env: AsyncUIEnv, seed: int, look: Any) -> dict:
-        """A tab's world reset to the workspace seed, its page not yet opened (AsyncUIEnv.reset's first half)."""
-        _task, app = env._take_task(None)
-        info = await env._reset_world(None, app, seed, look)
-        env._draw_perturbation(app, env.draw_key)
+        """A tab's world reset to the workspace seed, its page not yet opened."""
+        _task, info = await env.reset_unopened(seed=seed, look=look)
         return info
 
     async def _open_tab(self, app: str, path: str | None = None) -> None:
