@@ -3,7 +3,7 @@ Close Case layout does; saving closes the case and records the comment (services
 
 from __future__ import annotations
 
-from flask import abort, render_template, request
+from flask import render_template, request
 
 from apps._shared.actions import perform
 from apps.crm import records as R
@@ -25,7 +25,9 @@ def case_close(rid: int):
     rec = R.get_record("Case", rid)
     if request.method == "GET":
         if rec.status in svc.CLOSED_STATUSES:
-            abort(404)
+            # A Close Case link followed after the case was closed (a stale page, another tab): the record
+            # page says so, as Lightning's toast does, rather than a dead link.
+            return done(f"/lightning/r/Case/{rid}/view", toast=f"Case {rec.case_number} is already closed.")
         return modal_response(_form(rec, {"status": svc.CLOSED_STATUSES[0], "reason": rec.reason, "comment": ""}, {}),
                               "Case", rid)
     values = {"status": request.form.get("status", ""), "reason": request.form.get("reason", ""),

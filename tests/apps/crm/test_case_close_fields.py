@@ -36,7 +36,12 @@ def test_close_case_form(client, dbs):
     page = client.get(f"/lightning/r/Case/{case.id}/view").get_data(as_text=True)
     assert "Replaced the unit." in page and "Case Comments (1)" in page
     assert f'/lightning/r/Case/{case.id}/close' not in page  # no Close Case on a closed case
-    assert client.get(f"/lightning/r/Case/{case.id}/close").status_code == 404
+    # a stale Close Case link (another tab closed it): the record page with a toast, never a dead link
+    stale = client.get(f"/lightning/r/Case/{case.id}/close")
+    assert stale.status_code == 303 and stale.headers["Location"].endswith(f"/lightning/r/Case/{case.id}/view")
+    assert "already%20closed" in stale.headers["Set-Cookie"]
+    stale = client.get(f"/lightning/r/Case/{case.id}/close", headers=FETCH).get_json()
+    assert "already closed" in stale["toast"] and stale["redirect"].endswith("/view")
     assert client.post(f"/lightning/r/Case/{case.id}/close", data={"status": "Closed"}).status_code == 200
     assert len(dbs.scalars(select(m.CaseComment)).all()) == 1
     assert client.get("/lightning/r/Case/987654/close").status_code == 404
