@@ -4,7 +4,10 @@ Everything is measured in this one run, on the mail app, so the ratios hold on a
   bare_shot_ms   a bare Playwright page.screenshot() of the inbox
   step_ms        env.step of a click that changes the page in place (a star), incl. settle + screenshot
   reset_p50_ms   a world reset through the control API (snapshot restore + fixtures)
-  env_reset_ms   a whole env.reset (world reset + fresh browser context + page load + screenshot)
+  env_reset_ms   a whole env.reset (world reset + the tab parked and wiped + page load + screenshot), and its
+                 phases (AsyncUIEnv.reset_phases: park, world, open, capture, observe)
+  reset_floor_ms what a reset cannot go below, measured beside it: the world reset, a bare page.goto of the
+                 same page and a bare screenshot; reset_over_floor = env_reset_ms / reset_floor_ms
   throughput     episodes/s with 1 env and with N envs in one process (one Chromium)
   cores_1env     CPU cores the whole tree (Chromium, app server, Python) keeps busy running 1 env;
                  N envs cannot beat 1 env by more than  ceiling = cores / cores_1env
@@ -94,11 +97,24 @@ async def main(n_envs: int, n_episodes: int, reps: int) -> dict:
         t = time.perf_counter()
         await control.reset(env.world_id, 0, None, [])
         resets.append(time.perf_counter() - t)
-    env_resets = []
-    for _ in range(max(5, reps // 4)):
+    # env.reset against its floor, interleaved so both see the same load: the floor is the world reset, a bare
+    # page.goto of the same page (in a plain context of the same browser, the world's binding cookie set)
+    # and a bare screenshot. The env's own phases (AsyncUIEnv.reset_phases) say where the rest goes.
+    bare_ctx = await (await rt.browser()).new_context(viewport={"width": env.width, "height": env.height})
+    await bare_ctx.add_cookies([env._world_cookie()])
+    bare_page = await bare_ctx.new_page()
+    env_resets, floors, phases = [], [], []
+    for _ in range(max(5, reps // 2)):
         t = time.perf_counter()
         await env.reset(seed=0, start_path="/inbox")
         env_resets.append(time.perf_counter() - t)
+        phases.append(env.reset_phases)
+        t = time.perf_counter()
+        await control.reset(env.world_id, 0, None, [])
+        await bare_page.goto(env.server.url + "/inbox")
+        await bare_page.screenshot()
+        floors.append(time.perf_counter() - t)
+    await bare_ctx.close()
     await env.close()
 
     async def throughput(k: int) -> tuple[float, float]:
@@ -141,6 +157,9 @@ async def main(n_envs: int, n_episodes: int, reps: int) -> dict:
         "step_ms": p50(step) * 1000,
         "reset_p50_ms": p50(resets) * 1000,
         "env_reset_ms": p50(env_resets) * 1000,
+        "reset_floor_ms": p50(floors) * 1000,
+        **{f"  reset.{k}_ms": p50([ph[k] for ph in phases]) for k in phases[0]},
+        "reset_over_floor": p50(env_resets) / p50(floors),
         "eps_1": tp1,
         f"eps_{n_envs}": tpn,
         "step_ratio": p50(step) / p50(bare),
@@ -161,5 +180,5 @@ if __name__ == "__main__":
     r = asyncio.run(main(a.envs, a.episodes, a.reps))
     for k, v in r.items():
         print(f"{k:>18}: {v:.2f}")
-    print(f"reset_p50_ms={r['reset_p50_ms']:.1f} step_ratio={r['step_ratio']:.2f} "
+    print(f"reset_p50_ms={r['reset_p50_ms']:.1f} reset_over_floor={r['reset_over_floor']:.2f} step_ratio={r['step_ratio']:.2f} "
           f"parallel_speedup={r['parallel_speedup']:.2f} mb_per_env={r['mb_per_env']:.0f}")

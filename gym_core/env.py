@@ -74,6 +74,8 @@ class AsyncUIEnv(PageInput, WorldEnv):
         super().__init__(app, config or EnvConfig(), runtime, world_id)
         self._init_tab()
         self.allowed_actions = HYBRID_ACTION_TYPES if self.config.tools else ACTION_TYPES
+        self._park_s = self._capture_s = 0.0
+        self.reset_phases: dict[str, float] = {}  # the last reset's phases in ms (see `reset`)
 
     @property
     def width(self) -> int:
@@ -97,14 +99,28 @@ class AsyncUIEnv(PageInput, WorldEnv):
     # ------------------------------------------------------------------ reset
     async def reset(self, *, task: Task | str | dict | None = None, seed: int | None = None,
                     start_path: str | None = None, look: str | list[str] | None = None) -> tuple[dict, dict]:
+        t0 = time.perf_counter()
+        self._park_s = self._capture_s = 0.0
         task, reset_info = await self.reset_unopened(task=task, seed=seed, look=look)
+        t1 = time.perf_counter()
         path = start_path or (task.start_path if task else "/")
         await self._open_page(self.server.url + path, parked=self._parked)
+        t2 = time.perf_counter()
         obs = await self._observe()
+        t3 = time.perf_counter()
         extra = {"tools": await self.tools()} if self.config.tools else {}
         if parse_perturb(self.config.perturb).any:
             extra["perturb"] = self.drawn.info()
-        return obs, self._info(reset=reset_info, **extra)
+        info = self._info(reset=reset_info, **extra)
+        t4 = time.perf_counter()
+        # Where the reset went, in ms (bench/env.py prints it against the floor): the last episode's tab parked,
+        # the world reset (control API, start state), the page opened (wipe, binding, load, fonts, late
+        # requests), the first screenshot, and the observation and info built around it.
+        self.reset_phases = {
+            "park": self._park_s * 1000, "world": (t1 - t0 - self._park_s) * 1000, "open": (t2 - t1) * 1000,
+            "capture": self._capture_s * 1000, "observe": (t3 - t2 - self._capture_s + t4 - t3) * 1000,
+            "total": (t4 - t0) * 1000}
+        return obs, info
 
     async def reset_unopened(self, *, task: Task | str | dict | None = None, seed: int | None = None,
                              look: str | list[str] | None = None) -> tuple[Task | None, dict]:
@@ -132,7 +148,9 @@ class AsyncUIEnv(PageInput, WorldEnv):
         return spec.looks.get(self.look, spec.title)
 
     async def _before_world_reset(self) -> None:
+        t = time.perf_counter()
         self._parked = await self.park_tab()
+        self._park_s = time.perf_counter() - t
 
     # ------------------------------------------------------------------- step
     def _started(self) -> bool:
@@ -256,7 +274,9 @@ class AsyncUIEnv(PageInput, WorldEnv):
 
     async def _observe(self) -> dict[str, Any]:
         if self.config.screenshots:
+            t = time.perf_counter()
             png = await self._capture_kept()
+            self._capture_s = time.perf_counter() - t
             self.last_png, frame = png, png_to_array(png)
         else:  # a player that never looks (EnvConfig.screenshots): no capture, a blank frame
             self.last_png, frame = None, _blank_frame(self.width, self.height)

@@ -83,6 +83,23 @@ async def test_reset_restores_the_pristine_world_and_same_pixels(runtime):
         await env.close()
 
 
+async def test_reset_phases_account_for_the_reset(runtime):
+    """AsyncUIEnv.reset_phases (what bench/reset.py prints against the floor): every phase measured, none
+    negative, together the whole reset; a reset that parks the last episode's tab says so."""
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=1)
+        first = dict(env.reset_phases)
+        assert first["park"] < 1  # nothing to park before the first episode
+        await env.reset(seed=1)
+        ph = env.reset_phases
+        assert set(ph) == {"park", "world", "open", "capture", "observe", "total"}
+        assert all(v >= 0 for v in ph.values()) and ph["park"] > 0 and ph["capture"] > 0 and ph["open"] > 0
+        assert abs(sum(v for k, v in ph.items() if k != "total") - ph["total"]) < 1.0
+    finally:
+        await env.close()
+
+
 async def test_browser_clock_is_the_worlds_frozen_now(runtime):
     env = AsyncUIEnv(TOY, runtime=runtime)
     try:
