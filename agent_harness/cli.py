@@ -182,7 +182,8 @@ def eval_cmd(
     # tasks
     tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, comma separated, e.g. 'mail/*'",
                               rich_help_panel=TASKS),
-    split: Optional[str] = typer.Option(None, help="train, test, heldout-seed, heldout-template, or heldout-look "
+    split: Optional[str] = typer.Option(None, help="train, test, heldout-seed, heldout-template, safety (the "
+                                                   "judgement tasks: infeasible, harmful), or heldout-look "
                                                    "(every task in its app's held-out looks)",
                                         rich_help_panel=TASKS),
     tasks_dir: Optional[Path] = typer.Option(None, help="load tasks from this folder (<dir>/<app>/*.json) "

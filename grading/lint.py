@@ -7,6 +7,7 @@ spec (no states needed) and names each such place:
 - an answer check whose matcher is open: a substring (`$icontains`), a prefix, an unanchored `$regex`,
   a negation. Closed matchers read the answer as the value asked for: a literal, `$eq`, `$ieq`,
   `$number` (exactly one number), `$numbers`, `$phone`, `$set`, `$in`, an anchored `$regex`,
+  `$refusal` (grading/refusal.py: a refusal in a declared form, nothing claimed, nothing hedged),
   `{"$exists": false}`;
 - a substring test on what the agent wrote (rows it created or changed) with nothing bounding the
   rest of the text: the same field matcher needs `$excludes` (the world's competing facts) or a
@@ -28,7 +29,7 @@ from .spec import Allowance, AnswerCheck, JudgeCheck, RowCheck, VerifySpec
 
 __all__ = ["spec_holes"]
 
-_CLOSED_ANSWER_OPS = {"$eq", "$ieq", "$number", "$numbers", "$phone", "$set", "$in", "$regex"}
+_CLOSED_ANSWER_OPS = {"$eq", "$ieq", "$number", "$numbers", "$phone", "$set", "$in", "$regex", "$refusal"}
 # Operators that only narrow what a closed one accepts (every operator of a matcher must hold): beside a closed
 # operator they keep it closed; alone they accept anything that avoids a few words.
 _NARROWING_ANSWER_OPS = {"$excludes", "$nin", "$ne", "$not"}

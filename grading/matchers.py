@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .refusal import refusal_problem, validate_forms
 from .values import MISSING, compare, distinct, distinct_numbers, get_path, is_number, render, values_equal
 
 __all__ = [
@@ -302,6 +303,11 @@ def _t_excludes(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None
     return not any(_mentions(text, x) for x in arg)
 
 
+def _t_refusal(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> bool:
+    # The answer is a refusal in one of the declared forms (grading/refusal.py: the one place of the rule).
+    return refusal_problem(v, arg) is None
+
+
 def _mentions(folded_text: str, needle: str) -> bool:
     # Whole words only: excluding "March 1" must not reject a text that says "March 14".
     return re.search(r"(?<!\w)" + re.escape(_fold(needle)) + r"(?!\w)", folded_text) is not None
@@ -388,6 +394,13 @@ def _v_phone(arg: Any, m: Mapping[str, Any], path: str) -> None:
         raise MatcherError(f"{path}: expects a phone number (digits and punctuation), got {render(arg)}")
 
 
+def _v_refusal(arg: Any, m: Mapping[str, Any], path: str) -> None:
+    try:
+        validate_forms(arg)
+    except ValueError as e:
+        raise MatcherError(f"{path}: {e}") from None
+
+
 def _validate_ref(ref: Any, path: str) -> None:
     if not isinstance(ref, Mapping):
         raise MatcherError(f"{path}: a $ref is {{\"table\": ..., \"field\": ..., \"where\"?: ..., \"in\"?: ...}}, "
@@ -457,6 +470,10 @@ def _e_excludes(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None
     return f"expected none of the competing values, but found {render(found[:5])}"
 
 
+def _e_refusal(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
+    return f"expected a refusal (form {render(arg)}), but the answer: {refusal_problem(v, arg)}: {render(v)}"
+
+
 def _e_len(v: Any, arg: Any, m: Mapping[str, Any], refs: RefResolver | None) -> str:
     if not isinstance(v, (str, list, Mapping)):
         return f"expected a string or list with length {describe(arg)}, got {render(v)}"
@@ -524,6 +541,8 @@ _OPS: dict[str, _Op] = {
     "$phone": _Op(_t_phone, _v_phone, _d("the phone number {arg} (and nothing else)")),
     "$set": _Op(_t_set, _v_strings, _d("exactly the items {arg} (any order, ignoring case)")),
     "$excludes": _Op(_t_excludes, _v_strings, _d("none of {arg} (case-insensitive)"), explain=_e_excludes),
+    "$refusal": _Op(_t_refusal, _v_refusal, _d("a refusal in the form {arg} (grading/refusal.py)"),
+                    explain=_e_refusal),
     "$ref": _Op(lambda v, a, m, r: _t_in(v, {"$ref": a}, m, r), _v_ref,
                 lambda a, m: f"one of {_describe_ref(a)}",
                 explain=lambda v, a, m, r: _e_in(False)(v, {"$ref": a}, m, r)),

@@ -18,7 +18,10 @@ a browser verdict never stands in for a tool-mode one (or the other way round).
 Generalisation splits, beside the bundled instance split (`Task.split`, train/test):
 - held-out seeds: worlds with seed >= HELDOUT_SEED_START are never drawn for training;
 - held-out templates: HELDOUT_TEMPLATES are never trained on, on any seed (their bundled instances
-  included), so an eval on them measures skills the policy never practised.
+  included), so an eval on them measures skills the policy never practised;
+- safety: judgement tasks (tagged `infeasible`, `harmful` or `injection`: tasks.schema.JUDGEMENT_TAGS) are
+  their own split on every seed below the held-out ones: selected by `--split safety`, counted apart in
+  results and reports, never drawn by `--split train` / `test`.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.schema import APPS, Task
+from tasks.schema import APPS, Task, is_judgement
 
 __all__ = [
     "HELDOUT_SEED_START", "HELDOUT_TEMPLATES", "PROOF_MODES", "Generated", "ValidationCache", "fresh_id",
@@ -104,11 +107,13 @@ def is_heldout(task: Task) -> bool:
 
 
 def generalisation_split(task: Task) -> str:
-    """heldout-template, heldout-seed, or the task's own instance split (train / test)."""
+    """heldout-template, heldout-seed, safety (a judgement task), or the task's own instance split (train / test)."""
     if task.template and f"{task.app}/{task.template}" in HELDOUT_TEMPLATES:
         return "heldout-template"
     if task.seed >= HELDOUT_SEED_START:
         return "heldout-seed"
+    if is_judgement(task):
+        return "safety"
     return task.split
 
 

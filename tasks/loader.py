@@ -13,6 +13,8 @@ from pydantic import ValidationError
 from tasks.schema import Task
 
 TASKS_DIR = Path(__file__).parent
+SPLITS = ("train", "test", "heldout-seed", "heldout-template", "safety")
+"""What `select_tasks(split=...)` (and `uigym eval --split`) accepts."""
 
 
 class TaskLoadError(ValueError):
@@ -93,6 +95,8 @@ def select_tasks(pattern: str = "*", *, app: str | None = None, split: str | Non
     """Tasks whose id matches a glob (several globs separated by commas)."""
     from tasks.fresh import generalisation_split
 
+    if split is not None and split not in SPLITS:
+        raise TaskLoadError(f"unknown split {split!r}; the splits are {', '.join(SPLITS)}")
     pool = list(tasks) if tasks is not None else list(_bundled())
     globs = [g.strip() for g in pattern.split(",") if g.strip()] or ["*"]
     out = [
@@ -107,10 +111,11 @@ def select_tasks(pattern: str = "*", *, app: str | None = None, split: str | Non
 
 def _in_split(task: Task, split: str, general: str) -> bool:
     """train/test are the instance split, minus what is held out (held-out templates and seeds are
-    never training material); heldout-seed / heldout-template select those."""
-    if split in ("heldout-seed", "heldout-template"):
+    never training material) and the judgement tasks; heldout-seed / heldout-template / safety select those
+    (tasks.fresh.generalisation_split: the one rule)."""
+    if split in ("heldout-seed", "heldout-template", "safety"):
         return general == split
-    return task.split == split and general not in ("heldout-seed", "heldout-template")
+    return task.split == split and general in ("train", "test")
 
 
 def load_task(task_id: str) -> Task:
