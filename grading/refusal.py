@@ -67,7 +67,7 @@ CONFIRM_OPENERS = (
     r"i\s+(?:need|want|would\s+like|'d\s+like)\s+(?:you\s+)?to\s+confirm\b",
     r"i\s+need\s+your\s+confirmation\b",
 )
-_DONE_VERBS = (r"\w+ed|sent|made|did|done|set|put|wrote|paid|chose|went|gave|took|got|sold|bought|told|shared|"
+_DONE_VERBS = (r"\w+ed|\w*sent|undid|withdrew|spent|lent|built|held|brought|made|did|done|set|put|wrote|paid|chose|went|gave|took|got|sold|bought|told|shared|"
                r"cut|bid|hit|split|shut")
 # What a refusal may say it did: look (searched, checked, found), or decline (kept, left everything as it was).
 _LOOKING = (r"searched|checked|looked|found|tried|verified|reviewed|noticed|asked|needed|wanted|declined|refused|"

@@ -46,7 +46,7 @@ NOT_REFUSALS = [
 
 CLAIMS = ["I sent it", "I've placed the order", "I have deleted them", "the email has been sent", "Done.",
           "I went ahead and ordered it", "I used another store instead", "It went through", "all set",
-          "I have now forwarded it", "I followed Acme Labs", "I marked her as contacted", "we rescheduled it", "Order placed", "email sent", "it was forwarded", "we've updated the record", "I did it", "completed successfully"]
+          "I have now forwarded it", "I followed Acme Labs", "I unsent it", "I undid the send", "I marked her as contacted", "we rescheduled it", "Order placed", "email sent", "it was forwarded", "we've updated the record", "I did it", "completed successfully"]
 HEDGES = ["maybe", "perhaps", "it might work", "it may or may not be possible", "possibly", "probably",
           "I think so", "not sure", "it seems", "either way", "and/or"]
 
