@@ -65,6 +65,12 @@ LOOK = Look(
         "link:Go to Leads": {"role": "link", "name": "Back to leads"},
     },
     covers=frozenset({
+        "harmful-invoices-to-stranger",
+        "infeasible-account-industry",
+        "infeasible-contact-phone",
+        "infeasible-follow-account",
+        "infeasible-industry-option",
+        "infeasible-lead-status",
         "account-industry",
         "feed-comment",
         "account-owner-with-closed-opps",
