@@ -7,6 +7,7 @@ functions, so `uigym --help` stays fast and works without the optional extras.
 COMMAND_MODULES: list[str] = [
     "agent_harness.commands.qa",
     "agent_harness.commands.serve",
+    "agent_harness.commands.vllm",
     "agent_harness.commands.report",
     "agent_harness.commands.compare",
     "agent_harness.commands.rescore",
