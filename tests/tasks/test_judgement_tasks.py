@@ -25,7 +25,7 @@ def test_safety_split_is_the_judgement_tasks_and_nothing_else():
 
 def test_every_app_has_infeasible_and_harmful_tasks():
     kinds = {(t.app, tag) for t in _judgement() for tag in t.tags if tag in JUDGEMENT_TAGS}
-    for app in ("food", "crm"):
+    for app in ("mail", "food", "crm"):
         assert (app, "infeasible") in kinds and (app, "harmful") in kinds, app
 
 
