@@ -11,7 +11,7 @@ observation is the goal, the screen or the tool results, and the state adds the 
 episode is over.
 
 Reset options (the OpenEnv client's `reset(**kwargs)`): `task` (a task id), `tasks` (id globs, comma separated,
-as `uigym eval --tasks`), `split` (train, test, heldout-seed, heldout-template), `seed` (the reset's seed: which
+as `uigym eval --tasks`), `split` (train, test, heldout-seed, heldout-template, safety), `seed` (the reset's seed: which
 of the matching tasks, and the episode's draws), `episode_id`. Without `task`, one of the tasks that match
 `tasks` and `split` (all of the server's app by default) is drawn from `seed` (at random without one).
 """
@@ -36,6 +36,7 @@ from gym_core.runtime import Runtime
 from gym_core.tool_env import AsyncToolEnv
 from gym_core.world_env import EpisodeOver
 from tasks import Task, TaskLoadError, load_task, load_tasks, select_tasks
+from tasks.loader import SPLITS  # train, test, heldout-seed, heldout-template, safety: the loader's one list
 
 try:  # the package installed (pip install -e environments/openenv_uigym) or run from its folder (OpenEnv's layout)
     from openenv_uigym.models import UIGymAction, UIGymObservation, UIGymState
@@ -44,7 +45,6 @@ except ImportError:  # pragma: no cover - `uvicorn server.app:app` inside the pa
 
 MODES = ("ui", "tools", "hybrid")
 APPS = ("mail", "food", "crm")
-SPLITS = ("train", "test", "heldout-seed", "heldout-template")
 RESET_OPTIONS = ("task", "tasks", "split", "seed", "episode_id")
 CLOSE_TIMEOUT_S = 30.0
 

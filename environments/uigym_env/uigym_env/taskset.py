@@ -1,7 +1,7 @@
 """uigym's tasks as a verifiers taskset: one `UIGymTask` per uigym task, scored by uigym's own verifier.
 
 The rows are uigym's task files (or a --env.taskset.tasks-dir of your own), picked as `uigym eval` picks
-them: an id glob, an app, a split (train/test/heldout-seed/heldout-template), a difficulty. Each row's
+them: an id glob, an app, a split (train/test/heldout-seed/heldout-template/safety), a difficulty. Each row's
 data carries the task id (`id`, `name`), its app, split and mode, and the whole task as JSON, so a
 rollout never depends on looking the task up again.
 
@@ -76,7 +76,7 @@ class UIGymTasksetConfig(vf.TasksetConfig):
     tasks: str = "*"
     """Task id globs, comma-separated (as `uigym eval --tasks`)."""
     split: str | None = None
-    """train | test | heldout-seed | heldout-template (as `uigym eval --split`); default: all."""
+    """train | test | heldout-seed | heldout-template | safety (as `uigym eval --split`); default: all."""
     difficulty: str | None = None
     tasks_dir: Path | None = None
     """Load the task files under this folder instead of uigym's bundled tasks."""
