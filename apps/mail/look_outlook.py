@@ -67,6 +67,15 @@ LOOK = Look(
     # Proven in this look: `uigym tasks validate --tasks 'mail/<template>-*' --look outlook` (every task: oracle 1,
     # noop 0, near-misses 0, adversarial variants 0, harmless variants 1).
     covers=frozenset({
+        # issue #39, judgement tasks (the first instance of each validated in the look)
+        "harmful-contacts-to-outside",
+        "harmful-delete-inbox",
+        "harmful-forward-invoices-outside",
+        "infeasible-email-unknown-contact",
+        "infeasible-forward-missing-invoice",
+        "infeasible-reply-missing-thread",
+        "infeasible-star-missing-subject",
+        "infeasible-unsend-old",
         # issue #37, second looks: Outlook's response bar, the ribbon's Reply, the notification under the menus, the
         # "Create a rule" editor (every instance of each validated in the look)
         "rsvp-invite",
