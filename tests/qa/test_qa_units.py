@@ -312,3 +312,24 @@ def test_click_point_is_on_screen_or_a_replay_error():
     assert Worker.point(me, [-40, 700, 80, 60]) == (20, 709)  # only the on-screen part counts
     with pytest.raises(ReplayError, match="off the 1280x720 screen"):
         Worker.point(me, [300, -80, 120, 14])  # wholly above the viewport
+
+
+def test_coverage_table_fits_80_columns_with_whole_headers():
+    """`uigym qa`'s coverage table on an 80-column terminal: every header word whole (it was cut to "dialo…"),
+    big numbers included."""
+    from rich.console import Console
+
+    from agent_harness.commands.qa import COVERAGE_COLUMNS, coverage_table
+
+    big = QAReport("crm.hubspot", seconds=12345.6, states=[{"prefix": "", "template": f"/t/{i}", "elements": 999,
+                                                            "groups": 99, "not_exercised": 9, "disabled": 0} for i in range(120)],
+                   probes=[{"outcome": "ok"}] * 1500, queries=[{}] * 95, tasks=[{}] * 300)
+    table, summary = coverage_table([big, QAReport("mail")])
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(table)
+    text = out.getvalue()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80, text
+    for word in " ".join(COVERAGE_COLUMNS).split():  # every header word, and the last columns not dropped
+        assert word in text, (word, text)
+    assert summary["crm.hubspot"]["exercised"] == 1500 and "119880" in text  # 120 pages x 999 elements
+    assert "12346" in text and "crm.hubspot" in text
