@@ -105,6 +105,17 @@ SCREEN_TOOLS: dict[str, dict] = {
     "scroll": {"action": "scroll", "description": "Scroll by (dx, dy) pixels with the mouse at (x, y).",
                "properties": {**_POINT, "dx": {"type": "integer"}, "dy": {"type": "integer"}},
                "required": ["x", "y"]},
+    "double_click": {"action": "double_click", "description": "Double-click at (x, y) on the screen.",
+                     "properties": dict(_POINT), "required": ["x", "y"]},
+    "move": {"action": "move", "description": "Move the mouse to (x, y) (hover).", "properties": dict(_POINT),
+             "required": ["x", "y"]},
+    "drag": {"action": "drag", "description": "Press the left button at the path's first point, move through the "
+                                              "others and release at the last, e.g. [[100, 200], [400, 200]].",
+             "properties": {"path": {"type": "array", "minItems": 2, "maxItems": 64, "items": {
+                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}}},
+             "required": ["path"]},
+    "wait": {"action": "wait", "description": "Wait, then look again (a page still loading, a toast).",
+             "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": 10000}}, "required": []},
 }
 
 

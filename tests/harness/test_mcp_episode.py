@@ -177,10 +177,11 @@ async def test_refusals_are_error_results_and_the_session_goes_on(toy_runtime, s
 async def test_screen_mode_plays_a_task_by_coordinates_and_done_is_graded(toy_runtime, caplog):
     caplog.set_level(logging.WARNING)
     star = toy_tasks()[0]
-    async with episode_server(toy_runtime, [star], grade=True, screen=True, max_steps=10) as (url, episodes, _), \
+    async with episode_server(toy_runtime, [star], grade=True, screen=True, max_steps=20) as (url, episodes, _), \
             client(url) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert list(tools) == ["screenshot", "click", "type", "key", "scroll", "done"]
+        assert list(tools) == ["screenshot", "click", "type", "key", "scroll", "double_click", "move", "drag", "wait",
+                               "done"]
         assert tools["click"].input_schema["required"] == ["x", "y"]
         assert (await session.read_resource(GOAL_URI)).contents[0].text == star.goal
 
@@ -194,7 +195,9 @@ async def test_screen_mode_plays_a_task_by_coordinates_and_done_is_graded(toy_ru
         for name, args, phrase in (("click", {"x": 5000, "y": 10}, "outside the 1280x720 screen"),
                                    ("click", {"x": "left", "y": 10}, "valid integer"),
                                    ("key", {"keys": ["Nope"]}, "unknown key"),
-                                   ("click", {"x": 1, "y": 1, "type": "done"}, "'type' is not an argument")):
+                                   ("click", {"x": 1, "y": 1, "type": "done"}, "'type' is not an argument"),
+                                   ("drag", {"path": [[10, 10]]}, "at least 2"),
+                                   ("wait", {"ms": 60_000}, "less than or equal to 10000")):
             refused = await session.call_tool(name, args)
             assert refused.is_error and phrase in refused.content[0].text, (name, refused.content)
 
@@ -204,6 +207,11 @@ async def test_screen_mode_plays_a_task_by_coordinates_and_done_is_graded(toy_ru
                                                     "y": int(box["y"] + box["height"] / 2)})
         assert not clicked.is_error and clicked.content[0].type == "image"
         assert not (await session.call_tool("scroll", {"x": 600, "y": 300, "dy": 100})).is_error
+        # Every other screen tool is one env action that returns the screen (on blank page space: the star stays).
+        for name, args in (("double_click", {"x": 1200, "y": 650}), ("move", {"x": 1100, "y": 600}),
+                           ("drag", {"path": [[1100, 600], [1200, 650]]}), ("wait", {"ms": 10}), ("wait", {})):
+            r = await session.call_tool(name, args)
+            assert not r.is_error and r.content[-1].type == "image", (name, r.content)
         done = await session.call_tool("done", {})
         assert done.structured_content["score"] == 1.0 and done.structured_content["passed"] is True
         after = await session.call_tool("screenshot", {})
