@@ -17,6 +17,7 @@ feature added to a default page reaches every look.
 from __future__ import annotations
 
 import random
+import re
 
 from flask import Flask, current_app, g, has_request_context
 from flask.templating import Environment
@@ -59,6 +60,19 @@ def current_look() -> str:
     return current_app.config.get("UIGYM_LOOK") or spec.default_look
 
 
+def say(text: str) -> str:
+    """`text`, a message the server writes for the page, in the current look's words (AppSpec.look_words): the
+    longest phrase first, so "Forkful Plus" becomes its look's name before "Forkful" does. Outside a request, or
+    in a look with no words of its own, the text as it is."""
+    if not text or not has_request_context():
+        return text
+    words = current_app.extensions["uigym_spec"].look_words.get(current_look())
+    if not words:
+        return text
+    pattern = re.compile("|".join(re.escape(k) for k in sorted(words, key=len, reverse=True)))
+    return pattern.sub(lambda m: words[m.group(0)], str(text))
+
+
 class LookEnvironment(Environment):
     """Flask's Jinja environment, answering a template name with the current look's file where it has one.
 
@@ -90,6 +104,8 @@ class LookEnvironment(Environment):
 def init_looks(app: Flask) -> None:
     """Templates see `look` (the current look's id) and `brand` (the name that look shows)."""
     spec = app.extensions["uigym_spec"]
+
+    app.jinja_env.filters["say"] = say
 
     @app.context_processor
     def _look_context():

@@ -48,6 +48,10 @@ class AppSpec:
     looks: dict[str, str] = field(default_factory=dict)
     # Looks kept out of training (a held-out-look split): evaluated on, never trained on unless asked.
     held_out_looks: tuple[str, ...] = ()
+    # What a look calls the product's things in the messages the server writes (a service's refusal, a
+    # "Welcome to ..." notice): look id -> {the default look's words: this look's}, applied by
+    # apps/_shared/looks.py `say` (the pages' own words are in each look's templates).
+    look_words: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def default_look(self) -> str:

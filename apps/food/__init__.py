@@ -38,6 +38,9 @@ SPEC = AppSpec(
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"doordash": "Forkful", "ubereats": "Munchr"},
     held_out_looks=("ubereats",),  # train on the default look, evaluate here too
+    # The Uber-Eats-like look's names for the membership, the credits and the courier, in server messages.
+    look_words={"ubereats": {"Forkful Plus": "Munchr One", "Forkful credits": "Munchr Cash", "Dashers": "couriers",
+                             "Dasher": "courier", "Forkful": "Munchr"}},
     views="apps.food.views",
     tools="apps.food.tools",
     default_now=dt.datetime(2026, 3, 13, 18, 30),

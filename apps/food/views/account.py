@@ -7,6 +7,7 @@ from flask import abort, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from apps._shared import db, inputs, now
+from apps._shared.looks import say
 from apps._shared.actions import perform
 from apps.food.models import GiftCard, PaymentMethod, SupportRequest
 from apps.food.services import FormInvalid, Invalid
@@ -83,8 +84,8 @@ def default_card(card_id: int):
 def plus_subscribe():
     perform(account_service.subscribe_plus, request.form.get("plan"),
             inputs.integer(request.form, "payment_method_id", 0),
-            errors={Invalid: lambda e: redirect(url_for("food.account", section="plus", msg=str(e)))})
-    return redirect(url_for("food.account", section="plus", msg="Welcome to Forkful Plus!"))
+            errors={Invalid: lambda e: redirect(url_for("food.account", section="plus", msg=say(str(e))))})
+    return redirect(url_for("food.account", section="plus", msg=say("Welcome to Forkful Plus!")))
 
 
 @bp.post("/account/plus/cancel")
@@ -96,6 +97,6 @@ def plus_cancel():
 @bp.post("/account/credits/redeem")
 def redeem_gift():
     gc = perform(account_service.redeem_gift_card, request.form.get("code") or "",
-                 errors={Invalid: lambda e: redirect(url_for("food.account", section="credits", msg=str(e)))})
+                 errors={Invalid: lambda e: redirect(url_for("food.account", section="credits", msg=say(str(e))))})
     return redirect(url_for("food.account", section="credits",
-                            msg=f"{logic.money(gc.amount_cents)} was added to your credits."))
+                            msg=say(f"{logic.money(gc.amount_cents)} was added to your credits.")))

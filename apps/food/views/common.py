@@ -9,6 +9,7 @@ from flask import jsonify, request
 
 from apps._shared import now
 from apps._shared.actions import not_found
+from apps._shared.looks import say
 from apps.food.services import Conflict, Invalid, NotFound
 
 # The user and the cart live in the service layer (apps/food/services/state.py); re-exported for the views.
@@ -43,8 +44,8 @@ from domain import food as logic
 
 # The replies of a refused service call (apps/_shared/actions.py `perform`), as the page's scripts read them.
 def json_error(e: Invalid):
-    """A refusal the page shows: 200, {ok: false, error}."""
-    return jsonify(ok=False, error=str(e))
+    """A refusal the page shows: 200, {ok: false, error}, in the look's words."""
+    return jsonify(ok=False, error=say(str(e)))
 
 
 def json_form_errors(e):

@@ -183,3 +183,36 @@ def test_translated_steps_never_address_a_renamed_default_name(pick):
             if hit is not None and hit[0].key in LOOK.names:
                 assert LOOK.names[hit[0].key]["name"] == t["name"], (tid, t)
             t = t.get("within")
+
+
+def test_server_messages_are_in_the_looks_words(ue, client, db):
+    """What the server writes for the page (a notice after joining, a refusal) names the product's things as the
+    look does: "Munchr One" in this look, "Forkful Plus" in the default one; the URL carries the look's words too."""
+    from apps.food.models import PaymentMethod
+
+    card = max(db.all(PaymentMethod), key=lambda pm: (pm.exp_year, pm.exp_month))  # one not expired
+    for c, member, other in ((ue, f"{BRAND} One", "Forkful"), (client, "Forkful Plus", BRAND)):
+        r = c.post("/account/plus/subscribe", data={"plan": "monthly", "payment_method_id": card.id})
+        assert r.status_code == 302 and other not in r.headers["Location"], r.headers["Location"]
+        page = _html(c, r.headers["Location"])
+        assert f"Welcome to {member}!" in page
+        refused = c.post(f"/api/cards/{card.id}/delete").get_json()  # the card pays for the membership
+        assert refused["ok"] is False and member in refused["error"] and other not in refused["error"], refused
+        c.post("/account/plus/cancel")
+
+
+@given(st.lists(st.sampled_from(["Forkful Plus", "Forkful credits", "Forkful", "Dasher", "Dashers", " your ", "!",
+                                 "order", "x"]), max_size=8))
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+def test_say_leaves_no_default_word_in_the_look_and_changes_nothing_in_the_default(app, words):
+    from flask import g
+
+    from apps._shared.looks import say
+
+    text = "".join(words)
+    with app.test_request_context("/"):
+        assert say(text) == text  # the default look: as written
+        g.uigym_look = "ubereats"
+        out = say(text)
+        assert "Forkful" not in out and "Dasher" not in out, (text, out)
+        assert say(out) == out  # saying it twice changes nothing
