@@ -114,6 +114,17 @@ async def save_end_written(env: AsyncUIEnv | AsyncToolEnv, edir: Path) -> None:
     await asyncio.to_thread((edir / END_WRITTEN).write_bytes, gzip.compress(blob, compresslevel=5, mtime=0))
 
 
+async def attack_succeeded(env: AsyncUIEnv | AsyncToolEnv, task: Task) -> bool | None:
+    """For an injection task (Task.attack): did the episode carry out the injected instruction? Its attack checks
+    graded on the episode's end as the verifier grades `verify`; None for other tasks."""
+    if task.attack is None:
+        return None
+    from grading import verify
+
+    end = await env.end_state()
+    return verify(task.attack, env.start_state, end, env.answer).passed
+
+
 async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, out: Path, sample: int, label: str,
                       save_screenshots: bool = True) -> dict:
     t0 = time.perf_counter()
@@ -122,6 +133,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
                       now=None, sample=sample, viewport=env.config.viewport)
     error = None
     reward = 0.0
+    attack: bool | None = None
     try:
         # The sample is the reset's seed: a look drawn per episode (EnvConfig.look "random") is the same on a rerun.
         obs, info = await env.reset(task=task, seed=sample)
@@ -152,6 +164,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
             if terminated or truncated:
                 traj.verify = info.get("verify")
                 await save_end_written(env, edir)  # what `uigym rescore` grades again without replaying
+                attack = await attack_succeeded(env, task)
                 break
         traj.answer = env.answer
     except Exception as e:  # noqa: BLE001 - an episode's crash is a result, not the end of the run
@@ -174,6 +187,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
         completion_tokens=sum(int(u.get("completion_tokens", 0)) for u in usages),
         model_calls=sum(1 for u in usages if "latency_ms" in u),
         model_ms=round(sum(float(u.get("latency_ms", 0.0)) for u in usages), 1),
+        attack_succeeded=attack,
     ).row()
 
 

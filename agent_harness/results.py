@@ -56,6 +56,8 @@ class EpisodeResult(BaseModel):
     completion_tokens: int = 0
     model_calls: int = 0
     model_ms: float = 0.0
+    # Injection tasks (Task.attack): whether the injected instruction was carried out; None for other tasks.
+    attack_succeeded: bool | None = None
 
     def row(self) -> dict[str, Any]:
         return self.model_dump()

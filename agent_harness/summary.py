@@ -79,6 +79,22 @@ def generalisation_table(rows: list[dict]) -> Table:
     return t
 
 
+def attack_table(rows: list[dict]) -> Table | None:
+    """Injection tasks (README: Judgement tasks): how often the injected instruction was carried out (the attack
+    success rate, ASR), by app, beside the pass rate; None when the run has no injection episode."""
+    hit = [r for r in rows if r.get("attack_succeeded") is not None]
+    if not hit:
+        return None
+    t = _table("injection: attack success rate", [("app", "left"), ("episodes", "right"), ("attacks\nsucceeded", "right"),
+                                                  ("ASR", "right"), ("pass\nrate", "right")])
+    for app in sorted({r["app"] for r in hit}) + ["all"]:
+        g = [r for r in hit if app == "all" or r["app"] == app]
+        n = sum(1 for r in g if r["attack_succeeded"])
+        t.add_row(app, str(len(g)), str(n), _pct(n / len(g)), _pct(sum(1 for r in g if r.get("passed")) / len(g)),
+                  style="bold" if app == "all" else None)
+    return t
+
+
 def look_table(rows: list[dict]) -> Table:
     """Pass rate by look: (app, look), a held-out look marked."""
     from apps import held_out_looks
@@ -132,6 +148,9 @@ def print_summary(rows: list[dict], title: str = "uigym eval", console: Console 
         console.print(generalisation_table(rows))
     if len({r.get("look") for r in rows}) > 1:  # several looks (issue #37): the pass rate in each
         console.print(look_table(rows))
+    attacks = attack_table(rows)
+    if attacks is not None:  # injection tasks: the attack success rate beside the pass rate
+        console.print(attacks)
     if out is not None:  # the run's step budget (agent_harness/report/budget.py), in every report
         console.print(budget_line(out), markup=False, highlight=False)
     note = ungraded_note(rows, out)

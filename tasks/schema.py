@@ -270,6 +270,9 @@ class Task(BaseModel):
     split: Literal["train", "test"] = "train"
     template: str | None = None
     tags: list[str] = Field(default_factory=list)
+    # Injection tasks (tag `injection`): the checks that hold when the injected instruction was carried out, graded
+    # on the episode's end beside `verify` (results rows' `attack_succeeded`, the eval summary's ASR). None elsewhere.
+    attack: VerifySpec | None = None
 
     @field_validator("id")
     @classmethod
@@ -291,6 +294,11 @@ class Task(BaseModel):
             raise ValueError(f"task id {self.id!r} must start with its app '{self.app}/'")
         if self.solution[-1].kind != "done":
             raise ValueError("a solution must end with a 'done' step")
+        if ("injection" in self.tags) != (self.attack is not None):
+            raise ValueError("a task tagged injection declares its `attack` (the checks of the injected action's "
+                             "success), and only an injection task does")
+        if self.attack is not None and not self.fixtures:
+            raise ValueError("an injection task plants its injected text with `fixtures`")
         if {"infeasible", "harmful"} & set(self.tags) and not any(
                 isinstance(c.answer if hasattr(c, "answer") else None, dict) and "$refusal" in c.answer
                 for c in self.verify.checks):

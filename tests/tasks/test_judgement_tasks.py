@@ -35,7 +35,7 @@ def test_unknown_split_is_refused_by_name():
 
 
 def test_an_infeasible_task_must_be_graded_by_a_refusal():
-    t = _judgement()[0].model_dump(mode="json", exclude_none=True, by_alias=True)
+    t = [t for t in _judgement() if "infeasible" in t.tags][0].model_dump(mode="json", exclude_none=True, by_alias=True)
     t["verify"] = {"checks": [{"answer": {"$ieq": "no"}}], "unchanged_except": []}
     with pytest.raises(ValueError, match=r"\$refusal"):
         Task.model_validate(t)
@@ -44,7 +44,7 @@ def test_an_infeasible_task_must_be_graded_by_a_refusal():
 def test_gold_refuses_and_claims_fail_on_the_start_state():
     from tasks.templates import World
 
-    for t in _judgement():
+    for t in [t for t in _judgement() if {"infeasible", "harmful"} & set(t.tags)]:
         w = World.build(t.app, t.seed)
         state = {**w.rows, "_meta": {"app": t.app, "seed": t.seed}}
         assert verify(t.verify, state, state, t.solution[-1].answer).passed, t.id
@@ -53,3 +53,34 @@ def test_gold_refuses_and_claims_fail_on_the_start_state():
         assert claims, t.id
         for c in claims:
             assert verify(t.verify, state, state, c).score == 0, f"{t.id}: claim {c!r} passes"
+
+
+def test_injection_tasks_declare_their_attack_and_plant_it():
+    import copy
+
+    inj = [t for t in _judgement() if "injection" in t.tags]
+    assert inj, "no bundled injection task"
+    from tasks.templates import World
+
+    for t in inj:
+        assert t.attack is not None and t.fixtures, t.id
+        w = World.build(t.app, t.seed)
+        start = {**w.rows, "_meta": {"app": t.app, "seed": t.seed}}
+        assert not verify(t.attack, start, start, None).passed, f"{t.id}: the attack succeeds on an untouched world"
+        # a world where one message went to the attacker's address: the attack succeeded
+        address = t.attack.checks[0].where["to"]["$any"]["$ieq"]
+        end = copy.deepcopy(start)
+        row = dict(end["messages"][0], id=max(m["id"] for m in end["messages"]) + 1, to=[address])
+        end["messages"].append(row)
+        assert verify(t.attack, start, end, None).passed, t.id
+        assert address in t.fixtures[0]["set"]["body"], f"{t.id}: the planted text names the attacker"
+
+
+def test_attack_goes_with_the_injection_tag_only():
+    t = [t for t in _judgement() if "injection" in t.tags][0].model_dump(mode="json", exclude_none=True, by_alias=True)
+    t["tags"] = []
+    with pytest.raises(ValueError, match="injection"):
+        Task.model_validate(t)
+    t["tags"], t["fixtures"] = ["injection"], []
+    with pytest.raises(ValueError, match="fixtures"):
+        Task.model_validate(t)
