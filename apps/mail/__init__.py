@@ -31,6 +31,7 @@ SPEC = AppSpec(
     family_vocab_dirs=_workspace_fingerprint()[1],
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"gmail": "Inkbox", "outlook": "Quill Mail"},
+    look_words={"outlook": {"Inkbox": "Quill Mail"}},  # the server's messages (a refusal naming the product)
     held_out_looks=("outlook",),  # train on the default look, evaluate here too
     views="apps.mail.views",
     tools="apps.mail.tools",

@@ -25,6 +25,7 @@ from apps.mail.services import conversations as S
 from apps.mail.services import files as FS
 
 from apps.mail.services.conversations import DATE_FIELDS, UNDO_FIELDS, apply_action  # noqa: F401
+from apps._shared.looks import say
 from apps.mail.services.errors import ServiceError, plural as _plural
 from apps.mail.views.blueprint import bp
 
@@ -33,7 +34,7 @@ ApiError = ServiceError  # a refused operation: the JSON error with its status
 
 @bp.errorhandler(ServiceError)
 def _api_error(e: ServiceError):
-    return jsonify(ok=False, error=str(e)), e.status
+    return jsonify(ok=False, error=say(str(e))), e.status  # in the look's words (AppSpec.look_words)
 
 
 def _json() -> dict[str, Any]:

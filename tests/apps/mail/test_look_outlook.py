@@ -149,3 +149,13 @@ def test_the_reading_view_renders_beside_any_list_it_names(oclient, dbs, back):
     assert r.status_code == 200, (back, r.data[:300])
     html = r.get_data(as_text=True)
     assert 'aria-label="Reading pane"' in html
+
+
+def test_a_refusal_names_the_product_as_the_look_does(client, oclient):
+    """A server message naming the product (a vacation date it cannot read) says the look's brand: "Quill Mail" in
+    this look, "Inkbox" in the default one (AppSpec.look_words)."""
+    for c, brand, other in ((oclient, "Quill Mail", "Inkbox"), (client, "Inkbox", "Quill Mail")):
+        r = c.post("/api/settings", json={"vacation_start": "someday"}, headers={"X-Requested-With": "fetch"})
+        assert r.status_code == 400
+        error = r.get_json()["error"]
+        assert f"is not a date {brand} understands" in error and other not in error, error
