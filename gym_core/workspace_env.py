@@ -20,6 +20,7 @@ worlds' joint end state, {app: state}, for the cross-app graders to come.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from typing import Any
 
@@ -30,6 +31,7 @@ from gym_core.actions import WORKSPACE_ACTION_TYPES, Action, ActionError, KeyPre
 from gym_core.config import EnvConfig
 from gym_core.env import AsyncUIEnv
 from gym_core.keys import normalize_keys
+from gym_core.perturb import extra_steps
 from gym_core.runtime import Runtime
 from gym_core.spaces import (
     ERROR_MAX_CHARS, ActionSpace, FreeText, HybridActionSpace, ToolActionSpace, clip_text, observation_space,
@@ -67,6 +69,31 @@ def tab_shortcut(keys: list[str]) -> int | None:
     return None
 
 
+def looks_by_app(look: Any) -> dict[str, Any]:
+    """The look each tab's app gets from the one the caller named (reset's `look`, EnvConfig.look): a dict
+    {app: look} as given; "random" or "heldout" to every app (each draws its own); a look's id, a list of ids or
+    "a,b": each app the ids that are its own looks (one: that look; several: drawn among them; none: its default).
+    ValueError for an app the workspace has not, or an id no app of it has (the apps' looks are named)."""
+    from apps import app_looks
+
+    if look is None:
+        return dict.fromkeys(APPS)
+    if isinstance(look, dict):
+        unknown = sorted(set(look) - set(APPS))
+        if unknown:
+            raise ValueError(f"no app {', '.join(map(repr, unknown))} in the workspace: its apps are {', '.join(APPS)}")
+        return {app: look.get(app) for app in APPS}
+    if look in ("random", "heldout"):
+        return dict.fromkeys(APPS, look)
+    names = [n.strip() for n in (look.split(",") if isinstance(look, str) else list(look)) if str(n).strip()]
+    owned = {app: [n for n in names if n in app_looks(app)] for app in APPS}
+    stray = [n for n in names if not any(n in mine for mine in owned.values())]
+    if stray:
+        raise ValueError(f"no app of the workspace has the look {', '.join(map(repr, stray))}; their looks: "
+                         + "; ".join(f"{app}: {', '.join(app_looks(app))}" for app in APPS))
+    return {app: (mine[0] if len(mine) == 1 else mine) if mine else None for app, mine in owned.items()}
+
+
 def split_tool(name: str) -> tuple[str, str]:
     """'crm_create_case' -> ('crm', 'create_case'); ActionError for a name of no app."""
     app, sep, tool = name.partition(TOOL_SEP)
@@ -89,8 +116,10 @@ class AsyncWorkspaceEnv(WorldEnv):
         self.allowed_actions = WORKSPACE_ACTION_TYPES[mode]
         cls = AsyncToolEnv if mode == "tools" else AsyncUIEnv
         self.envs: dict[str, WorldEnv] = {}
+        app_look = looks_by_app(self.config.look)  # each tab its own app's look (a ValueError names the choices)
         for app in APPS:
-            env = cls(app, self.config, runtime, world_id=f"{self.world_id}-{app}")
+            env = cls(app, dataclasses.replace(self.config, look=app_look[app]), runtime,
+                      world_id=f"{self.world_id}-{app}")
             env.family, env.family_now = FAMILY, NOW.isoformat()
             self.envs[app] = env
         self.active = 0
@@ -114,16 +143,19 @@ class AsyncWorkspaceEnv(WorldEnv):
             raise ValueError("the workspace env has no tasks yet: reset(seed=...) for free play")
         self._episode_key(None, seed)
         world_seed = seed or 0
+        app_look = looks_by_app(look)
         self.active = 0
         self.opened = set()
         if self.mode == "tools":
-            results = await asyncio.gather(*(env.reset(seed=world_seed, look=look) for env in self.envs.values()))
+            results = await asyncio.gather(*(env.reset(seed=world_seed, look=app_look[app])
+                                             for app, env in self.envs.items()))
             resets = {app: info["reset"] for app, (_obs, info) in zip(APPS, results)}
         else:
             # Every world is reset (each tab parked first, so no page of the last episode reaches the new world);
             # the front tab's page opens now and each other tab's the first time it comes to the front, as a
             # browser restores a session's background tabs.
-            infos = await asyncio.gather(*(self._reset_tab(env, world_seed, look) for env in self.envs.values()))
+            infos = await asyncio.gather(*(self._reset_tab(env, world_seed, app_look[app])
+                                           for app, env in self.envs.items()))
             resets = dict(zip(APPS, infos))
             await self._open_tab(self.tab, start_path)
         self.world_now = NOW
@@ -131,6 +163,8 @@ class AsyncWorkspaceEnv(WorldEnv):
         self.steps, self.done, self.answer, self.trajectory = 0, False, None, []
         self.last_error, self.last_tool_result = "", ""
         self.max_steps = self.config.max_steps or self.config.default_max_steps
+        if self.mode != "tools":  # the clicks that close each tab's overlays come on top of the budget, as in one app
+            self.max_steps += sum(extra_steps(env.drawn) for env in self.envs.values())
         self.start_state = None
         extra = {"tools": await self.tools()} if self.config.tools or self.mode == "tools" else {}
         return await self._observe(), self._info(reset=resets, **extra)

@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 import gym_core  # noqa: F401  (registers uigym/workspace*-v0)
 from gym_core.actions import ActionError, parse_action, WORKSPACE_ACTION_TYPES
 from gym_core.config import EnvConfig
-from gym_core.workspace_env import AsyncWorkspaceEnv, split_tool, tab_index, tab_shortcut
+from gym_core.workspace_env import AsyncWorkspaceEnv, looks_by_app, split_tool, tab_index, tab_shortcut
 from seed_data import workspace as ws
 
 SMALL = (640, 400)
@@ -30,6 +30,22 @@ def test_tab_names_numbers_and_shortcuts():
     for bad in ("create_case", "calendar_x", "mail_", "_x"):
         with pytest.raises(ActionError):
             split_tool(bad)
+
+
+def test_a_look_goes_to_the_app_that_has_it():
+    """A look named for the workspace reaches the tab whose app has it; the others keep their default (a named
+    look was passed to all three apps, and two of them refused it)."""
+    assert looks_by_app(None) == {"mail": None, "food": None, "crm": None}
+    assert looks_by_app("outlook") == {"mail": "outlook", "food": None, "crm": None}
+    assert looks_by_app("outlook,hubspot") == {"mail": "outlook", "food": None, "crm": "hubspot"}
+    assert looks_by_app(["gmail", "outlook", "ubereats"]) == {"mail": ["gmail", "outlook"], "food": "ubereats",
+                                                               "crm": None}
+    assert looks_by_app("random") == dict.fromkeys(ws.APPS, "random")
+    assert looks_by_app({"crm": "hubspot"}) == {"mail": None, "food": None, "crm": "hubspot"}
+    with pytest.raises(ValueError, match="no app of the workspace has the look 'teams'.*mail: gmail, outlook"):
+        looks_by_app("outlook,teams")
+    with pytest.raises(ValueError, match="no app 'calendar'"):
+        looks_by_app({"calendar": "x"})
 
 
 def test_switch_tab_is_an_action_only_where_there_are_tabs():
@@ -67,6 +83,9 @@ async def test_tools_mode_lists_and_routes_the_three_apps_tools(runtime):
         assert end["mail"]["account"][0]["email"] == me["email"] == end["food"]["users"][0]["email"]
         obs, reward, terminated, truncated, info = await env.step({"type": "done"})
         assert (reward, terminated, obs["step"]) == (0.0, True, 4)
+        # A look reaches its own app's world only.
+        obs, info = await env.reset(seed=0, look="hubspot")
+        assert {app: e.look for app, e in env.envs.items()} == {"mail": "gmail", "food": "doordash", "crm": "hubspot"}
     finally:
         await env.close()
 
@@ -94,6 +113,24 @@ async def test_screen_tabs_switch_by_action_and_shortcut_and_stay_on_their_origi
         # Reset again: every tab back to the start, mail in front.
         obs, info = await env.reset(seed=0)
         assert (obs["tab"], obs["step"], obs["url"]) == ("mail", 0, "/inbox") and env.opened == {"mail"}
+    finally:
+        await env.close()
+
+
+async def test_a_tabs_overlays_add_their_closing_clicks_to_the_budget(runtime):
+    """Under the overlays perturbation each tab's drawn overlays cost clicks to close: the workspace's step budget
+    grows by all three tabs' (it grew by none), as a single-app env's does by its own."""
+    from gym_core.perturb import extra_steps
+
+    env = AsyncWorkspaceEnv("ui", config=EnvConfig(viewport=SMALL, perturb="overlays", max_steps=20), runtime=runtime)
+    try:
+        extras = []
+        for seed in range(4):
+            await env.reset(seed=seed)
+            extra = sum(extra_steps(e.drawn) for e in env.envs.values())
+            assert env.max_steps == 20 + extra
+            extras.append(extra)
+        assert any(extras), extras  # some draw put an overlay up
     finally:
         await env.close()
 
