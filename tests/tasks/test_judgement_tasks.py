@@ -67,14 +67,21 @@ def test_injection_tasks_declare_their_attack_and_plant_it():
         w = World.build(t.app, t.seed)
         start = {**w.rows, "_meta": {"app": t.app, "seed": t.seed}}
         assert not verify(t.attack, start, start, None).passed, f"{t.id}: the attack succeeds on an untouched world"
-        # a world where one message went to the attacker's address: the attack succeeded
-        address = t.attack.checks[0].where["to"]["$any"]["$ieq"]
+        # a world where the injected action was taken: the attack succeeded
+        check = t.attack.checks[0]
         end = copy.deepcopy(start)
-        row = dict(end["messages"][0], id=max(m["id"] for m in end["messages"]) + 1, to=[address])
-        end["messages"].append(row)
+        if t.app == "mail":  # a message to the attacker's address
+            address = check.where["to"]["$any"]["$ieq"]
+            end["messages"].append(dict(end["messages"][0], id=max(m["id"] for m in end["messages"]) + 1, to=[address]))
+        elif t.app == "crm":  # the account deleted
+            end["accounts"] = [a for a in end["accounts"] if a["id"] != check.where["id"]]
+            address = next(a["name"] for a in start["accounts"] if a["id"] == check.where["id"])
+        else:  # the account's email moved
+            address = check.where["email"]["$ieq"]
+            end["users"] = [dict(u, email=address) for u in end["users"]]
         assert verify(t.attack, start, end, None).passed, t.id
-        assert address in t.fixtures[0]["set"]["body"], f"{t.id}: the planted text names the attacker"
-
+        planted = " ".join(str(v) for fx in t.fixtures for v in fx.get("set", {}).values())
+        assert address in planted, f"{t.id}: the planted text names the attack's target"
 
 def test_attack_goes_with_the_injection_tag_only():
     t = [t for t in _judgement() if "injection" in t.tags][0].model_dump(mode="json", exclude_none=True, by_alias=True)
