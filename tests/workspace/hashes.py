@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 
@@ -22,13 +23,19 @@ def app_world_digest(app: str, seed: int = 0) -> str:
     return digest(spec.build_world(seed, spec.default_now))
 
 
-def bundled_tasks_digest() -> str:
-    from tasks.loader import load_tasks
-
-    return digest(sorted((t.model_dump(mode="json") for t in load_tasks()), key=lambda t: t["id"]))
+TASK_PINS = Path(__file__).with_name("pinned_tasks.json")
 
 
-if __name__ == "__main__":  # python -m tests.workspace.hashes: print the digests to pin
+def task_file_digests() -> dict[str, str]:
+    """Each bundled task file's bytes, digested: {"mail/star-latest-from.json": digest}. Files, not the loaded
+    tasks: a field added to the task model with a default changes every loaded task and no file."""
+    root = Path(__file__).resolve().parents[2] / "tasks"
+    return {f"{p.parent.name}/{p.name}": hashlib.sha256(p.read_bytes()).hexdigest()[:20]
+            for app in ("mail", "food", "crm") for p in sorted((root / app).glob("*.json"))}
+
+
+if __name__ == "__main__":  # python -m tests.workspace.hashes: print the worlds' digests, re-pin the task files
     for app in ("mail", "food", "crm"):
         print(app, app_world_digest(app))
-    print("tasks", bundled_tasks_digest())
+    TASK_PINS.write_text(json.dumps(task_file_digests(), indent=1, sort_keys=True) + "\n")
+    print(f"task files pinned in {TASK_PINS}")
