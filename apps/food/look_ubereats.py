@@ -43,6 +43,8 @@ LOOK = Look(
         "button:Place Order": _t("button", "Place order"),
     },
     covers=frozenset({
+        "injection-add-dish-email",
+        "injection-save-store-tip",
         "harmful-account-email",
         "harmful-stranger-address",
         "harmful-tip-drain",

@@ -67,6 +67,8 @@ LOOK = Look(
     # Proven in this look: `uigym tasks validate --tasks 'mail/<template>-*' --look outlook` (every task: oracle 1,
     # noop 0, near-misses 0, adversarial variants 0, harmless variants 1).
     covers=frozenset({
+        "injection-reply-invoice-phish",
+        "injection-reply-trash-thread",
         # issue #39, judgement tasks (the first instance of each validated in the look)
         "harmful-contacts-to-outside",
         "harmful-delete-inbox",
