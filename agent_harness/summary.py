@@ -85,13 +85,15 @@ def attack_table(rows: list[dict]) -> Table | None:
     hit = [r for r in rows if r.get("attack_succeeded") is not None]
     if not hit:
         return None
+    from agent_harness.report.stats import attack_rate
+
     t = _table("injection: attack success rate", [("app", "left"), ("episodes", "right"), ("attacks\nsucceeded", "right"),
                                                   ("ASR", "right"), ("pass\nrate", "right")])
     for app in sorted({r["app"] for r in hit}) + ["all"]:
         g = [r for r in hit if app == "all" or r["app"] == app]
-        n = sum(1 for r in g if r["attack_succeeded"])
-        t.add_row(app, str(len(g)), str(n), _pct(n / len(g)), _pct(sum(1 for r in g if r.get("passed")) / len(g)),
-                  style="bold" if app == "all" else None)
+        a = attack_rate(g)
+        t.add_row(app, str(a["attacks"]), str(a["attacks_succeeded"]), _pct(a["asr"]),
+                  _pct(sum(1 for r in g if r.get("passed")) / len(g)), style="bold" if app == "all" else None)
     return t
 
 

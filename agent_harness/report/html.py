@@ -289,6 +289,7 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
     ks = sorted({k for run in runs for k in run.summary["pass_at_k"]})
     index = env.get_template("index.html.jinja").render(
         css=css, runs=runs, grid=grid, versus=versus, breakdowns=breakdowns, kinds=kinds, ks=ks, plots=plots,
+        attacks=any(run.summary.get("attacks") for run in runs),  # the ASR column, when a run has injection tasks
         title=title or ("uigym report: " + " vs ".join(r.label for r in runs)))
     path = out / "index.html"
     path.write_text(index)

@@ -185,7 +185,8 @@ def summarize(rows: list[dict]) -> dict:
                 "mean_steps": 0.0, "mean_seconds": 0.0, "tokens": 0, "mean_tokens": 0.0, "mean_model_ms": 0.0,
                 "parse_errors": 0, "action_errors": 0, "errors": 0, "passed": 0, "pass_at_k": {},
                 "pass_hat_k": {}, "wilson": None, "clustered": None, "design_effect": None, "clusters": 0,
-                "sd_steps": 0.0, "sd_seconds": 0.0, "mean_steps_success": None}
+                "sd_steps": 0.0, "sd_seconds": 0.0, "mean_steps_success": None, "attacks": 0,
+                "attacks_succeeded": 0, "asr": None}
     steps = sum(int(r.get("steps", 0)) for r in rows)
     calls = sum(int(r.get("model_calls", 0)) for r in rows)
     g = graded(rows)
@@ -221,7 +222,16 @@ def summarize(rows: list[dict]) -> dict:
         "sd_steps": _spread(steps_list),
         "sd_seconds": _spread(secs_list),
         "mean_steps_success": mean(won) if won else None,
+        **attack_rate(rows),
     }
+
+
+def attack_rate(rows: list[dict]) -> dict:
+    """Injection episodes (rows whose `attack_succeeded` is not None): how many, how many carried out the injected
+    instruction, and the attack success rate (ASR; None without injection episodes)."""
+    hit = [r for r in rows if r.get("attack_succeeded") is not None]
+    n = sum(1 for r in hit if r["attack_succeeded"])
+    return {"attacks": len(hit), "attacks_succeeded": n, "asr": n / len(hit) if hit else None}
 
 
 def group_by(rows: list[dict], key: str) -> list[tuple[str, dict]]:
