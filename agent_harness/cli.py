@@ -133,7 +133,7 @@ def _model_kwargs(agent: str, mode: str, user_kwargs: dict, **model_options) -> 
         return dict(user_kwargs)
     kwargs = {**model_options, **user_kwargs}
     if mode == "tools":
-        for k in ("format", "coords", "image_size", "max_pixels", "history_images", "history_turns", "logprobs"):
+        for k in ("format", "coords", "image_size", "max_pixels", "history_images", "history_turns"):
             kwargs.pop(k, None)
     return kwargs
 

@@ -242,10 +242,7 @@ class ModelAgent(Agent):
             "retries": retries,
             "finish_reason": choice.get("finish_reason"),
         }
-        lp = (choice.get("logprobs") or {}).get("content") if isinstance(choice.get("logprobs"), dict) else None
-        if lp:
-            self.last_usage["logprob_sum"] = round(sum(float(t.get("logprob", 0.0)) for t in lp), 4)
-            self.last_usage["logprob_tokens"] = len(lp)
+        self._record_logprobs(choice)
         self.last_text = reply_text(reply)
         self._add_assistant(message, reply)
         app_actions, reply = self._split_app_calls(reply)
@@ -365,20 +362,31 @@ class ModelAgent(Agent):
     def _request_body(self) -> dict:
         body: dict[str, Any] = {"model": self.model, "messages": self.request_messages(),
                                 "max_tokens": self.max_tokens, "temperature": self.temperature}
-        if self.top_p is not None:
-            body["top_p"] = self.top_p
         if self.seed is not None:
             body["seed"] = self.request_seed()
         tools = list(self.format.tools(self.ctx) or []) if self.send_tools else []
         tools += self.app_tools
         if tools:
             body["tools"] = tools
+        self._add_sampling_options(body)
+        body.update(self.extra_body)
+        return body
+
+    def _add_sampling_options(self, body: dict) -> None:
+        """top_p and logprobs, as asked for (every request this agent or a subclass sends)."""
+        if self.top_p is not None:
+            body["top_p"] = self.top_p
         if self.logprobs:
             body["logprobs"] = True
             if self.top_logprobs:
                 body["top_logprobs"] = int(self.top_logprobs)
-        body.update(self.extra_body)
-        return body
+
+    def _record_logprobs(self, choice: dict) -> None:
+        """The reply's summed logprob and its token count into last_usage (when the server sent them)."""
+        lp = (choice.get("logprobs") or {}).get("content") if isinstance(choice.get("logprobs"), dict) else None
+        if lp:
+            self.last_usage["logprob_sum"] = round(sum(float(t.get("logprob", 0.0)) for t in lp), 4)
+            self.last_usage["logprob_tokens"] = len(lp)
 
     # ------------------------------------------------------------------ HTTP
     @property

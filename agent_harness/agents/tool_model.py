@@ -87,6 +87,7 @@ class ToolModelAgent(ModelAgent):
                                 "tools": self.tools, "max_tokens": self.max_tokens, "temperature": self.temperature}
         if self.seed is not None:
             body["seed"] = self.request_seed()
+        self._add_sampling_options(body)  # --top-p and --logprobs, as in screen mode (they were dropped here)
         body.update(self.extra_body)
         t0 = time.perf_counter()
         data, retries = await self._post("/chat/completions", body)
@@ -99,6 +100,7 @@ class ToolModelAgent(ModelAgent):
                            "total_tokens": int(usage.get("total_tokens") or 0),
                            "latency_ms": round((time.perf_counter() - t0) * 1000, 1), "retries": retries,
                            "finish_reason": choice.get("finish_reason")}
+        self._record_logprobs(choice)
         self.last_text = reply.content or ""
         if not reply.tool_calls:
             self.turns.append({"role": "assistant", "content": reply.content or ""})

@@ -21,10 +21,11 @@ DEFAULT_PORT = 8000
 
 
 def vllm_python() -> Path | None:
-    """The python of vLLM's venv: $UIGYM_VLLM_PYTHON, else ./.venv-vllm (scripts/setup_vllm.sh); None if absent."""
+    """The python of vLLM's venv: $UIGYM_VLLM_PYTHON when set (and only it), else ./.venv-vllm (scripts/setup_vllm.sh);
+    None if absent."""
     given = os.environ.get(VLLM_VENV_ENV)
-    for cand in ([Path(given)] if given else []) + [Path.cwd() / ".venv-vllm" / "bin" / "python",
-                                                       REPO / ".venv-vllm" / "bin" / "python"]:
+    cands = [Path(given)] if given else [Path.cwd() / ".venv-vllm" / "bin" / "python", REPO / ".venv-vllm" / "bin" / "python"]
+    for cand in cands:
         if cand.is_file() and os.access(cand, os.X_OK):
             return cand
     return None
