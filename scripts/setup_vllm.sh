@@ -11,7 +11,7 @@
 #   decorators get the same guard the file's other registrations have (an edit of two lines, marked, done once);
 #   torchvision's image transforms (pure python/torch) are what the processors use, and they work.
 # Idempotent: a rerun installs nothing (a stamp in the venv names what was installed) and finds the patch already there. What pip says clashes is printed.
-# Usage: bash scripts/setup_vllm.sh; then .venv/bin/python -m pytest -q tests/vllm   (VLLM_SPEC=... to pick another)
+# Usage: bash scripts/setup_vllm.sh; then .venv/bin/python -m pytest -q -m slow tests/vllm   (VLLM_SPEC=... to pick another)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T0=$SECONDS
