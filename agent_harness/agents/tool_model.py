@@ -14,13 +14,14 @@ import json
 import time
 from typing import Any
 
+from agent_harness.agents.base import WHEN_NOT_TO_ACT
 from agent_harness.agents.model import ModelAgent, tool_result_text
 from agent_harness.formats.base import Reply
 
 SYSTEM = ("You operate the {app} app through its tools, for a user. Use the tools to find what you need and to "
           "make the change the task asks for; ids come from the search and list tools. Make exactly the changes "
           "asked for, nothing else. When the task is complete, call `done` (with `answer` set to just the value "
-          "asked for, if the task asks a question).")
+          "asked for, if the task asks a question). ") + WHEN_NOT_TO_ACT.replace("{", "{{").replace("}", "}}")
 
 
 # What a `done` call's result says where a conversation goes on after it: TRL's tool loop (GRPO in tool mode)
