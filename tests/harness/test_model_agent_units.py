@@ -103,3 +103,32 @@ def test_unreadable_tool_arguments_are_a_parse_error_never_an_exception(raw):
     action = agent._action("star", raw)
     assert action["type"] == "tool" and "__unreadable_arguments__" in action["args"]
     assert agent.parse_errors == 1 and "are not JSON" in agent.last_parse_error
+
+
+async def test_tool_mode_sends_and_records_logprobs_and_top_p():
+    """`--logprobs` and `--top-p` reach a tool-mode request as they do a screen-mode one, and the reply's logprobs are
+    summed into the step's usage (tool mode dropped both before)."""
+    import json
+
+    import httpx
+
+    from agent_harness.agents.tool_model import ToolModelAgent
+
+    sent: list[dict] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        return httpx.Response(200, json={
+            "choices": [{"message": {"role": "assistant", "content": "I am done."}, "finish_reason": "stop",
+                         "logprobs": {"content": [{"token": "I", "logprob": -0.5}, {"token": " am", "logprob": -1.25}]}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}})
+
+    agent = ToolModelAgent(base_url="http://fake/v1", model="m", logprobs=True, top_p=0.9)
+    agent._client = httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://fake/v1")
+    agent.task, agent.app, agent.tools, agent.turns, agent.queue = None, "mail", [], [{"role": "user", "content": "go"}], []
+    agent.pending, agent.n_calls, agent.parse_errors, agent.restate_goal = None, 0, 0, False
+    action = await agent.act({})
+    await agent._client.aclose()
+    assert action["type"] == "done"
+    assert sent[0]["logprobs"] is True and sent[0]["top_p"] == 0.9
+    assert agent.last_usage["logprob_sum"] == -1.75 and agent.last_usage["logprob_tokens"] == 2
