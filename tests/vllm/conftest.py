@@ -18,6 +18,9 @@ from agent_harness.commands.vllm import vllm_python
 
 REPO = Path(__file__).resolve().parents[2]
 NO_VLLM = "no vLLM venv (.venv-vllm or $UIGYM_VLLM_PYTHON): run `bash scripts/setup_vllm.sh` first"
+# CI sets UIGYM_REQUIRE_VLLM=1 after scripts/setup_vllm.sh: there a missing venv is a failure, never a skip.
+if os.environ.get("UIGYM_REQUIRE_VLLM") == "1" and vllm_python() is None:
+    raise pytest.UsageError(f"UIGYM_REQUIRE_VLLM=1 but {NO_VLLM}")
 
 
 def free_port() -> int:
