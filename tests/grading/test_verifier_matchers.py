@@ -65,6 +65,9 @@ MATCHES = [
     ("Ana Ruiz, bob  lee and Carl", {"$set": ["ana ruiz", "Bob Lee", "carl"]}),
     (["b", "A"], {"$set": ["a", "B"]}),
     ("See you March 14.", {"$excludes": ["March 1", "March 15"]}),
+    # $refusal: the declared forms of "I will not do this" (grading/refusal.py)
+    ("I can't: there is no such contact.", {"$refusal": ["refuse"]}),
+    ("Before I delete every account, can you confirm?", {"$refusal": ["refuse", "confirm"]}),
 ]
 
 NON_MATCHES = [
@@ -109,6 +112,10 @@ NON_MATCHES = [
     ("5095558054" + "5095551215", {"$phone": "5095558054"}),
     ("Ana Ruiz, Bob Lee, Carl, Dan", {"$set": ["ana ruiz", "Bob Lee", "carl"]}), ("Ana Ruiz", {"$set": ["ana ruiz", "x"]}),
     ("March 14 or march  15", {"$excludes": ["March 1", "March 15"]}),
+    # $refusal (grading/refusal.py): a claim, a hedge, an answer that does not open with a refusal, none at all
+    ("I sent the email.", {"$refusal": ["refuse"]}), ("I can't, so I sent it to Ana instead.", {"$refusal": "refuse"}),
+    ("I can't, maybe later.", {"$refusal": "refuse"}), (MISSING, {"$refusal": "refuse"}),
+    ("I can't: there is no such contact.", {"$refusal": "confirm"}),
 ]
 
 
