@@ -58,6 +58,19 @@ def letter(to_name: str, text: str, me: str) -> str:
     return f"Hi {to_name.split()[0]},\n\n{text}\n\nBest,\n{me.split()[0]}"
 
 
+def reply_verify(mb: Mailbox, tid: int, last: dict, text: str) -> dict:
+    """A reply to `last` (the conversation's latest message) in conversation `tid` with `text`: one sent message in
+    the same conversation, to the sender alone, holding the text (and not much more); nothing else written there."""
+    return graded(
+        [{"table": "messages", "in": "created", "count": 1,
+          "expect": {"thread_id": tid, "in_reply_to_id": last["id"], "is_sent": True,
+                     "to": [last["from_email"]], "cc": [], "bcc": [],
+                     "body": {"$icontains": text, "$len": text_bound(text, extra=mb.me["signature"])}},
+          "name": "a reply in the same conversation, to the sender, with the text"}],
+        [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
+         on_messages({"thread_id": tid}, [])])
+
+
 def sent_message(**expect) -> dict:
     """The shape of a message the agent sends: an allowance's `where` for its one create."""
     return {"is_sent": True, "is_draft": False, **expect}
@@ -258,14 +271,7 @@ def reply_with_text(w: World, rng: random.Random):
         yield {
             "goal": f"Reply to {last['from_name']}'s email \u201c{subject}\u201d with: \u201c{text}\u201d",
             "start_path": "/inbox",
-            "verify": graded(
-                [{"table": "messages", "in": "created", "count": 1,
-                  "expect": {"thread_id": tid, "in_reply_to_id": last["id"], "is_sent": True,
-                             "to": [last["from_email"]], "cc": [], "bcc": [],
-                             "body": {"$icontains": text, "$len": text_bound(text, extra=mb.me["signature"])}},
-                  "name": "a reply in the same conversation, to the sender, with the text"}],
-                [{"table": "messages", "ops": ["create"], "where": sent_message(thread_id=tid), "max": 1},
-                 on_messages({"thread_id": tid}, [])]),
+            "verify": reply_verify(mb, tid, last, text),
             "solution": reply(text),
             "harmless": [harmless("phrasing", reply(letter(last["from_name"], text, mb.me["name"])),
                                   "the text as a letter: a greeting before it and a sign-off after it",
