@@ -103,12 +103,12 @@ class BrowserTab:
         half-restored (seen: a QA crawl's late image got a 500). Parked on an empty static page of the
         app's origin, not about:blank: leaving the origin would cost a new renderer process each episode.
         A tab that cannot be wiped is closed with its context. True: the tab is parked, clean, and can
-        be reused."""
+        be reused; it stays bound to the env's world (its cookie and clock), so a caller that resets the world
+        and loads a page itself (the QA driver) sees that world."""
         if self.page is None or self.page.is_closed():
             return False
         await self._drain(time.monotonic() + 2.0)
-        # Not bound to a world while parked: `_open_page` sets the new world's cookie and clock.
-        if self.config.reuse_context and await self._try_wipe_tab(bind=False):
+        if self.config.reuse_context and await self._try_wipe_tab():
             try:
                 await asyncio.wait_for(self.page.goto(self.server.url + PARKED_PATH), 5)
                 self._inflight = 0
@@ -248,15 +248,14 @@ class BrowserTab:
         return {"name": self._binding["name"], "value": self._binding["value"], "url": self.server.url,
                 "httpOnly": True, "sameSite": "Strict"}
 
-    async def _try_wipe_tab(self, bind: bool = True) -> bool:
+    async def _try_wipe_tab(self) -> bool:
         try:  # a page that hangs (a script in a loop) cannot be wiped: it gets a new context
-            return await asyncio.wait_for(self._wipe_tab(bind), 5)
+            return await asyncio.wait_for(self._wipe_tab(), 5)
         except asyncio.TimeoutError:
             return False
 
-    async def _wipe_tab(self, bind: bool = True) -> bool:
-        """Make the env's open tab as clean as a new context's, if it can be (`bind`: then bound to the world,
-        its cookie and clock set, as a new context is). False: it can't be
+    async def _wipe_tab(self) -> bool:
+        """Make the env's open tab as clean as a new context's, if it can be. False: it can't be
         (none open, another app's, or not on the app's origin, whose session storage we must clear).
         Hover does not outlive the document, so the next page load starts with nothing hovered
         (tests/gym_core/test_env_toy.py checks all of this against a new context's pixels)."""
@@ -276,10 +275,9 @@ class BrowserTab:
             await self._cdp.send("Storage.clearDataForOrigin", {
                 "origin": self.server.url, "storageTypes": "local_storage,indexeddb,cache_storage,file_systems"})
             await ctx.clear_cookies()
-            if bind:
-                await ctx.add_cookies([self._world_cookie()])
-                if self.world_now is not None:
-                    await ctx.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
+            await ctx.add_cookies([self._world_cookie()])
+            if self.world_now is not None:
+                await ctx.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
         except PlaywrightError:
             return False
         self._inflight = 0

@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 from PIL import Image
 
-from agent_harness.agents.base import WHEN_NOT_TO_ACT, Agent
+from agent_harness.agents.base import Agent
 from agent_harness.formats import FormatContext, ParseError, Reply, get_format
 
 NOOP = {"type": "screenshot"}  # what a step costs when the reply could not be used
@@ -188,7 +188,7 @@ class ModelAgent(Agent):
             self.model = await self._default_model()
 
     def system_message(self) -> str:
-        base = self.system_prompt_override or f"{self.format.system_prompt(self.ctx)}\n\n{WHEN_NOT_TO_ACT}"
+        base = self.system_prompt_override or self.format.system_prompt(self.ctx)
         if self.app_tools:
             base += ("\n\nBesides the screen, you can call the app's tools (functions) directly; their results come "
                      "back as tool messages, and the screen shows what they changed.")

@@ -100,6 +100,22 @@ async def test_reset_phases_account_for_the_reset(runtime):
         await env.close()
 
 
+async def test_a_parked_tab_stays_bound_to_its_world(runtime):
+    """park_tab wipes the tab and parks it, still bound to the env's world (cookie and clock): the QA driver resets
+    the world and loads its page itself after parking (a park that unbound it left every QA replay on a page
+    of no world)."""
+    env = AsyncUIEnv(TOY, runtime=runtime)
+    try:
+        await env.reset(seed=2)
+        assert await env.park_tab()
+        assert [c["name"] for c in await env.context.cookies()] == ["uigym_world"]
+        await env.page.goto(env.server.url + "/")
+        assert await env.page.get_by_role("button", name="Star Note 2-1").count() == 1
+        assert await env.page.evaluate("new Date().toISOString()") == "2026-03-12T10:24:00.000Z"
+    finally:
+        await env.close()
+
+
 async def test_browser_clock_is_the_worlds_frozen_now(runtime):
     env = AsyncUIEnv(TOY, runtime=runtime)
     try:
