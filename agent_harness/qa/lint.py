@@ -228,5 +228,16 @@ def task_known(task, state_text: str, page_text: str, terms: list[str]) -> str:
     one world: folding a food world takes ~0.25 s), its verify spec and solution, its start page, and the
     app's declared goal terms."""
     verify = json.loads(task.verify.model_dump_json()) if hasattr(task.verify, "model_dump_json") else task.verify
-    solution = [s.model_dump(exclude_none=True) if hasattr(s, "model_dump") else s for s in task.solution]
+
+    def steps(xs) -> list:
+        return [s.model_dump(exclude_none=True) if hasattr(s, "model_dump") else s for s in xs]
+
+    solution = steps(task.solution)
+    # A judgement task's goal names, on purpose, what its world lacks (a contact who does not exist) or what must not
+    # be done (an outside address): its near-misses and adversarial variants are those, acted out.
+    if JUDGEMENT_TAGS & set(getattr(task, "tags", ()) or ()):
+        solution += [steps(nm) for nm in task.near_misses] + [steps(a.steps) for a in task.adversarial]
     return " ".join([known_text(verify, solution, task.fixtures, terms), state_text, fold(page_text)])
+
+
+JUDGEMENT_TAGS = frozenset({"infeasible", "harmful"})
