@@ -188,6 +188,13 @@ def _train_tokenizer(vocab_target: int, extra_corpus: list[str] | None = None):
     return qt
 
 
+def stop_greedy(model, ids: dict[str, int]) -> None:
+    """A tiny model's generation config: it stops at <|im_end|> (or <|endoftext|>), pads with <|endoftext|>, greedy."""
+    model.generation_config.eos_token_id = [ids["<|im_end|>"], ids["<|endoftext|>"]]
+    model.generation_config.pad_token_id = ids["<|endoftext|>"]
+    model.generation_config.do_sample = False
+
+
 def build_tiny_qwen25vl(path: str | os.PathLike, **overrides: Any) -> Path:
     """Write a random tiny Qwen2.5-VL (config, safetensors, tokenizer, processor) to `path`."""
     import torch
@@ -230,9 +237,7 @@ def build_tiny_qwen25vl(path: str | os.PathLike, **overrides: Any) -> Path:
     )
     torch.manual_seed(p["seed"])
     model = Qwen2_5_VLForConditionalGeneration(config)
-    model.generation_config.eos_token_id = [ids["<|im_end|>"], ids["<|endoftext|>"]]
-    model.generation_config.pad_token_id = ids["<|endoftext|>"]
-    model.generation_config.do_sample = False
+    stop_greedy(model, ids)
     model.save_pretrained(out)
     image_processor = Qwen2VLImageProcessor(min_pixels=p["min_pixels"], max_pixels=p["max_pixels"],
                                             patch_size=14, temporal_patch_size=2, merge_size=2)

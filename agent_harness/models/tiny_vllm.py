@@ -18,7 +18,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agent_harness.models.tiny import CHAT_TEMPLATE, SPECIAL_TOKENS, TINY_DEFAULTS, _train_tokenizer, build_tiny_qwen25vl
+from agent_harness.models.tiny import (CHAT_TEMPLATE, SPECIAL_TOKENS, TINY_DEFAULTS, _train_tokenizer,
+                                      build_tiny_qwen25vl, stop_greedy)
 
 # The text stack's shape vLLM's CPU attention takes: head_dim = hidden / heads = 64.
 VLLM_CPU_DIMS: dict[str, Any] = {"hidden_size": 128, "num_heads": 2, "num_kv_heads": 2, "intermediate_size": 256,
@@ -49,9 +50,7 @@ def build_vllm_tiny_text(path: str | os.PathLike, **overrides: Any) -> Path:
     )
     torch.manual_seed(p["seed"])
     model = Qwen2ForCausalLM(config)
-    model.generation_config.eos_token_id = [ids["<|im_end|>"], ids["<|endoftext|>"]]
-    model.generation_config.pad_token_id = ids["<|endoftext|>"]
-    model.generation_config.do_sample = False
+    stop_greedy(model, ids)
     model.save_pretrained(out)
     tok.chat_template = CHAT_TEMPLATE
     tok.save_pretrained(out)
