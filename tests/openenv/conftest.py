@@ -51,6 +51,16 @@ class Server:
 
         return httpx.get(f"{self.url}/uigym/stats", timeout=30).json()
 
+    def idle(self, timeout: float = 60) -> dict:
+        """The stats once no session is open. The server closes a session when its socket's close is handled,
+        which can come a moment after the client returns (seen on a loaded machine: 1 left, after the test
+        before had closed its client), so a test that counts sessions waits for this first."""
+        deadline = time.monotonic() + timeout
+        while (now := self.stats())["sessions"] != 0:
+            assert time.monotonic() < deadline, f"{now['sessions']} session(s) still open {timeout:.0f} s on: {now}"
+            time.sleep(0.2)
+        return now
+
     def stop(self) -> int:
         self.proc.terminate()
         try:
