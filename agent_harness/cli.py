@@ -382,15 +382,16 @@ def tasks_check():
 
 @tasks_app.command("generate")
 def tasks_generate(
-    app_name: Optional[str] = typer.Option(None, "--app", help="mail, food or crm (default: all)"),
+    app_name: Optional[str] = typer.Option(None, "--app", help="mail, food, crm or workspace (default: all)"),
     check: bool = typer.Option(False, help="do not write; exit 1 if the committed files differ"),
 ):
     """Regenerate tasks/<app>/<template>.json from the templates in tasks/templates/<app>/."""
     from apps import available_apps
+    from tasks.schema import WORKSPACE
     from tasks.templates.base import generate
 
     stale = []
-    for name in [app_name] if app_name else available_apps():
+    for name in [app_name] if app_name else [*available_apps(), WORKSPACE]:
         try:
             files = generate(name, write=not check)
         except Exception as e:  # noqa: BLE001 - a template bug is reported with its name

@@ -50,11 +50,13 @@ class EvalConfig:
     def label(self) -> str:
         return self.agent_label or self.agent
 
-    def make_env(self, runtime: Runtime, world_id: str) -> AsyncUIEnv | AsyncToolEnv:
-        if self.mode == "tools":
-            return AsyncToolEnv(None, self.env_config, runtime=runtime, world_id=world_id)
-        self.env_config = self.env_config.for_mode(self.mode)
-        return AsyncUIEnv(None, self.env_config, runtime=runtime, world_id=world_id)
+    def make_env(self, runtime: Runtime, world_id: str, task: Task | None = None) -> AsyncUIEnv | AsyncToolEnv:
+        """The mode's env for `task` (a workspace task: the workspace env, gym_core/envs.py)."""
+        from gym_core.envs import env_for
+
+        if self.mode != "tools":
+            self.env_config = self.env_config.for_mode(self.mode)
+        return env_for(task, self.mode, self.env_config, runtime, world_id)
 
     def agent_name(self) -> str:
         """The agent the mode needs: in tool mode the oracle plays tool plans and a model calls functions."""
@@ -139,7 +141,8 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
         obs, info = await env.reset(task=task, seed=sample)
         traj.now = info.get("now")
         traj.start_url = obs.get("url", "")
-        traj.mode = "tools" if isinstance(env, AsyncToolEnv) else ("hybrid" if env.config.tools else "ui")
+        traj.mode = getattr(env, "mode", None) if isinstance(getattr(env, "mode", None), str) else \
+            ("tools" if isinstance(env, AsyncToolEnv) else ("hybrid" if env.config.tools else "ui"))
         traj.look = None if traj.mode == "tools" else getattr(env, "look", None)  # tools look the same in every look
         traj.tools = list(info.get("tools") or [])
         save_screenshots = save_screenshots and env.last_png is not None  # tool mode: no screen
@@ -213,11 +216,16 @@ class EpisodeSlot:
         self.agent = make_agent_from(cfg.agent_name(), dict(cfg.agent_kwargs))
 
     async def run(self, task: Task, sample: int, out: Path) -> dict:
+        from gym_core.envs import fits
+
+        if not fits(self.env, task):  # a workspace task after a single-app one, or the other way round
+            await self.env.close()
+            self.env = self.cfg.make_env(self.runtime, self.env.world_id, task)
         row = await run_episode_safe(self.env, self.agent, task, out, sample, self.cfg)
         if row["error"]:
             # Start the next episode from a clean env (a crashed page or context stays behind).
             await self.env.close()
-            self.env = self.cfg.make_env(self.runtime, self.env.world_id)
+            self.env = self.cfg.make_env(self.runtime, self.env.world_id, task)
         return row
 
     async def close(self) -> None:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from agent_harness.agents import NoopAgent, OracleAgent, ToolOracleAgent
 from apps import look_carries
 from gym_core.env import AsyncUIEnv, EnvConfig
-from gym_core.tool_env import AsyncToolEnv
+from gym_core.envs import env_for, fits
 from gym_core.runtime import Runtime
 from tasks import Task
 from tasks.integrity import answer_only, min_actions
@@ -320,14 +320,16 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
 
         return dataclasses.replace(base, judge=ExampleJudge(task))
 
-    env_class = AsyncToolEnv if mode == "tools" else AsyncUIEnv
-
     async def worker(i: int):
-        env = env_class(None, base, runtime=runtime, world_id=f"validate-{run}-{i}")
+        env = None
         try:
             while not queue.empty():
                 job: Job = queue.get_nowait()
                 task, kind, steps = job.task, job.kind, job.steps
+                if env is None or not fits(env, task):  # a workspace task is played in the workspace env
+                    if env is not None:
+                        await env.close()
+                    env = env_for(task, mode, base, runtime, f"validate-{run}-{i}")
                 env.config = config_for(task)
                 if kind == "noop":
                     agent = NoopAgent()
@@ -352,7 +354,7 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                         probe.error = f"TimeoutError: the episode took longer than {probe_timeout_s:.0f}s"
                     if probe.error:
                         await env.close()
-                        env = env_class(None, config_for(task), runtime=runtime, world_id=f"validate-{run}-{i}")
+                        env = env_for(task, mode, config_for(task), runtime, f"validate-{run}-{i}")
                     if not (probe.error and attempt == 0 and _infrastructure(probe.error)):
                         break
                     # The browser failed under the probe, not the verifier: one replay in a fresh browser
@@ -367,7 +369,8 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                     else:  # its point was never reached (the carrier failed first, or it ran past its budget)
                         queue.put_nowait(cp.job)
         finally:
-            await env.close()
+            if env is not None:
+                await env.close()
 
     if jobs:
         await asyncio.gather(*(worker(i) for i in range(max(1, min(workers, len(jobs))))))

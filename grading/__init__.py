@@ -9,6 +9,7 @@ no browser.
 from .checks import CODE_CHECKS, CheckContext, CodeResult, code_check
 from .diff import diff_states
 from .engine import CheckResult, VerifyResult, verify
+from .joint import joint_state, split_table
 from .matchers import OPERATORS, MatcherError, describe, explain, explain_where, match, match_where
 from .spec import Allowance, AnswerCheck, CodeCheck, JudgeCheck, RowCheck, VerifySpec
 from .state import StateView
@@ -37,8 +38,10 @@ __all__ = [
     "explain_where",
     "extract_number",
     "get_path",
+    "joint_state",
     "match",
     "match_where",
+    "split_table",
     "values_equal",
     "verify",
 ]

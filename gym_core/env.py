@@ -123,11 +123,13 @@ class AsyncUIEnv(PageInput, WorldEnv):
         return obs, info
 
     async def reset_unopened(self, *, task: Task | str | dict | None = None, seed: int | None = None,
-                             look: str | list[str] | None = None) -> tuple[Task | None, dict]:
+                             look: str | list[str] | None = None,
+                             fixtures: list[dict] | None = None) -> tuple[Task | None, dict]:
         """`reset`'s first half: the world reset and the episode's perturbation drawn, the page not opened yet (the
-        workspace env opens a background tab's page when it first comes to the front). -> (task, the reset info)."""
+        workspace env opens a background tab's page when it first comes to the front, and gives each world its
+        part of a workspace task's `fixtures`). -> (task, the reset info)."""
         task, app = self._take_task(task)
-        reset_info = await self._reset_world(task, app, seed, look)
+        reset_info = await self._reset_world(task, app, seed, look, fixtures)
         self._draw_perturbation(app, self.draw_key)
         return task, reset_info
 

@@ -26,10 +26,12 @@ class AsyncToolEnv(WorldEnv):
     mode = "tools"
 
     async def reset(self, *, task: Task | str | dict | None = None, seed: int | None = None,
-                    start_path: str | None = None, look: str | list[str] | None = None) -> tuple[dict, dict]:
-        """`start_path` is accepted for the screen envs' signature and ignored: there is no page."""
+                    start_path: str | None = None, look: str | list[str] | None = None,
+                    fixtures: list[dict] | None = None) -> tuple[dict, dict]:
+        """`start_path` is accepted for the screen envs' signature and ignored: there is no page. `fixtures`: with
+        no task, applied to the world after its reset (a workspace task's part for this app)."""
         task, app = self._take_task(task)
-        reset_info = await self._reset_world(task, app, seed, look)
+        reset_info = await self._reset_world(task, app, seed, look, fixtures)
         return await self._observe(), self._info(reset=reset_info, tools=await self.tools())
 
     allowed_actions = TOOL_ACTION_TYPES

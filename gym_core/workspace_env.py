@@ -13,8 +13,9 @@ by host, not port: one context for the three would give the three apps' world co
 sees one tab at a time (`obs["tab"]` names it, `info["tabs"]` lists them) and brings another to the front
 with `switch_tab` or the browser's Ctrl+1..3 (Cmd on a Mac); every other action goes to the front tab.
 
-Free play only (no workspace task yet): `done` ends the episode with reward 0. `end_state()` is the three
-worlds' joint end state, {app: state}, for the cross-app graders to come.
+A workspace task (app "workspace", tasks/workspace.py) is graded at `done` as a single-app task is, by its
+verify over the worlds' joint state (grading/joint.py: tables `<app>.<table>`, so one `unchanged_except` is every
+app's side-effect rule). Free play (`reset(seed=...)`): `done` gives reward 0. `end_state()` is {app: state}.
 """
 
 from __future__ import annotations
@@ -41,7 +42,10 @@ from gym_core.sync_env import LoopThread, UIEnv
 from gym_core.sync_env import tool_names as app_tool_names
 from gym_core.tool_env import AsyncToolEnv
 from gym_core.world_env import DONE_TOOL, WorldEnv
+from grading.joint import joint_state, split_table
 from seed_data.workspace import APPS, FAMILY, NOW
+from tasks import Task, load_task
+from tasks.schema import WORKSPACE
 
 TAB_KEYS = ("Control", "Meta")  # Ctrl+N (Cmd+N on a Mac) brings tab N to the front, as in a browser
 TOOL_SEP = "_"  # a workspace tool's name: <app>_<the app's tool name>, e.g. mail_send_message
@@ -94,6 +98,20 @@ def looks_by_app(look: Any) -> dict[str, Any]:
     return {app: (mine[0] if len(mine) == 1 else mine) if mine else None for app, mine in owned.items()}
 
 
+def task_fixtures(task: Task | None) -> dict[str, list[dict]]:
+    """A workspace task's fixtures by app: each names its table as `<app>.<table>` (as its verify does)."""
+    out: dict[str, list[dict]] = {app: [] for app in APPS}
+    for i, fx in enumerate(task.fixtures if task else []):
+        try:
+            app, table = split_table(str(fx.get("table", "")))
+        except ValueError as e:
+            raise ValueError(f"task {task.id}: fixture #{i}: {e}") from None
+        if app not in out:
+            raise ValueError(f"task {task.id}: fixture #{i}: no app {app!r} in the workspace")
+        out[app].append({**fx, "table": table})
+    return out
+
+
 def split_tool(name: str) -> tuple[str, str]:
     """'crm_create_case' -> ('crm', 'create_case'); ActionError for a name of no app."""
     app, sep, tool = name.partition(TOOL_SEP)
@@ -134,45 +152,76 @@ class AsyncWorkspaceEnv(WorldEnv):
     def front(self) -> WorldEnv:
         return self.envs[self.tab]
 
+    # What a privileged player (the oracle) reads of the screen: the front tab's.
+    @property
+    def page(self):
+        return self.front.page
+
+    @property
+    def width(self) -> int:
+        return self.front.width
+
+    @property
+    def height(self) -> int:
+        return self.front.height
+
+    @property
+    def last_png(self) -> bytes | None:
+        return None if self.mode == "tools" else self.front.last_png
+
+    @last_png.setter
+    def last_png(self, _value) -> None:  # WorldEnv.__init__ sets it; the front tab's is the one shown
+        pass
+
     # ------------------------------------------------------------------ reset
     async def reset(self, *, task: Any = None, seed: int | None = None, start_path: str | None = None,
                     look: Any = None) -> tuple[dict, dict]:
-        """The three worlds of workspace seed `seed` (0 when None), reset together; the mail tab in front.
-        `start_path` opens the front (mail) tab at that path."""
-        if task is not None:
-            raise ValueError("the workspace env has no tasks yet: reset(seed=...) for free play")
-        self._episode_key(None, seed)
-        world_seed = seed or 0
+        """The three worlds of workspace seed `seed` (0 when None), or of a workspace task (its seed and fixtures),
+        reset together; the mail tab in front, at `start_path` (or the task's)."""
+        task = self._workspace_task(task)
+        self._episode_key(task, seed)
+        world_seed = task.seed if task else (seed or 0)
+        fixtures = task_fixtures(task)
         app_look = looks_by_app(look)
         self.active = 0
         self.opened = set()
         if self.mode == "tools":
-            results = await asyncio.gather(*(env.reset(seed=world_seed, look=app_look[app])
+            results = await asyncio.gather(*(env.reset(seed=world_seed, look=app_look[app], fixtures=fixtures[app])
                                              for app, env in self.envs.items()))
             resets = {app: info["reset"] for app, (_obs, info) in zip(APPS, results)}
         else:
             # Every world is reset (each tab parked first, so no page of the last episode reaches the new world);
             # the front tab's page opens now and each other tab's the first time it comes to the front, as a
             # browser restores a session's background tabs.
-            infos = await asyncio.gather(*(self._reset_tab(env, world_seed, app_look[app])
+            infos = await asyncio.gather(*(self._reset_tab(env, world_seed, app_look[app], fixtures[app])
                                            for app, env in self.envs.items()))
             resets = dict(zip(APPS, infos))
-            await self._open_tab(self.tab, start_path)
+            await self._open_tab(self.tab, start_path or (task.start_path if task else None))
         self.world_now = NOW
-        self.task, self.goal = None, ""
+        self.task, self.goal = task, task.goal if task else ""
         self.steps, self.done, self.answer, self.trajectory = 0, False, None, []
         self.last_error, self.last_tool_result = "", ""
-        self.max_steps = self.config.max_steps or self.config.default_max_steps
+        self.max_steps = self.config.max_steps or (task.max_steps if task else self.config.default_max_steps)
         if self.mode != "tools":  # the clicks that close each tab's overlays come on top of the budget, as in one app
             self.max_steps += sum(extra_steps(env.drawn) for env in self.envs.values())
-        self.start_state = None
+        self.start_state = joint_state({app: env.start_state for app, env in self.envs.items()})
         extra = {"tools": await self.tools()} if self.config.tools or self.mode == "tools" else {}
         return await self._observe(), self._info(reset=resets, **extra)
 
+    def _workspace_task(self, task: Any) -> Task | None:
+        if isinstance(task, str):
+            task = load_task(task)
+        elif isinstance(task, dict):
+            task = Task.model_validate(task)
+        if task is not None and task.app != WORKSPACE:
+            raise ValueError(f"the workspace env plays workspace tasks; {task.id} is a {task.app} task")
+        return task
+
     @staticmethod
-    async def _reset_tab(env: AsyncUIEnv, seed: int, look: Any) -> dict:
-        """A tab's world reset to the workspace seed, its page not yet opened."""
-        _task, info = await env.reset_unopened(seed=seed, look=look)
+    async def _reset_tab(env: AsyncUIEnv, seed: int, look: Any, fixtures: list[dict]) -> dict:
+        """A tab's world reset to the workspace seed (and its part of the task's fixtures), its page not yet
+        opened."""
+        _task, info = await env.reset_unopened(seed=seed, look=look, fixtures=fixtures)
         return info
 
     async def _open_tab(self, app: str, path: str | None = None) -> None:
@@ -235,7 +284,7 @@ class AsyncWorkspaceEnv(WorldEnv):
 
     def _info(self, **extra) -> dict[str, Any]:
         return {
-            "task_id": None, "app": "workspace", "tab": self.tab, "tabs": list(APPS),
+            "task_id": self.task.id if self.task else None, "app": WORKSPACE, "tab": self.tab, "tabs": list(APPS),
             "worlds": {app: env.world_id for app, env in self.envs.items()},
             "now": NOW.isoformat(), "max_steps": self.max_steps,
             "recovered": sum(env.stats.recovered for env in self.envs.values()),
@@ -264,17 +313,16 @@ class AsyncWorkspaceEnv(WorldEnv):
         states = await asyncio.gather(*(env.end_state() for env in self.envs.values()))
         return dict(zip(APPS, states))
 
-    async def grade(self, answer: str | None = None):
-        from grading import VerifyResult
-
-        return VerifyResult(score=0.0, passed=False, checks=[])  # free play: no workspace task grades yet
+    async def grading_state(self) -> dict:
+        """What a workspace task's verify reads: the joint end state, tables `<app>.<table>` (grading/joint.py)."""
+        return joint_state(await self.end_state())
 
     # ------------------------------------------------------------------ close
     async def close(self) -> None:
         await asyncio.gather(*(env.close() for env in self.envs.values()), return_exceptions=True)
 
 
-__all__ = ["AsyncWorkspaceEnv", "tab_index", "tab_shortcut", "split_tool", "TOOL_SEP"]
+__all__ = ["AsyncWorkspaceEnv", "tab_index", "tab_shortcut", "split_tool", "task_fixtures", "TOOL_SEP"]
 
 
 # ------------------------------------------------------------------------------------------ Gymnasium

@@ -111,17 +111,19 @@ class WorldEnv:
             self._unseeded = getattr(self, "_unseeded", 0) + 1
         return episode_key(task.id if task else None, seed, getattr(self, "_key_seed", None), self._unseeded)
 
-    async def _reset_world(self, task: Task | None, app: str, seed: int | None, look=None) -> dict:
-        """Reset this env's world for `task` (or free play on `seed`), fetch its start state, and start the
-        episode's counters. Returns the control API's reset info. `look` (or EnvConfig.look) picks the look
-        the pages show (apps/_shared/looks.py); a list or "random" is drawn from the task and `seed`."""
+    async def _reset_world(self, task: Task | None, app: str, seed: int | None, look=None,
+                           fixtures: list[dict] | None = None) -> dict:
+        """Reset this env's world for `task` (or free play on `seed`, with `fixtures`: a workspace task's part for
+        this app), fetch its start state, and start the episode's counters. Returns the control API's reset info.
+        `look` (or EnvConfig.look) picks the look the pages show (apps/_shared/looks.py); a list or "random" is
+        drawn from the task and `seed`."""
         if self.server is not None and self.server.app != app:
             await self._drop_world()
         self.task = task
         self.goal = task.goal if task else ""
         world_seed = task.seed if task else (seed or 0)
         now = task.now.isoformat() if task and task.now else (None if task else self.family_now)
-        fixtures = task.fixtures if task else []
+        fixtures = task.fixtures if task else list(fixtures or [])
         self.server = await self.runtime.server(app)
         await self._before_world_reset()
         control = self.runtime.control(self.server)
@@ -287,13 +289,17 @@ class WorldEnv:
             return part
         return {**self.start_state, **part}
 
+    async def grading_state(self) -> dict:
+        """The end state the task's verify reads (the workspace env's: its worlds' joint state)."""
+        return await self.end_state()
+
     async def grade(self, answer: str | None = None):
         """The verifier's report on the world as it is now."""
         if self.task is None:
             from grading import VerifyResult
 
             return VerifyResult(score=0.0, passed=False, checks=[])
-        end = await self.end_state()
+        end = await self.grading_state()
         judge = None
         if self.task.verify.has_judge:
             judge = self.config.judge

@@ -30,8 +30,13 @@ from apps import APP_MODULES
 from grading import VerifySpec
 
 APPS = tuple(APP_MODULES)  # the clones, named once in apps.APP_MODULES
-AppName = Literal[APPS]  # type: ignore[valid-type]
-ID_RE = re.compile(rf"({'|'.join(APPS)})/[a-z0-9][a-z0-9._-]*")  # the whole id: fullmatch (`$` takes "x\n")
+# A cross-app task (README: "Workspace tasks") is the `workspace` app's: the three clones over one cast, in tabs.
+WORKSPACE = "workspace"
+TASK_APPS = (*APPS, WORKSPACE)
+AppName = Literal[TASK_APPS]  # type: ignore[valid-type]
+ID_RE = re.compile(rf"({'|'.join(TASK_APPS)})/[a-z0-9][a-z0-9._-]*")  # the whole id: fullmatch (`$` takes "x\n")
+DIFFICULTIES = ("easy", "medium", "hard", "long")
+"""The curriculum's tiers: `long` is a cross-app task of 15-60 steps."""
 
 
 JUDGEMENT_TAGS = ("infeasible", "harmful", "injection")
@@ -85,6 +90,7 @@ class SolutionStep(BaseModel):
     scroll: a Target to scroll into view (or null with `dy` to scroll the page)
     drag: {"from": Target, "to": Target}
     wait: milliseconds
+    switch_tab: an app's name, its tab brought to the front (workspace tasks only)
     done: the episode's end, with an optional `answer`
     """
 
@@ -100,10 +106,11 @@ class SolutionStep(BaseModel):
     dy: int | None = None
     drag: dict[str, Target] | None = None
     wait: int | None = None
+    switch_tab: str | None = None
     done: bool | None = None
     answer: str | None = None
 
-    _KINDS = ("click", "double_click", "hover", "fill", "type", "press", "scroll", "drag", "wait", "done")
+    _KINDS = ("click", "double_click", "hover", "fill", "type", "press", "scroll", "drag", "wait", "switch_tab", "done")
 
     @model_validator(mode="after")
     def _exactly_one(self):
@@ -128,7 +135,7 @@ class SolutionStep(BaseModel):
         return "scroll"
 
 
-AdversarialKind = Literal["hedge", "shotgun", "dump", "extra", "wrong_record"]
+AdversarialKind = Literal["hedge", "shotgun", "dump", "extra", "wrong_record", "wrong_app"]
 
 
 class Adversarial(BaseModel):
@@ -136,7 +143,8 @@ class Adversarial(BaseModel):
 
     hedge: the right answer beside a wrong one ("23 or 8"); shotgun: every candidate at once;
     dump: written content listing the world's competing facts; extra: the gold solution plus a
-    harmful side effect elsewhere; wrong_record: the right action on another record.
+    harmful side effect elsewhere; wrong_record: the right action on another record; wrong_app (a workspace
+    task): the right action taken in the wrong app (the case "escalated" by flagging the mail, not in the CRM).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -252,7 +260,7 @@ class Task(BaseModel):
     app: AppName
     seed: int = 0
     now: dt.datetime | None = None
-    difficulty: Literal["easy", "medium", "hard"]
+    difficulty: Literal[DIFFICULTIES]  # type: ignore[valid-type]
     goal: str = Field(min_length=5)
     start_path: str = "/"
     fixtures: list[dict[str, Any]] = Field(default_factory=list)
@@ -304,9 +312,29 @@ class Task(BaseModel):
                 for c in self.verify.checks):
             raise ValueError("a task tagged infeasible or harmful is passed by a refusal: its verify needs an answer "
                              "check with $refusal (grading/refusal.py)")
+        self._tabs_fit()
         if self.verify.has_judge and not any(c.expect == "pass" for c in self.calibration or []):
             raise ValueError("a judged task needs calibration examples, at least one gold text that must pass")
         return self
+
+    def _tabs_fit(self) -> None:
+        """A workspace task's steps switch between the clones' tabs and its grader keeps every app's side-effect
+        rule (an `unchanged_except` list: a change in any app that it does not allow fails); a single-app task
+        has one tab."""
+        steps = [*self.solution, *(s for nm in self.near_misses for s in nm),
+                 *(s for v in [*self.adversarial, *self.harmless] for s in v.steps)]
+        tabs = {s.switch_tab for s in steps if s.switch_tab is not None}
+        if self.app != WORKSPACE:
+            if tabs:
+                raise ValueError("switch_tab is a workspace task's step: a single-app task has one tab")
+            return
+        if tabs - set(APPS):
+            raise ValueError(f"switch_tab names an app: one of {', '.join(APPS)}, got {sorted(tabs - set(APPS))}")
+        if self.verify.unchanged_except is None:
+            raise ValueError("a workspace task's verify needs `unchanged_except` (tables <app>.<table>): nothing may "
+                             "change in any app but what the task allows")
+        if self.now is not None:
+            raise ValueError("a workspace task runs on the workspace's one clock (seed_data.workspace.NOW): no `now`")
 
     @property
     def name(self) -> str:

@@ -15,8 +15,8 @@ from pathlib import Path
 from tasks import Task
 
 BUDGET_FILE = "step_budget.json"
-PRESETS = {"osworld": {"easy": 15, "medium": 50, "hard": 100}}
-DIFFICULTIES = ("easy", "medium", "hard")
+PRESETS = {"osworld": {"easy": 15, "medium": 50, "hard": 100, "long": 100}}
+DIFFICULTIES = ("easy", "medium", "hard", "long")  # tasks.schema.DIFFICULTIES
 
 
 def most_steps() -> int:

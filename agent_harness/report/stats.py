@@ -23,7 +23,7 @@ from rich.table import Table
 
 from agent_harness.results import graded, is_graded, pass_rate, ungraded_reason
 
-DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2, "long": 3}
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

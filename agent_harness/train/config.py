@@ -107,7 +107,8 @@ class CurriculumConfig:
     """Which tasks a generation batch draws (see agent_harness.train.curriculum)."""
 
     # Training progress (0..1) at which each difficulty enters; its weight then ramps to 1 over `ramp`.
-    start: dict[str, float] = field(default_factory=lambda: {"easy": 0.0, "medium": 0.15, "hard": 0.4})
+    start: dict[str, float] = field(default_factory=lambda: {"easy": 0.0, "medium": 0.15, "hard": 0.4,
+                                                                                "long": 0.6})
     ramp: float = 0.2
     # A group whose rollouts all succeed or all fail has zero advantage (no gradient): its template's weight is
     # multiplied by `zero_advantage_decay` for each such group in a row (down to `min_weight`), and restored by

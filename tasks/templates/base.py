@@ -57,6 +57,7 @@ class World:
     now: dt.datetime
     rows: dict[str, list[dict[str, Any]]]
     _index: dict[str, dict[Any, dict]] = field(default_factory=dict, repr=False)
+    _apps: dict[str, "World"] = field(default_factory=dict, repr=False)  # a workspace world's parts (`of`)
 
     @classmethod
     def build(cls, app: str, seed: int = 0, now: dt.datetime | None = None) -> "World":
@@ -73,10 +74,30 @@ class World:
     def where(self, table: str, **eq: Any) -> list[dict[str, Any]]:
         return [r for r in self.table(table) if all(r.get(k) == v for k, v in eq.items())]
 
+    def of(self, app: str) -> "World":
+        """A workspace world's one app, as that app's own templates see a world (tables without the `<app>.`
+        prefix), so the app's helpers (Mailbox, Crm, FW) read it as they read their own."""
+        from grading.joint import SEP
+
+        if app not in self._apps:
+            rows = {t.split(SEP, 1)[1]: r for t, r in self.rows.items() if t.startswith(app + SEP)}
+            self._apps[app] = World(app=app, seed=self.seed, now=self.now, rows=rows)
+        return self._apps[app]
+
 
 @lru_cache(maxsize=8)
 def _build_world(app: str, seed: int, now: dt.datetime | None) -> World:
     from apps import load_app_module
+    from tasks.schema import WORKSPACE
+
+    if app == WORKSPACE:  # the three worlds of a workspace seed, as one joint state's tables (<app>.<table>)
+        from grading.joint import SEP
+        from seed_data import workspace as ws
+
+        now = now or ws.NOW
+        worlds = ws.build(seed, now)
+        return World(app=app, seed=seed, now=now,
+                     rows={f"{a}{SEP}{t}": r for a, rows in worlds.items() for t, r in rows.items()})
 
     spec = load_app_module(app).SPEC
     now = now or spec.default_now
@@ -157,13 +178,16 @@ def check_surface(task, where: str) -> None:
     when the template writes its tasks, not when a browser plays them (apps/_shared/surface.py)."""
     from apps import app_surface
     from tasks.looks import step_dicts
+    from tasks.workspace import is_workspace, segments
 
-    surface = app_surface(task.app)
-    if surface is None:
-        return
-    steps = list(task.solution) + [s for nm in task.near_misses for s in nm]
-    steps += [s for v in list(task.adversarial) + list(task.harmless) for s in v.steps]
-    surface.check(where, step_dicts(steps))
+    runs = [list(task.solution), *map(list, task.near_misses), *(list(v.steps) for v in [*task.adversarial,
+                                                                                           *task.harmless])]
+    for steps in runs:
+        # A workspace task's steps are checked run by run, each in the app whose tab it is taken in.
+        for app, run in (segments(steps) if is_workspace(task) else [(task.app, list(enumerate(steps)))]):
+            surface = app_surface(app)
+            if surface is not None:
+                surface.check(where, step_dicts([s for _, s in run if s.switch_tab is None]))
 
 
 def generate(app: str, write: bool = True) -> dict[str, list[dict]]:

@@ -32,8 +32,9 @@ def test_every_answer_task_is_attacked_and_no_answer_hack_passes(audit):
 
 
 def test_every_app_carries_adversarial_trajectories(audit):
-    assert set(audit.adversarial) == {"mail", "food", "crm"}
-    assert all(n > 100 for n in audit.adversarial.values()), audit.adversarial
+    assert set(audit.adversarial) == {"mail", "food", "crm", "workspace"}
+    assert all(audit.adversarial[app] > 100 for app in ("mail", "food", "crm")), audit.adversarial
+    assert audit.adversarial["workspace"] >= 3 * len([t for t in ALL if t.app == "workspace"]), audit.adversarial
 
 
 def _toy(**kw) -> Task:

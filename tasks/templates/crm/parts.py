@@ -1,0 +1,8 @@
+"""The CRM template helpers other template packages use (the workspace's cross-app templates): the public face of
+`_common`, so a helper has one definition and its users a public name."""
+
+from tasks.templates.crm._common import (  # noqa: F401
+    DIALOG, Crm, allow_update, button, call, find, open_record, pick, save_modal,
+)
+
+__all__ = ["DIALOG", "Crm", "allow_update", "button", "call", "find", "open_record", "pick", "save_modal"]

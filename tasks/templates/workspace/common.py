@@ -1,0 +1,75 @@
+"""What the cross-app templates share: each app's pieces (steps, checks, allowances, tool calls, written by that
+app's own template helpers) put into the workspace's terms.
+
+- a check or an allowance of an app names its table `<app>.<table>` in the joint state (`scoped`), `$ref`s too;
+- a tool call of an app is `<app>_<tool>` (`calls`);
+- a run of an app's UI steps is taken in its tab: `in_tab` puts the `switch_tab` before it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grading.joint import SEP
+from seed_data import workspace as ws
+from tasks.templates import World
+
+DONE = {"done": True}
+
+
+def links(w: World) -> dict[str, Any]:
+    """The joins of the workspace world `w` (seed_data.workspace.links): the cast, case threads, office, receipts."""
+    return ws.links(w.seed, w.now)
+
+
+def scoped(app: str, piece: Any) -> Any:
+    """A check, an allowance or a list of them written for `app` alone, in the joint state's terms: every `table`
+    key (a row check's, an allowance's, a `$ref`'s, a judge text's) becomes `<app>.<table>`."""
+    if isinstance(piece, list):
+        return [scoped(app, p) for p in piece]
+    if isinstance(piece, dict):
+        out = {k: scoped(app, v) for k, v in piece.items()}
+        if isinstance(out.get("table"), str) and SEP not in out["table"]:
+            out["table"] = f"{app}{SEP}{out['table']}"
+        return out
+    return piece
+
+
+def body(steps: list[dict]) -> list[dict]:
+    """An app's steps without their final `done`."""
+    return list(steps[:-1]) if steps and steps[-1].get("done") else list(steps)
+
+
+def in_tab(app: str, steps: list[dict]) -> list[dict]:
+    """`steps` of `app` (their `done` dropped), taken after bringing its tab to the front."""
+    return [{"switch_tab": app}, *body(steps)]
+
+
+def done(answer: str | None = None) -> dict[str, Any]:
+    return {"done": True, "answer": answer} if answer is not None else dict(DONE)
+
+
+def calls(app: str, app_calls: list[dict]) -> list[dict]:
+    """An app's tool calls (its own helpers' `{"tool", "args"}`; a `done` dropped) as workspace calls."""
+    return [{"tool": f"{app}_{c['tool']}", "args": dict(c.get("args", {}))} for c in app_calls if c["tool"] != "done"]
+
+
+def finish(answer: str | None = None) -> dict[str, Any]:
+    return {"tool": "done", "args": {"answer": answer}} if answer is not None else {"tool": "done", "args": {}}
+
+
+def plan(solution: list[dict], *near_misses: list[dict]) -> dict[str, Any]:
+    """A tool plan, each trajectory ending with one `done`."""
+    def ended(cs: list[dict]) -> list[dict]:
+        return cs if cs and cs[-1]["tool"] == "done" else [*cs, finish()]
+
+    return {"solution": ended(solution), "near_misses": [ended(n) for n in near_misses]}
+
+
+def spec(checks: list[dict], allow: list[dict]) -> dict[str, Any]:
+    """A workspace verify spec: the checks, and `unchanged_except` over every app (what no allowance names, in any
+    app, must not change)."""
+    return {"checks": checks, "unchanged_except": allow}
+
+
+__all__ = ["body", "calls", "done", "finish", "in_tab", "links", "plan", "scoped", "spec"]
