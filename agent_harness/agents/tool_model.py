@@ -14,7 +14,7 @@ import json
 import time
 from typing import Any
 
-from agent_harness.agents.base import WHEN_NOT_TO_ACT
+from agent_harness.formats.base import WHEN_NOT_TO_ACT
 from agent_harness.agents.model import ModelAgent, tool_result_text
 from agent_harness.formats.base import Reply
 

@@ -61,7 +61,7 @@ class AnthropicComputerUse(ActionFormat):
             }},
         }}]
 
-    def system_prompt(self, ctx: FormatContext) -> str:
+    def action_prompt(self, ctx: FormatContext) -> str:
         w, h = ctx.model_size
         return (
             "You are using a computer to complete the user's task in a web browser. After each action you get a "

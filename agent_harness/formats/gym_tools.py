@@ -156,7 +156,7 @@ class FunctionTools(ActionFormat):
     def tools(self, ctx: FormatContext) -> list[dict]:
         return [dict(t) for t in self.dialect.tools]
 
-    def system_prompt(self, ctx: FormatContext) -> str:
+    def action_prompt(self, ctx: FormatContext) -> str:
         return (f"You operate a web browser to complete the user's task. {self.dialect.intro}\n"
                 f"{ctx.describe_coords()}\n{self.dialect.rules}")
 

@@ -57,7 +57,7 @@ class OpenAIComputerUse(ActionFormat):
             }}},
         }}]
 
-    def system_prompt(self, ctx: FormatContext) -> str:
+    def action_prompt(self, ctx: FormatContext) -> str:
         return (
             "You are a computer-use agent operating a web browser to complete the user's task. After each action "
             "you receive a new screenshot.\n"

@@ -44,7 +44,7 @@ class PyAutoGUI(ActionFormat):
     title = "pyautogui code"
     uses_tools = False
 
-    def system_prompt(self, ctx: FormatContext) -> str:
+    def action_prompt(self, ctx: FormatContext) -> str:
         return (
             "You are an agent that operates a web browser by writing pyautogui code. After each reply you get a new "
             "screenshot.\n"
@@ -55,8 +55,8 @@ class PyAutoGUI(ActionFormat):
             "(negative clicks scroll down; a click is 100 pixels), pyautogui.write('text'), pyautogui.press('enter'), "
             "pyautogui.hotkey('ctrl', 'a'), time.sleep(seconds).\n"
             "Do not write anything else in the code (no variables, no loops, no screenshots or locate calls).\n"
-            "When the task is complete reply with DONE alone, or done(answer='...') if the task asks for information; "
-            "reply FAIL if it cannot be done."
+            "When the task is complete reply with DONE alone, or done(answer='...') if the task asks for information "
+            "or you stop without doing it (say why in the answer)."
         )
 
     # ------------------------------------------------------------------ render

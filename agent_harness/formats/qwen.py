@@ -56,7 +56,7 @@ class QwenComputerUse(ActionFormat):
             }},
         }}]
 
-    def system_prompt(self, ctx: FormatContext) -> str:
+    def action_prompt(self, ctx: FormatContext) -> str:
         return ("You are a helpful assistant operating a web browser through the computer_use tool to complete the "
                 "user's task. After each action you get a new screenshot.\n" + ctx.describe_coords() +
                 "\nCall the tool once per turn. When the task is complete, call it with action=terminate "

@@ -119,7 +119,7 @@ class UITars(ActionFormat):
     title = "UI-TARS / Qwen2.5-VL text actions (Thought/Action)"
     uses_tools = False
 
-    def system_prompt(self, ctx: FormatContext) -> str:
+    def action_prompt(self, ctx: FormatContext) -> str:
         coords = ctx.describe_coords()
         return PROMPT.replace("{coords}", coords)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agent_harness.formats import FORMATS, FormatContext, RenderError, get_format, parse, render, sample_actions
-from agent_harness.formats.base import as_action
+from agent_harness.formats.base import WHEN_NOT_TO_ACT, as_action
 
 SIZES = [("abs", None), ("abs", (1092, 616)), ("abs", (640, 360)), ("rel1000", None)]
 
@@ -68,6 +68,8 @@ def test_each_format_has_a_prompt_naming_the_screen(name):
         assert tools and all(t["type"] == "function" and t["function"]["parameters"]["type"] == "object" for t in tools)
     rel = fmt.system_prompt(FormatContext(screen=(1280, 720), coords="rel1000"))
     assert "1000" in rel
+    # and every format tells the model when not to act, in the same words (the judgement tasks' refusal form)
+    assert text.startswith(fmt.action_prompt(ctx).rstrip()) and text.endswith(WHEN_NOT_TO_ACT)
 
 
 def test_coordinates_scale_between_model_image_and_screen():
