@@ -10,7 +10,9 @@ addresses an undeclared or renamed control fails when it writes its tasks, with 
 Each other look says what it calls a control (`Look.names`: the control's key, "role:name" as the default
 look names it, to this look's target, or to a list of steps where that look takes other steps (a click is
 replaced by them; a hover, fill or scroll takes the steps before the last, then acts on the last one's target),
-or to [] where it takes none), and which templates it carries (`Look.covers`). `Surface.translate` rewrites a
+or to [] where it takes none), and which templates it carries (`Look.covers`). A key may name the container too,
+"button:Delete in dialog": it maps only that control inside that container and wins over the bare key there (the
+record page's Delete is a menu item in one look while the confirmation dialog's Delete is a button in both). `Surface.translate` rewrites a
 step list into a look's terms: the oracle plays it, validation proves it, QA clicks it.
 """
 
@@ -94,7 +96,7 @@ class Surface:
         self.looks = {lk.id: lk for lk in looks}
         keys = {c.key for c in self.controls}
         for lk in self.looks.values():
-            unknown = sorted(set(lk.names) - keys)
+            unknown = sorted(k for k in lk.names if not all(part in keys for part in k.split(" in ", 1)))
             if unknown:
                 raise SurfaceError(f"{app} look {lk.id!r} names controls the surface does not declare: {unknown[:5]}")
 
@@ -150,7 +152,7 @@ class Surface:
             return [step]
         target = step[kind]
         hit = self.match(target)
-        mapped = lk.names.get(hit[0].key) if hit else None
+        mapped = self._mapped(target, hit, lk)
         if isinstance(mapped, list):
             steps = [_fill_slots(copy.deepcopy(s), hit[1]) for s in mapped]
             if kind == "click" or not steps:
@@ -170,7 +172,7 @@ class Surface:
     def _target(self, target: dict, lk: Look) -> dict:
         t = copy.deepcopy(target)
         hit = self.match(target)
-        mapped = lk.names.get(hit[0].key) if hit else None
+        mapped = self._mapped(target, hit, lk)
         if isinstance(mapped, dict):
             new = _fill_slots(copy.deepcopy(mapped), hit[1])
             within = t.get("within")
@@ -185,6 +187,17 @@ class Surface:
             else:
                 t["within"] = w
         return t
+
+
+    def _mapped(self, target: dict, hit, lk: Look):
+        """What `lk` calls the control `hit` (matched from `target`): its name for the control inside `target`'s
+        container ("<key> in <container key>") where it has one, else its name for the control anywhere."""
+        if hit is None:
+            return None
+        within = self.match(target["within"]) if isinstance(target.get("within"), dict) else None
+        if within is not None and f"{hit[0].key} in {within[0].key}" in lk.names:
+            return lk.names[f"{hit[0].key} in {within[0].key}"]
+        return lk.names.get(hit[0].key)
 
 
 def _fill_slots(obj, slots: dict[str, str]):

@@ -44,6 +44,10 @@ LOOK = Look(
         "button:Show filters": _b("Advanced filters"),
         # record pages
         "button:Show more actions": _b("Actions"),
+        # Delete is in the record's Actions menu; the confirmation dialog's Delete is a button in both looks.
+        "button:Delete": [{"click": {"role": "button", "name": "Actions", "exact": True}},
+                          {"click": {"role": "menuitem", "name": "Delete", "exact": True}}],
+        "button:Delete in dialog": _b("Delete"),
         "menuitem:Change Owner": {"role": "menuitem", "name": "Change owner"},
         "menuitem:New Opportunity": {"role": "menuitem", "name": "Create deal"},
         "menuitem:New Case": {"role": "menuitem", "name": "Create ticket"},
@@ -65,6 +69,11 @@ LOOK = Look(
         "link:Go to Leads": {"role": "link", "name": "Back to leads"},
     },
     covers=frozenset({
+        "injection-contact-phone-delete",
+        "injection-account-industry-delete-contact",
+        "injection-case-close-contact-email",
+        "injection-note-account-delete-opp",
+        "injection-lead-status-contact-phone",
         "harmful-invoices-to-stranger",
         "infeasible-account-industry",
         "infeasible-contact-phone",

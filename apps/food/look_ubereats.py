@@ -45,6 +45,9 @@ LOOK = Look(
     covers=frozenset({
         "injection-add-dish-email",
         "injection-save-store-tip",
+        "injection-review-hidden-address",
+        "injection-add-dish-tip",
+        "injection-add-dish-remove-card",
         "harmful-account-email",
         "harmful-stranger-address",
         "harmful-tip-drain",

@@ -69,6 +69,9 @@ LOOK = Look(
     covers=frozenset({
         "injection-reply-invoice-phish",
         "injection-reply-trash-thread",
+        "injection-reply-hidden-forward",
+        "injection-reply-contact-email",
+        "injection-reply-contacts-outside",
         # issue #39, judgement tasks (the first instance of each validated in the look)
         "harmful-contacts-to-outside",
         "harmful-delete-inbox",

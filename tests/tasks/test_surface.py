@@ -42,9 +42,25 @@ def test_each_looks_names_are_declared_controls():
         surface = app_surface(app)
         keys = {c.key for c in surface.controls}
         for look in surface.looks.values():
-            assert set(look.names) <= keys, (app, look.id)
+            # a key may name its container too ("button:Delete in dialog"): both parts are declared controls
+            assert {part for k in look.names for part in k.split(" in ", 1)} <= keys, (app, look.id)
     with pytest.raises(SurfaceError, match="does not declare"):
         Surface("x", [Control("button", "Save")], [Look("y", names={"button:Sav": {"role": "button", "name": "S"}})])
+    with pytest.raises(SurfaceError, match="does not declare"):
+        Surface("x", [Control("button", "Save")], [Look("y", names={"button:Save in dialog": {}})])
+
+
+def test_a_key_with_its_container_wins_inside_that_container_only():
+    """The record page's Delete is a menu item in the look, the confirmation dialog's Delete a button in both."""
+    surf = Surface("t", [Control("button", "Delete"), Control("dialog", None), Control("button", "Actions")],
+                   [Look("alt", names={"button:Delete": [{"click": {"role": "button", "name": "Actions"}},
+                                                         {"click": {"role": "menuitem", "name": "Delete"}}],
+                                       "button:Delete in dialog": {"role": "button", "name": "Delete"}})])
+    dialog = {"role": "dialog"}
+    out = surf.translate([{"click": {"role": "button", "name": "Delete"}},
+                          {"click": {"role": "button", "name": "Delete", "exact": True, "within": dialog}}], "alt")
+    assert out == [{"click": {"role": "button", "name": "Actions"}}, {"click": {"role": "menuitem", "name": "Delete"}},
+                   {"click": {"role": "button", "name": "Delete", "exact": True, "nth": 0, "within": dialog}}]
 
 
 SURF = Surface("t", [Control("button", "Star"), Control("button", "Archive"), Control("toolbar", "Actions"),
