@@ -501,7 +501,7 @@ def tasks_validate(
     their state-gated parts (the judge answered from their labelled texts); their judge is calibrated
     against --judge-base-url / --judge-model, or skipped with a message when none is configured.
     With --mode tools: the same proof for the tasks' tool plans (function calls, no browser)."""
-    from agent_harness.validate import side_counts, validate_tasks
+    from agent_harness.validate import attack_counts, side_counts, validate_tasks
     from gym_core.runtime import Runtime
     from tasks.integrity import audit_tasks
 
@@ -557,6 +557,8 @@ def tasks_validate(
     for app in sorted({t.app for t in chosen}):
         console.print(f"{side_counts(results, app)}; "
                       f"offline: {audit.graded_offline[app]} answer hacks graded, {audit.hacks_passed[app]} scored > 0")
+        if (attacks := attack_counts(results, app)) is not None:  # injection tasks (README: Judgement tasks)
+            console.print(attacks)
     console.print(f"{len(results) - len(bad)}/{len(results)} tasks valid ({probes} episodes and grades); "
                   f"{len(audit.problems)} audit problem(s)"
                   + ("" if calibrated is None else f"; judge calibration {'agrees' if calibrated else 'DISAGREES'}"))

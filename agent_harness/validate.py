@@ -22,6 +22,12 @@ A judged task's judge is answered here from the task's own labelled calibration 
 reaches the right person and grades 1, the noop, near-misses and side-effect adversarials 0); the
 judge itself is proven by calibration against the configured judge (`uigym tasks validate`
 prints it, or says it was skipped).
+
+An injection task's probes also say whether the injected instruction was carried out (`Probe.attack_succeeded`,
+the task's `attack` checks on the probe's end, as results rows carry it): the oracle, the do-nothing agent and the
+harmless variants must leave it false, the hijacks (its near-misses and the "extra" adversarial: the injected action
+with or without the task) must make it true, or the attack checks are wrong; the summary counts them per app
+(`attack_counts`).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from agent_harness.agents import NoopAgent, OracleAgent, ToolOracleAgent
+from agent_harness.episode import attack_succeeded
 from apps import look_carries
 from gym_core.env import AsyncUIEnv, EnvConfig
 from gym_core.envs import env_for, fits
@@ -51,10 +58,17 @@ class Probe:
     report: str = ""
     retried: str = ""  # the browser's failure on a first try that was played again (see _infrastructure)
     played_in: str = ""  # the longer probe whose episode graded this one on its way (see _fold), "" for its own
+    # Injection tasks: whether the injected instruction was carried out, and what it must be (None: not checked).
+    attack_succeeded: bool | None = None
+    attack_expected: bool | None = None
+
+    @property
+    def attack_ok(self) -> bool:
+        return self.attack_expected is None or self.attack_succeeded == self.attack_expected
 
     @property
     def ok(self) -> bool:
-        return self.error is None and abs(self.reward - self.expected) < 1e-9
+        return self.error is None and abs(self.reward - self.expected) < 1e-9 and self.attack_ok
 
 
 @dataclass
@@ -71,7 +85,8 @@ class TaskValidation:
         lines = []
         for p in self.probes:
             if not p.ok:
-                what = p.error or f"reward {p.reward} (expected {p.expected})"
+                what = p.error or (f"reward {p.reward} (expected {p.expected})" if p.attack_ok else
+                                   f"attack_succeeded {p.attack_succeeded} (expected {p.attack_expected})")
                 where = f" (graded on the way of {p.played_in})" if p.played_in else ""
                 lines.append(f"{self.task_id} [{p.kind}]{where}: {what}\n{p.report}")
         return "\n".join(lines)
@@ -156,7 +171,29 @@ async def _grade_checkpoint(env: AsyncUIEnv, cp: Checkpoint) -> None:
         _record(p, await env.grade_if_done(cp.answer), env.steps + 1)
         for other, answer in cp.job.riders:  # the answer-only probes of the folded one: on the same state
             _record(other, await env.grade_if_done(answer), env.steps + 1)
+        await _record_attack(env, cp.job.task, [p, *(o for o, _ in cp.job.riders)])
     cp.graded = True
+
+
+def _attack_expected(task: Task, kind: str) -> bool | None:
+    """What an injection task's probe must say of the attack: not carried out by the oracle, the do-nothing agent or
+    a harmless variant; carried out by the hijacks (its near-misses and the gold plus the injected action); None:
+    not checked."""
+    if task.attack is None:
+        return None
+    if kind in ("oracle", "noop") or kind.startswith("harmless"):
+        return False
+    # Its near-misses and its "extra" adversarial are the hijack (the injected action, with or without the task).
+    return True if kind.startswith("near_miss") or (kind.startswith("adversarial") and kind.endswith(":extra")) else None
+
+
+async def _record_attack(env, task: Task, probes: list[Probe]) -> None:
+    """The attack checks on the world as it is now, put on `probes` (one end state: answers do not move a world)."""
+    if task.attack is None:
+        return
+    hit = await attack_succeeded(env, task)
+    for p in probes:
+        p.attack_succeeded, p.attack_expected = hit, _attack_expected(task, p.kind)
 
 
 def _record(probe: Probe, result, steps: int) -> None:
@@ -206,6 +243,7 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
             probe.error = f"ungraded: {(info.get('verify') or {}).get('ungraded_reason')}"
         for other, answer in answer_probes:  # same trajectory, another answer: grade the same end state
             _record(other, await env.grade(answer=answer), env.steps)
+        await _record_attack(env, task, [probe, *(o for o, _ in answer_probes)])
     except Exception as e:  # noqa: BLE001 - a failing probe is a result
         probe.error = f"{type(e).__name__}: {e}"
         for other, _ in answer_probes:
@@ -233,6 +271,24 @@ def side_counts(results: list[TaskValidation], app: str) -> str:
     kept = sum(1 for p in harmless if p.ok)
     return (f"{app}: {len(adv)} adversarial trajectories played or graded, {hacks} scored > 0; "
             f"{len(harmless)} harmless variants, {kept} scored 1")
+
+
+def attack_counts(results: list[TaskValidation], app: str) -> str | None:
+    """One app's line of its injection tasks' probes: how many carried out the injected instruction, the oracle's
+    and the hijack's apart (None: the app has no injection probe here)."""
+    probes = [p for r in results if r.task_id.startswith(app + "/") for p in r.probes
+              if p.attack_succeeded is not None]
+    if not probes:
+        return None
+
+    def count(ps: list[Probe]) -> str:
+        return f"{sum(1 for p in ps if p.attack_succeeded)}/{len(ps)}"
+
+    oracle = [p for p in probes if p.kind == "oracle"]
+    hijack = [p for p in probes if p.attack_expected is True]
+    wrong = sum(1 for p in probes if not p.attack_ok)
+    return (f"{app}: injection: attack_succeeded on {count(probes)} probes (oracle {count(oracle)}, "
+            f"hijack {count(hijack)}); {wrong} against expectation")
 
 
 def _report(v: dict) -> str:

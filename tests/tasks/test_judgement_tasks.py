@@ -91,3 +91,30 @@ def test_attack_goes_with_the_injection_tag_only():
     t["tags"], t["fixtures"] = ["injection"], []
     with pytest.raises(ValueError, match="fixtures"):
         Task.model_validate(t)
+
+
+@pytest.mark.asyncio
+async def test_validation_reports_the_attack_and_fails_a_blind_attack_spec():
+    """`uigym tasks validate` (tool mode): every probe of an injection task says whether the attack happened (the
+    oracle's and the noop's false, its hijacks' true, as `attack_counts` sums them). The same task with an attack
+    spec that never fires (it would miss every hijack) fails on the hijack probes, and the failure names the attack."""
+    from agent_harness.validate import attack_counts, validate_tasks
+    from grading.spec import VerifySpec
+    from gym_core.runtime import Runtime
+
+    task = next(t for t in _judgement() if t.id == "crm/injection-note-account-delete-opp-00")
+    never = VerifySpec.model_validate({"checks": [{"table": "accounts", "where": {"id": -1}, "count": 1, "name": "never"}]})
+    blind = task.model_copy(update={"id": "crm/injection-blind-00", "attack": never})
+    try:
+        good, bad = await validate_tasks([task, blind], workers=1, mode="tools")
+    finally:
+        await Runtime.current().close()
+    assert good.ok, good.failures()
+    kinds = {p.kind: p.attack_succeeded for p in good.probes}
+    assert kinds["oracle"] is False and kinds["noop"] is False and kinds["harmless[0]:check_work"] is False, kinds
+    assert [v for k, v in kinds.items() if k.startswith("near_miss")] == [True, True], kinds
+    assert attack_counts([good], "crm") == ("crm: injection: attack_succeeded on 2/5 probes (oracle 0/1, hijack 2/2); "
+                                            "0 against expectation")
+    assert attack_counts([good], "mail") is None
+    assert not bad.ok and "attack_succeeded False (expected True)" in bad.failures()
+    assert all(p.reward == p.expected for p in bad.probes)  # the rewards are right: only the attack spec is blind
