@@ -250,6 +250,10 @@ class ControlClient:
             body["family"] = family
         return await self._call("POST", f"/worlds/{world}/reset", json=body)
 
+    async def clock(self, world: str, now: str) -> dict:
+        """Move the world's frozen clock forward to `now`; the app delivers what came due -> {"now", "delivered"}."""
+        return await self._call("POST", f"/worlds/{world}/clock", json={"now": now})
+
     async def state(self, world: str, written_only: bool = False) -> dict:
         """The world's state; `written_only`: the tables written since its reset (`_written` names them, or is
         None when the whole world came: apps/_shared/written.py)."""

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime as dt
+import json
 import uuid
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces as gym_spaces
 
-from gym_core.actions import WORKSPACE_ACTION_TYPES, Action, ActionError, KeyPress, SwitchTab, ToolUse
+from gym_core.actions import WORKSPACE_ACTION_TYPES, Action, ActionError, KeyPress, SwitchTab, ToolUse, Wait
 from gym_core.config import EnvConfig
 from gym_core.env import AsyncUIEnv
 from gym_core.keys import normalize_keys
@@ -47,6 +49,17 @@ from seed_data.workspace import APPS, FAMILY, NOW
 from tasks import Task, load_task
 from tasks.schema import WORKSPACE
 
+# Time passes in the workspace only when the agent waits: a screen `wait` of ms moves the three worlds' clock on by
+# ms x WORLD_TIME_PER_MS (a 10 s wait, the longest, is 10 minutes), and the `wait` tool by its minutes. The page itself
+# waits at most PAGE_WAIT_MS of real time (nothing on a frozen clock happens in real time but the page settling).
+WORLD_TIME_PER_MS = dt.timedelta(milliseconds=60)
+PAGE_WAIT_MS = 500
+WAIT_TOOL = {"type": "function", "function": {
+    "name": "wait",
+    "description": "Let time pass (the people you wrote to answer after a while), then see what arrived.",
+    "parameters": {"type": "object", "properties": {"minutes": {
+        "type": "integer", "minimum": 1, "maximum": 60, "description": "how many minutes to wait"}},
+        "required": ["minutes"], "additionalProperties": False}}}
 TAB_KEYS = ("Control", "Meta")  # Ctrl+N (Cmd+N on a Mac) brings tab N to the front, as in a browser
 TOOL_SEP = "_"  # a workspace tool's name: <app>_<the app's tool name>, e.g. mail_send_message
 
@@ -247,6 +260,17 @@ class AsyncWorkspaceEnv(WorldEnv):
             self.active = tab
             await self._open_tab(self.tab)
             return
+        if isinstance(action, Wait):  # time passes for the three worlds; the front page settles
+            await self._pass_time(WORLD_TIME_PER_MS * action.ms)
+            action = Wait(ms=min(action.ms, PAGE_WAIT_MS))
+        elif isinstance(action, ToolUse) and action.name == WAIT_TOOL["function"]["name"]:
+            minutes = action.args.get("minutes")
+            if set(action.args) != {"minutes"} or not isinstance(minutes, int) or isinstance(minutes, bool) \
+                    or not 1 <= minutes <= 60:
+                raise ActionError("wait takes {\"minutes\": a whole number from 1 to 60}")
+            delivered = await self._pass_time(dt.timedelta(minutes=minutes))
+            self.last_tool_result = json.dumps({"now": self.world_now.isoformat(), "new_mail": delivered})
+            return
         env = self.front
         if isinstance(action, ToolUse):
             app, name = split_tool(action.name)
@@ -262,6 +286,17 @@ class AsyncWorkspaceEnv(WorldEnv):
                 self._tell(env.last_error)
             if isinstance(action, ToolUse):
                 self.last_tool_result = env.last_tool_result
+
+    async def _pass_time(self, delta: dt.timedelta) -> int:
+        """The three worlds' clock moved on by `delta` (one clock: they stay equal); what came due is delivered (a
+        correspondent's answer in the mailbox), and an open mail tab shows it, as a live inbox would."""
+        to = (self.world_now or NOW) + delta
+        counts = await asyncio.gather(*(env.advance_clock(to) for env in self.envs.values()))
+        self.world_now = to
+        mail = self.envs["mail"]
+        if sum(counts) and self.mode != "tools" and "mail" in self.opened and mail.page is not None:
+            await mail._goto(mail.page.url)
+        return sum(counts)
 
     def _tell(self, text: str) -> None:
         if text not in self.last_error:
@@ -286,14 +321,15 @@ class AsyncWorkspaceEnv(WorldEnv):
         return {
             "task_id": self.task.id if self.task else None, "app": WORKSPACE, "tab": self.tab, "tabs": list(APPS),
             "worlds": {app: env.world_id for app, env in self.envs.items()},
-            "now": NOW.isoformat(), "max_steps": self.max_steps,
+            "now": (self.world_now or NOW).isoformat(), "max_steps": self.max_steps,
             "recovered": sum(env.stats.recovered for env in self.envs.values()),
             **extra,
         }
 
     # ------------------------------------------------------------------ tools
     async def tools(self) -> list[dict]:
-        """The three apps' tools, each named <app>_<tool> and its description marked with its app, and done."""
+        """The three apps' tools, each named <app>_<tool> and its description marked with its app, then `wait` (time
+        passes) and done."""
         if self._tool_list is None:
             listed = await asyncio.gather(*(env.tools() for env in self.envs.values()))
             out = []
@@ -304,7 +340,7 @@ class AsyncWorkspaceEnv(WorldEnv):
                         continue
                     out.append({"type": "function", "function": {
                         **f, "name": f"{app}{TOOL_SEP}{f['name']}", "description": f"({app}) {f['description']}"}})
-            self._tool_list = out + [DONE_TOOL]
+            self._tool_list = out + [WAIT_TOOL, DONE_TOOL]
         return self._tool_list
 
     # ------------------------------------------------------------------ grade

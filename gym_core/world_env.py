@@ -289,6 +289,13 @@ class WorldEnv:
             return part
         return {**self.start_state, **part}
 
+    async def advance_clock(self, to: dt.datetime) -> int:
+        """Move this world's frozen clock forward to `to` (the workspace env's wait): the app delivers what came due
+        (a correspondent's answer). Returns how many things it delivered."""
+        out = await self.runtime.control(self.server).clock(self.world_id, to.isoformat())
+        self.world_now = dt.datetime.fromisoformat(out["now"])
+        return int(out.get("delivered", 0))
+
     async def grading_state(self) -> dict:
         """The end state the task's verify reads (the workspace env's: its worlds' joint state)."""
         return await self.end_state()

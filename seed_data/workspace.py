@@ -45,6 +45,10 @@ N_RECEIPTS = 3
 FOOD_SENDER = ("Forkful", "receipts@forkful.com")
 OPEN_CASE = ("New", "Working", "Escalated")
 APPS = ("mail", "food", "crm")
+# What correspondents answer (domain/correspondence.py) is drawn per person from these.
+LUNCH_TIMES = ("12:00 PM", "12:30 PM", "1:00 PM", "1:30 PM")
+DIETS = ("No dietary restrictions on our side.", "Two of us are vegetarian.", "One of us has a nut allergy.",
+         "Please include a vegan option.")
 # What a workspace snapshot is built from, beside the app's own seed code (AppSpec.family_modules): a
 # change to any of them rebuilds the workspace snapshots of every app.
 FINGERPRINT_MODULES = ["seed_data.workspace", "seed_data.mail", "seed_data.crm", "seed_data.food", "seed_data.common",
@@ -221,6 +225,21 @@ class _Cast:
                 c["phone"] = crm["phone"]
                 c["address"] = (f"{crm['mailing_street']}, {crm['mailing_city']}, {crm['mailing_state']} "
                                 f"{crm['mailing_postal_code']}, {crm['mailing_country']}")
+        rows["correspondents"] = self.correspondents(b)
+
+    def correspondents(self, b: mail_seed.WorldBuilder) -> list[dict]:
+        """The people who answer mail (apps/mail/services/correspondence.py): each client correspondent and
+        coworker, with the facts their answers come from and their delay. Their own stream of draws, after every
+        message is written: the worlds' other rows are the same with or without them."""
+        rng = random.Random(f"workspace:{self.seed}:correspondents")
+        people = [p for p in b.people["client"]] + [p for p in b.people["coworker"] if p is not b.ap]
+        out = []
+        for i, p in enumerate(sorted(people, key=lambda p: p.email), start=1):
+            out.append({"id": i, "email": p.email.lower(), "name": p.name, "delay_minutes": rng.randint(3, 9),
+                        "facts": {"phone": f"({rng.randint(201, 989)}) 555-{rng.randint(1000, 9999)}",
+                                  "po_number": f"PO-{rng.randint(10000, 99999)}", "headcount": rng.randint(4, 12),
+                                  "lunch_time": rng.choice(LUNCH_TIMES), "diet": rng.choice(DIETS)}})
+        return out
 
     def finish_food(self) -> None:
         u = self.food["users"][0]

@@ -10,6 +10,8 @@ Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
     POST   /worlds/<id>/reset    {"seed": int, "now": ISO date-time, "fixtures": [...], "look": id,
                                   "family": a seed family of the app's (AppSpec.families), or left out}
                                  -> {..., "cookie", "look"}
+    POST   /worlds/<id>/clock    {"now": ISO date-time}: the frozen clock moved forward, then AppSpec.on_clock
+                                 (a correspondent's answer delivered) -> {"now", "delivered"}
     GET    /worlds/<id>/state[?written=1]   (written=1: only the tables written since the reset, named in
                                           `_written`; None there when unknown and the whole world is sent)
     DELETE /worlds/<id>
@@ -76,6 +78,29 @@ def tool_set(page_app: Flask):
     return tools
 
 
+def run_on_clock(page_app: Flask, world_id: str) -> int:
+    """The app's `on_clock` in one transaction on the world (as a tool call runs): how many things it delivered."""
+    from flask import g
+
+    from apps._shared.db import db
+
+    spec = page_app.extensions["uigym_spec"]
+    if not spec.on_clock:
+        return 0
+    mod, _, fn = spec.on_clock.partition(":")
+    hook = getattr(importlib.import_module(mod), fn)
+    with page_app.test_request_context("/"):
+        g.uigym_world = world_id
+        session = db()
+        try:
+            n = int(hook(session) or 0)
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+    return n
+
+
 def create_control_app(page_app: Flask) -> Flask:
     """The control API of `page_app`, sharing its worlds and its token."""
     ctl = Flask(f"{page_app.import_name}.control")
@@ -130,6 +155,19 @@ def create_control_app(page_app: Flask) -> Flask:
         info = store.reset(world_id, seed, body.get("now"), fixtures, family=body.get("family"))
         return jsonify({**info, "cookie": {"name": WORLD_COOKIE, "value": sign_world(page_app, world_id, look)},
                         "look": look or spec.default_look})
+
+    @ctl.post("/worlds/<world_id>/clock")
+    def clock(world_id: str):
+        """Move the world's frozen clock forward ({"now": ISO date-time}), then let the app deliver what came due
+        (AppSpec.on_clock: a correspondent's answer)."""
+        store.check_id(world_id)
+        if not store.world_path(world_id).exists():
+            raise WorldError(f"world {world_id!r} does not exist; reset it first")
+        body = _json_body("{now}")
+        if set(body) != {"now"} or not isinstance(body["now"], str):
+            raise WorldError("the body is {\"now\": an ISO date-time string}")
+        new = store.set_now(world_id, body["now"])
+        return jsonify(now=new.isoformat(), delivered=run_on_clock(page_app, world_id))
 
     @ctl.get("/worlds/<world_id>/state")
     def state(world_id: str):

@@ -36,6 +36,9 @@ class AppSpec:
     families: dict[str, Callable[[int, dt.datetime], dict[str, list[dict[str, Any]]]]] = field(default_factory=dict)
     family_modules: list[str] = field(default_factory=list)
     family_vocab_dirs: list[Path] = field(default_factory=list)
+    # What happens when a world's frozen clock moves forward (the control API's clock route, the workspace env's
+    # wait): "module:function", called with the world's session; it returns how many things it delivered.
+    on_clock: str | None = None
     # Fields that change by merely looking (e.g. "recently viewed"): ignored by unchanged_except.
     volatile: dict[str, list[str]] = field(default_factory=dict)
     # Let the app's pages run inline scripts and on* handlers (test fixture apps written that way). The

@@ -291,6 +291,17 @@ class WorldStore:
     def now(self, world_id: str) -> dt.datetime:
         return dt.datetime.fromisoformat(self.meta(world_id)["now"])
 
+    def set_now(self, world_id: str, now: Any) -> dt.datetime:
+        """Move the world's frozen clock forward to `now` (never back: what was written at a time stays in its
+        past). The app's `on_clock` runs after (the control API's clock route)."""
+        cur = self.now(world_id)
+        new = parse_now(now, cur)
+        if new < cur:
+            raise WorldError(f"the clock only moves forward: the world's now is {cur.isoformat()}, got {new.isoformat()}")
+        with self.engine(world_id).begin() as conn:
+            conn.execute(text(f"UPDATE {META_TABLE} SET value = :n WHERE key = 'now'"), {"n": new.isoformat()})
+        return new
+
     def state(self, world_id: str, written_only: bool = False) -> dict[str, Any]:
         """The whole world as JSON: {table: [row, ...]} ordered by primary key, plus `_meta`.
 

@@ -35,6 +35,7 @@ SPEC = AppSpec(
     held_out_looks=("outlook",),  # train on the default look, evaluate here too
     views="apps.mail.views",
     tools="apps.mail.tools",
+    on_clock="apps.mail.services.correspondence:deliver_due",  # a correspondent's answer lands when it is due
     default_now=dt.datetime(2026, 3, 12, 10, 24),
     start_path="/inbox",
     vocab_dir=seed_data.mail.VOCAB_DIR,

@@ -234,4 +234,35 @@ __all__ = [
     "Filter",
     "BlockedSender",
     "Template",
+    "Correspondent",
+    "PendingReply",
 ]
+
+
+class Correspondent(Base):
+    """A person of a workspace world who answers mail (domain/correspondence.py): the facts the answers come from
+    and how long they take. Empty in the single-app worlds, where nobody answers."""
+
+    __tablename__ = "correspondents"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(200), index=True)  # lower case, as addresses are stored
+    name: Mapped[str] = mapped_column(String(120))
+    delay_minutes: Mapped[int] = mapped_column(Integer, default=5)  # after the question is sent, on the world's clock
+    facts: Mapped[dict] = mapped_column(JSON, default=dict)
+
+
+class PendingReply(Base):
+    """A correspondent's answer to a sent question, written when the question was sent and delivered into the
+    conversation once the world's clock reaches `due_at` (apps/mail/services/correspondence.py)."""
+
+    __tablename__ = "pending_replies"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    question_id: Mapped[int] = mapped_column(ForeignKey("messages.id"))
+    thread_id: Mapped[int] = mapped_column(ForeignKey("threads.id"))
+    from_email: Mapped[str] = mapped_column(String(200))
+    from_name: Mapped[str] = mapped_column(String(120))
+    subject: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text)
+    due_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    state: Mapped[str] = mapped_column(String(20), default="pending")  # pending|delivered|dropped (question unsent)
+    delivered_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the reply's message

@@ -65,8 +65,8 @@ async def test_tools_mode_lists_and_routes_the_three_apps_tools(runtime):
         obs, info = await env.reset(seed=0)
         assert set(obs) == {"goal", "step", "last_action_error", "tool_result"}
         names = [t["function"]["name"] for t in info["tools"]]
-        assert names[-1] == "done" and len(names) == len(set(names))
-        assert {n.split("_", 1)[0] for n in names[:-1]} == set(ws.APPS)
+        assert names[-2:] == ["wait", "done"] and len(names) == len(set(names))
+        assert {n.split("_", 1)[0] for n in names[:-2]} == set(ws.APPS)
         assert {"mail_send_email", "crm_list_users", "crm_close_case", "food_list_stores"} <= set(names)
         assert {app: r["family"] for app, r in info["reset"].items()} == {a: "workspace" for a in ws.APPS}
         assert {r["now"] for r in info["reset"].values()} == {ws.NOW.isoformat()}

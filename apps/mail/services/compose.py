@@ -14,6 +14,7 @@ from apps.mail import formatting as fmt
 from apps.mail import queries as Q
 from apps.mail.models import Account, Attachment, Message, Thread
 from apps.mail.services.conversations import delete_messages, future_time
+from apps.mail.services.correspondence import queue_replies
 from apps.mail.services.errors import ServiceError
 from apps.mail.services.files import attach, attachments_of, files_by_id
 from apps.mail.services.richtext import append_text, letter_body
@@ -142,6 +143,7 @@ def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any
         _finish_sent(session, msg, text, to, cc, bcc)
         session.flush()
         attach(session, msg, files)
+        queue_replies(session, msg)  # a workspace correspondent asked something answers (services/correspondence.py)
         return msg, thread
     thread = session.get(Thread, thread_id) if isinstance(thread_id, int) and not isinstance(thread_id, bool) else None
     if thread is None:
@@ -176,6 +178,7 @@ def send(session, *, mode: str = "new", to=None, cc=None, bcc=None, subject: Any
             session.add(Attachment(message_id=msg.id, filename=a.filename, mime=a.mime, size=a.size))
         session.flush()
     attach(session, msg, files)
+    queue_replies(session, msg)
     return msg, thread
 
 
