@@ -177,6 +177,28 @@ def looks_cmd():
         sys.stdout.write(f"{name}: {' '.join(app_looks(name))}\n")
 
 
+@app.command("variants")
+def variants_cmd():
+    """The variant axes (gym_core/variant.py), each with its values and what each app offers, then the named
+    presets: what `--variant` takes on eval and tasks validate ("look=outlook,zoom=0.8", "random", a preset)."""
+    from apps import app_looks, available_apps
+    from gym_core.variant import AXES, PRESETS, offered
+
+    apps_ = available_apps()
+    for a in AXES.values():
+        vals = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in a.values) or "(per app)"
+        sys.stdout.write(f"{a.name}: {vals} | random   ({a.doc})\n")
+        if a.name in ("look", "theme", "density"):
+            for app_name in apps_:
+                per = {lk: " ".join(map(str, offered(a.name, app_name, lk))) for lk in app_looks(app_name)}
+                text = per[app_looks(app_name)[0]] if len(set(per.values())) == 1 or a.name == "look" else \
+                    "; ".join(f"{lk}: {v}" for lk, v in per.items())
+                sys.stdout.write(f"  {app_name}: {text}\n")
+    sys.stdout.write("presets:\n")
+    for name, text in PRESETS.items():
+        sys.stdout.write(f"  {name}: {text or '(every axis at its default)'}\n")
+
+
 @app.command("eval")
 def eval_cmd(
     # tasks
@@ -211,6 +233,9 @@ def eval_cmd(
     perturb: Optional[str] = typer.Option(None, help="screen perturbations, each drawn per episode from its "
                                                      "sample: viewport, scale, dark, overlays (comma-separated), "
                                                      "or all (README: Screen perturbations)"),
+    variant: Optional[str] = typer.Option(None, help="the screen's variant, drawn per episode from its sample: "
+                                                     "axis=value pairs ('look=outlook,zoom=0.8,locale=de-DE'; v1|v2 "
+                                                     "draws among), 'random', or a preset (`uigym variants`)"),
     mode: str = typer.Option("ui", help="ui (the screen), tools (the app's tools, no browser: the oracle plays "
                                         "tool plans, openai is a function-calling model, text-only ones too) or "
                                         "hybrid (screen and tools)", rich_help_panel=AGENT),
@@ -289,12 +314,13 @@ def eval_cmd(
     if mode not in ("ui", "tools", "hybrid"):
         fail(f"--mode must be ui, tools or hybrid, got {mode!r}")
     _check_perturb(perturb)
+    variant_looks = _check_variant(variant)
     if split == "heldout-look":  # the look is held out, not the task: every chosen task, in its held-out look
         split, look = None, look or "heldout"
     chosen = _fresh(tasks, seeds, instances, split, workers, mode) if seeds else _select(tasks, split=split,
                                                                                      tasks_dir=tasks_dir)
-    if look and mode != "tools":
-        chosen = _carried_by(chosen, look)
+    if (look or variant_looks) and mode != "tools":
+        chosen = _carried_by(chosen, look or variant_looks)
     if mode == "tools" and agent == "oracle":
         chosen = _with_tool_solutions(chosen)
     from agent_harness.report.budget import apply_step_budget, write_budget
@@ -314,7 +340,8 @@ def eval_cmd(
     out = out or Path("runs") / f"{safe}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
     cfg = EvalConfig(agent=agent, tasks=chosen, out=out, workers=workers, samples=samples, agent_kwargs=agent_kwargs,
                      env_config=EnvConfig(max_steps=max_steps, look=look if mode != "tools" else None,
-                                          perturb=perturb if mode != "tools" else None),
+                                          perturb=perturb if mode != "tools" else None,
+                                          variant=variant if mode != "tools" else None),
                      save_screenshots=not no_screenshots,
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
                      ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),
@@ -495,6 +522,8 @@ def tasks_validate(
                                                   "comma-separated, or 'all'; each task in those its app has"),
     perturb: Optional[str] = typer.Option(None, help="screen perturbations the probes play under: viewport, scale, "
                                                      "dark, overlays (comma-separated), or all"),
+    variant: Optional[str] = typer.Option(None, help="the variant the probes play in (`uigym variants`): "
+                                                     "'zoom=0.8,locale=de-DE', 'random' (drawn per probe), a preset"),
 ):
     """Audit each task offline (spec holes, hedged answers), then play its oracle (must get 1), noop (0),
     near-misses (0), adversarial trajectories (0) and harmless variants (1) in real browsers. Judged tasks: the browser proves
@@ -510,6 +539,7 @@ def tasks_validate(
         err.print(f"[red]--mode must be ui or tools, got {mode!r}[/red]")
         raise typer.Exit(2)
     _check_perturb(perturb)
+    look = look or _check_variant(variant)  # the variant's look axis plays as --look does
     if seeds is not None:
         return _validate_fresh(tasks, seeds, instances, workers, report, not generate_only, mode)
     chosen = _select(tasks, tasks_dir=tasks_dir)
@@ -523,7 +553,7 @@ def tasks_validate(
     async def main():
         try:
             return [(lk, await validate_tasks(mine, workers=workers, near_misses=not no_near_misses, mode=mode,
-                                              look=lk, perturb=perturb)) for lk, mine in plan]
+                                              look=lk, perturb=perturb, variant=variant)) for lk, mine in plan]
         finally:
             await Runtime.current().close()
 
@@ -564,6 +594,22 @@ def tasks_validate(
                   + ("" if calibrated is None else f"; judge calibration {'agrees' if calibrated else 'DISAGREES'}"))
     if bad or audit.problems or calibrated is False:
         raise typer.Exit(1)
+
+
+def _check_variant(variant: str | None) -> str | None:
+    """A bad --variant is a usage error naming the axes and their values, before anything starts. Returns the looks
+    its look axis pins, comma-separated, as --look takes them (None: it pins none)."""
+    if variant is None:
+        return None
+    from gym_core.variant import VariantError, parse_variant
+
+    try:
+        spec = parse_variant(variant)
+    except VariantError as e:
+        fail(f"--variant: {e}")
+    if spec.look is None or spec.look == "random":
+        return None
+    return ",".join(spec.look) if isinstance(spec.look, tuple) else spec.look
 
 
 def _check_perturb(perturb: str | None) -> None:

@@ -144,6 +144,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
         traj.mode = getattr(env, "mode", None) if isinstance(getattr(env, "mode", None), str) else \
             ("tools" if isinstance(env, AsyncToolEnv) else ("hybrid" if env.config.tools else "ui"))
         traj.look = None if traj.mode == "tools" else getattr(env, "look", None)  # tools look the same in every look
+        traj.variant = None if traj.mode == "tools" else info.get("variant")  # gym_core/variant.py: drawn from sample
         traj.tools = list(info.get("tools") or [])
         save_screenshots = save_screenshots and env.last_png is not None  # tool mode: no screen
         if save_screenshots:
@@ -180,7 +181,8 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
         await asyncio.to_thread(traj.save, edir)
     usages = [s.usage for s in traj.steps]
     return EpisodeResult(
-        **task_fields(task), agent=label, mode=traj.mode, look=traj.look, sample=sample, reward=traj.reward,
+        **task_fields(task), agent=label, mode=traj.mode, look=traj.look, variant=traj.variant, sample=sample,
+        reward=traj.reward,
         passed=traj.reward >= 1.0, ungraded=(traj.verify or {}).get("status") == "ungraded",
         steps=len(traj.steps), seconds=traj.seconds, error=error, answer=traj.answer,
         tokens=sum(int(u.get("total_tokens", 0)) for u in usages), episode_dir=str(edir.relative_to(out)),

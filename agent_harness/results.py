@@ -37,6 +37,9 @@ class EpisodeResult(BaseModel):
     agent: str
     mode: str | None = None  # ui | tools | hybrid (None: an error row written before the env said)
     look: str | None = None  # the app's look the episode was shown (apps/_shared/looks.py); None: not known
+    # The episode's variant (gym_core/variant.py: every axis's value and its label), as the reset drew it from the
+    # sample; None in tools mode (no screen) and in rows written before variants.
+    variant: dict | None = None
     sample: int
     reward: float
     passed: bool

@@ -53,6 +53,7 @@ class Trajectory:
     start_url: str = ""  # the page after reset (path and query), what the agent was first told
     mode: str = "ui"  # ui | tools | hybrid: what the agent could do (tools: function calls, no screen)
     look: str | None = None  # the app's look the pages were shown in (apps/_shared/looks.py)
+    variant: dict | None = None  # the episode's variant (gym_core/variant.py), as info["variant"] gave it
     tools: list = field(default_factory=list)  # tools and hybrid modes: the OpenAI function list it was given
 
     def save(self, directory: Path) -> Path:

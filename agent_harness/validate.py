@@ -302,14 +302,15 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
                          config: EnvConfig | None = None, probe_timeout_s: float = 300.0,
                          adversarial: bool | None = None, runtime: Runtime | None = None,
                          mode: str = "ui", harmless: bool | None = None,
-                         look: str | None = None, perturb=None) -> list[TaskValidation]:
+                         look: str | None = None, perturb=None, variant=None) -> list[TaskValidation]:
     """Play every probe of `tasks`. `adversarial` defaults to `near_misses` (both are the 0-side), and
     `harmless` (the honest variants, the 1-side beside the oracle) to `adversarial`.
     `mode`: "ui" plays the screen solutions in browsers, "tools" the tool plans through the tools env
     (a harmless variant with no tool calls and another answer is graded on the tool oracle's end state;
     one with neither is a UI-only variant). `look` plays the screen probes in that look of each task's app
     (apps/_shared/looks.py); a task whose template the look does not carry yet is `unsupported` there.
-    `perturb` (EnvConfig.perturb: a Perturb or "viewport,overlays"...) plays them under those perturbations."""
+    `perturb` (EnvConfig.perturb: a Perturb or "viewport,overlays"...) plays them under those perturbations, and
+    `variant` (EnvConfig.variant, gym_core/variant.py: "zoom=0.8,locale=de-DE", "random"...) in that variant."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     adversarial = near_misses if adversarial is None else adversarial
@@ -368,6 +369,8 @@ async def validate_tasks(tasks: list[Task], workers: int = 4, near_misses: bool 
         base = dataclasses.replace(base, look=look)
     if perturb and mode == "ui":  # screen perturbations (gym_core/perturb.py): the probes must still prove the task
         base = dataclasses.replace(base, perturb=perturb)
+    if variant and mode == "ui":  # the episode's variant (gym_core/variant.py): the probes must still prove the task
+        base = dataclasses.replace(base, variant=variant)
 
     def config_for(task: Task) -> EnvConfig:
         if not task.verify.has_judge:

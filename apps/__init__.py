@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 
+from apps._shared.locale import DEFAULT_LOCALE, LOCALES  # noqa: F401 - the locales every clone shows (issue 45)
+
 # name -> module that exposes `SPEC` (an AppSpec) and `create_app(config)`.
 APP_MODULES: dict[str, str] = {
     "mail": "apps.mail",
@@ -57,6 +59,24 @@ def app_looks(name: str) -> list[str]:
         return load_app_module(name).SPEC.look_ids()
     except KeyError:
         return ["default"]
+
+
+def display_cookie(density: str | None = None, locale: str | None = None) -> tuple[str, str]:
+    """(name, value) of the cookie that tells a clone's pages the episode's density and locale
+    (apps/_shared/display.py); the value is '' for the defaults."""
+    from apps._shared.display import DISPLAY_COOKIE, encode_display
+
+    return DISPLAY_COOKIE, encode_display(density, locale)
+
+
+def app_densities(name: str, look: str | None) -> tuple[str, ...]:
+    """The display densities `look` of the app offers (AppSpec.densities: compact, default, comfortable), () where it
+    offers none (an app this process cannot import: none)."""
+    try:
+        spec = load_app_module(name).SPEC
+    except KeyError:
+        return ()
+    return tuple(getattr(spec, "densities", {}).get(look or spec.default_look, ()))
 
 
 def held_out_looks(name: str) -> list[str]:

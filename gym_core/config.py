@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gym_core.perturb import Perturb, parse_perturb
+from gym_core.variant import VariantSpec, parse_variant
 
 
 @dataclass
@@ -50,11 +51,16 @@ class EnvConfig:
     # "viewport", "scale", "dark", "overlays" (or "all", "none"), drawn per episode from the task and reset seed.
     # The world and grading are the same under every one.
     perturb: Perturb | str | None = None
+    # The episode's variant (gym_core/variant.py; `uigym variants` lists the axes): a VariantSpec or a string such as
+    # "look=outlook,zoom=0.8", "random" or a preset, drawn per episode from the task and reset seed. Its look axis,
+    # when named, is used where `look` is None. The world and grading are the same in every variant.
+    variant: VariantSpec | str | None = None
 
     def __post_init__(self) -> None:
         if not self.images and self.screenshots:
             raise ValueError("EnvConfig(images=False) is for players that never look: set screenshots=False too")
         self.perturb = parse_perturb(self.perturb)
+        self.variant = parse_variant(self.variant)
 
     def for_mode(self, mode: str) -> "EnvConfig":
         """This config as `mode` plays it: hybrid mode lists the tools beside the screen (tools=True)."""

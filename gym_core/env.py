@@ -36,6 +36,7 @@ from gym_core.config import EnvConfig
 from gym_core.page_input import PageInput
 from gym_core.page_scripts import MARKS_JS
 from gym_core.perturb import draw, extra_steps, overlay_script, parse_perturb
+from gym_core.variant import Variant, css_size, draw_variant, screen
 from gym_core.runtime import Runtime
 from gym_core.tab import app_path
 from gym_core.spaces import (
@@ -86,6 +87,21 @@ class AsyncUIEnv(PageInput, WorldEnv):
     def height(self) -> int:
         return (self.drawn.viewport or self.config.viewport)[1]
 
+    @property
+    def zoom(self) -> float:
+        """The episode's browser zoom (its variant's): a screen pixel is 1/zoom CSS pixels."""
+        return self.drawn.zoom or 1.0
+
+    @property
+    def css_size(self) -> tuple[int, int]:
+        """The page's viewport in CSS pixels (innerWidth, innerHeight): the screen's size at 100% zoom."""
+        return css_size(self.width, self.height, self.drawn.zoom)
+
+    def to_screen(self, x: float, y: float) -> tuple[int, int]:
+        """A point of the page (CSS pixels of the viewport, what the DOM reads) as a point of the screen."""
+        z = self.zoom
+        return (int(x), int(y)) if z == 1.0 else (int(round(x * z)), int(round(y * z)))
+
     def begin_episode(self) -> None:
         """The caller reset the world and loaded a page itself: count steps from zero again."""
         self.steps, self.done, self.last_error = 0, False, ""
@@ -111,6 +127,7 @@ class AsyncUIEnv(PageInput, WorldEnv):
         extra = {"tools": await self.tools()} if self.config.tools else {}
         if parse_perturb(self.config.perturb).any:
             extra["perturb"] = self.drawn.info()
+        extra["variant"] = self.variant_info()
         info = self._info(reset=reset_info, **extra)
         t4 = time.perf_counter()
         # Where the reset went, in ms (bench/env.py prints it against the floor): the last episode's tab parked,
@@ -136,9 +153,21 @@ class AsyncUIEnv(PageInput, WorldEnv):
     def _draw_perturbation(self, app: str, key: str) -> None:
         """The episode's screen perturbation (EnvConfig.perturb), drawn from `key`; the tab applies it as it
         opens the page (BrowserTab._apply_screen)."""
-        self.drawn = draw(parse_perturb(self.config.perturb), app, self.look, key)
+        drawn = draw(parse_perturb(self.config.perturb), app, self.look, key)
+        # The episode's variant (gym_core/variant.py) over the perturbations' draw: the tab applies both as one screen.
+        self.variant = draw_variant(self.config.variant, app, self.look, key, drawn)
+        self.drawn = screen(self.variant, drawn)
         self.max_steps += extra_steps(self.drawn)  # the clicks that close the overlays come on top of the budget
         self._overlay_js = overlay_script(self.drawn, app, self._brand(app)) if self.drawn.overlays else None
+
+    def variant_info(self) -> dict | None:
+        """The episode's variant as info["variant"], the trajectory and the results row record it (JSON)."""
+        v: Variant | None = getattr(self, "variant", None)
+        if v is None:
+            return None
+        from apps import app_looks
+
+        return v.info(app_looks(self.server.app)[0] if self.server is not None else None)
 
     def _brand(self, app: str) -> str:
         """The name the episode's look shows (an app served here under a name this process cannot import, such as
@@ -175,6 +204,8 @@ class AsyncUIEnv(PageInput, WorldEnv):
             await self._recover(_first_line(e))
         except asyncio.TimeoutError:
             await self._recover(f"the page did not respond within {self.config.action_timeout_s:.0f}s")
+        if self.drawn.overlay_step and self.steps == self.drawn.overlay_step:
+            await self.show_overlays()  # the variant's overlays arrive mid-episode (gym_core/variant.py)
         self._note_error_page()
 
     def _page_url(self) -> str:
@@ -239,12 +270,14 @@ class AsyncUIEnv(PageInput, WorldEnv):
             await self.capture_fault(self)
         # optimizeForSpeed: a faster zlib level; the same pixels, ~40% less time, ~20% more bytes.
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
-        scale = self.drawn.scale
-        if scale and scale != 1:
+        scale, zoom = self.drawn.scale or 1.0, self.drawn.zoom or 1.0
+        if scale != 1 or zoom != 1:
             # A page rendered at a device scale (EnvConfig.perturb "scale") is captured at its CSS size: a
-            # screenshot pixel stays a click coordinate. The clip is in page coordinates: the visual viewport.
+            # screenshot pixel stays a click coordinate. The clip is in page coordinates: the visual viewport. At a
+            # browser zoom (the variant's) the viewport is width/zoom CSS pixels, drawn at zoom: the window's size.
             x, y = await self.page.evaluate("[visualViewport.pageLeft, visualViewport.pageTop]")
-            params["clip"] = {"x": x, "y": y, "width": self.width, "height": self.height, "scale": 1 / scale}
+            params["clip"] = {"x": x, "y": y, "width": self.width / zoom, "height": self.height / zoom,
+                              "scale": 1 / scale}
         r = await self._cdp.send("Page.captureScreenshot", params)
         return base64.b64decode(r["data"])
 
@@ -313,7 +346,9 @@ class AsyncUIEnv(PageInput, WorldEnv):
             marks = await self.page.evaluate(MARKS_JS, [MAX_MARKS, MARK_TEXT_MAX_CHARS])
         except PlaywrightError:
             marks = []
-        return tuple({"id": m["id"], "role": m["role"], "name": m["name"], "box": np.array(m["box"], dtype=np.int64)}
+        z = self.zoom  # the marks' boxes are the page's (CSS pixels): on the screen at a browser zoom, times zoom
+        return tuple({"id": m["id"], "role": m["role"], "name": m["name"],
+                      "box": np.array(m["box"] if z == 1.0 else [int(round(v * z)) for v in m["box"]], dtype=np.int64)}
                      for m in marks)
 
     # ------------------------------------------------------------------ close

@@ -27,40 +27,42 @@ class PageInput(BrowserTab):
     width: int
     height: int
 
-    def _check_point(self, x: int, y: int) -> None:
+    def _check_point(self, x: int, y: int) -> tuple[float, float]:
+        """The screen point (x, y) as the page's point (CSS pixels: the screen's over the browser zoom of the
+        episode's variant, gym_core/variant.py), or ActionError for one off the screen."""
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise ActionError(f"point ({x}, {y}) is outside the {self.width}x{self.height} screen")
+        z = self.drawn.zoom or 1.0
+        return (x, y) if z == 1.0 else (x / z, y / z)
 
     async def _perform(self, a: Action) -> None:
         page = self.page
         marks = (self._navs, self._nav_requests)
         mouse = page.mouse
         if isinstance(a, Click):
-            self._check_point(a.x, a.y)
-            await mouse.click(a.x, a.y, button=a.button)
+            await mouse.click(*self._check_point(a.x, a.y), button=a.button)
         elif isinstance(a, DoubleClick):
-            self._check_point(a.x, a.y)
-            await mouse.dblclick(a.x, a.y)
+            await mouse.dblclick(*self._check_point(a.x, a.y))
         elif isinstance(a, Move):
-            self._check_point(a.x, a.y)
-            await mouse.move(a.x, a.y)
+            await mouse.move(*self._check_point(a.x, a.y))
         elif isinstance(a, Drag):
-            for x, y in a.path:
-                self._check_point(x, y)
-            (x0, y0), rest = a.path[0], a.path[1:]
+            path = [self._check_point(x, y) for x, y in a.path]
+            (x0, y0), rest = path[0], path[1:]
             await mouse.move(x0, y0)
             await mouse.down()
             for x, y in rest:
                 await mouse.move(x, y, steps=4)
             await mouse.up()
         elif isinstance(a, Scroll):
-            self._check_point(a.x, a.y)
-            await mouse.move(a.x, a.y)
+            x, y = self._check_point(a.x, a.y)
+            z = self.drawn.zoom or 1.0
+            dx, dy = (a.dx, a.dy) if z == 1.0 else (a.dx / z, a.dy / z)  # the wheel moves the page dx, dy screen pixels
+            await mouse.move(x, y)
             # Chromium scrolls on its compositor thread: the page (and a screenshot) can see the scroll
             # several frames after the wheel, later still on a busy machine. Wait for the scroll event
             # when something there can scroll that way.
-            armed = await self._eval_quietly(ARM_SCROLL_JS, [a.x, a.y, a.dx, a.dy])
-            await mouse.wheel(a.dx, a.dy)
+            armed = await self._eval_quietly(ARM_SCROLL_JS, [x, y, dx, dy])
+            await mouse.wheel(dx, dy)
             if armed:
                 await self._eval_quietly("() => window.__gymScrolled")
             await self._frames(2)

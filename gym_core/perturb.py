@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 FAMILIES = ("viewport", "scale", "dark", "overlays")
@@ -102,13 +102,19 @@ class Drawn:
     scale: float | None = None
     dark: bool = False
     overlays: tuple[str, ...] = ()
+    # Set by the episode's variant (gym_core/variant.py), never by a family here: the browser zoom (the page is laid
+    # out in width/zoom CSS pixels and drawn at zoom, the screen keeps its size), the browser's default font size
+    # as a factor of 16 px, forced colours (the OS's high-contrast mode), and the step after which the overlays
+    # appear (0: as the first page loads).
+    zoom: float | None = None
+    font: float | None = None
+    contrast: bool = False
+    overlay_step: int = 0
 
     def info(self) -> dict:
-        """JSON-able, for info["perturb"]."""
-        d = asdict(self)
-        d["viewport"] = list(self.viewport) if self.viewport else None
-        d["overlays"] = list(self.overlays)
-        return d
+        """JSON-able, for info["perturb"] (the families' draw; the variant's own fields are in info["variant"])."""
+        return {"viewport": list(self.viewport) if self.viewport else None, "scale": self.scale, "dark": self.dark,
+                "overlays": list(self.overlays)}
 
 
 def _rng(family: str, key: str) -> random.Random:
@@ -124,12 +130,15 @@ def draw(perturb: Perturb, app: str, look: str | None, key: str) -> Drawn:
     viewport = _rng("viewport", key).choice(VIEWPORTS) if perturb.viewport else None
     scale = _rng("scale", key).choice(SCALES) if perturb.scale else None
     dark = perturb.dark and has_dark_mode(app, look)
-    overlays: tuple[str, ...] = ()
-    if perturb.overlays:
-        r = _rng("overlays", key)
-        picked = set(r.sample(OVERLAY_KINDS, r.choice((1, 2))))
-        overlays = tuple(k for k in OVERLAY_KINDS if k in picked)
+    overlays = overlay_kinds(key) if perturb.overlays else ()
     return Drawn(viewport=viewport, scale=scale, dark=dark, overlays=overlays)
+
+
+def overlay_kinds(key: str) -> tuple[str, ...]:
+    """The one or two overlay kinds an episode keyed `key` shows (the overlays family's draw; the variant's too)."""
+    r = _rng("overlays", key)
+    picked = set(r.sample(OVERLAY_KINDS, r.choice((1, 2))))
+    return tuple(k for k in OVERLAY_KINDS if k in picked)
 
 
 # The clicks a person needs to close each overlay kind: the chat widget takes two (minimise, then hide).
@@ -140,7 +149,9 @@ MAX_EXTRA_STEPS = sum(sorted(DISMISS_STEPS.values())[-2:])  # the most two overl
 def extra_steps(drawn: Drawn) -> int:
     """The steps an episode's budget grows by under its overlays: one per click that closes them, as a person
     needs them too (the task's own steps are not made any scarcer)."""
-    return sum(DISMISS_STEPS[k] for k in drawn.overlays)
+    # Overlays arriving mid-episode (a variant's) may also take the focus from a field: clicking back into it and
+    # selecting its text again are two steps more.
+    return sum(DISMISS_STEPS[k] for k in drawn.overlays) + (2 if drawn.overlays and drawn.overlay_step else 0)
 
 
 def screen_sizes(perturb: Perturb, viewport: tuple[int, int]) -> tuple[tuple[int, int], ...]:
@@ -477,6 +488,6 @@ async def modal_dismiss(page) -> tuple[int, int] | None:
     return (int(p[0]), int(p[1])) if p else None
 
 
-__all__ = ["Perturb", "Drawn", "FAMILIES", "VIEWPORTS", "SCALES", "OVERLAY_KINDS", "parse_perturb", "draw",
+__all__ = ["Perturb", "Drawn", "FAMILIES", "VIEWPORTS", "SCALES", "OVERLAY_KINDS", "parse_perturb", "draw", "overlay_kinds",
            "episode_key", "extra_steps", "MAX_EXTRA_STEPS", "screen_sizes", "ci_sample", "ci_family", "overlay_script", "covering_dismiss", "point_dismiss", "modal_dismiss",
            "has_dark_mode"]

@@ -18,7 +18,9 @@ from playwright.async_api import Error as PlaywrightError
 
 from gym_core.browser import origin
 from gym_core.page_scripts import INIT_SCRIPT
+from apps import display_cookie
 from gym_core.perturb import Drawn
+from gym_core.variant import css_size, font_sizes
 from gym_core.server import ServerError
 
 if TYPE_CHECKING:
@@ -72,6 +74,9 @@ class BrowserTab:
         self._overlay_js: str | None = None
         self._screen_set: tuple[int, int, float] | None = None
         self._dark_set = False
+        self._contrast_set = False
+        self._font_set: float | None = None  # the default font size factor the tab has (None: Chromium's own)
+        self.variant = None  # the episode's variant (gym_core/variant.py): its density and locale go in a cookie
         self._overlay_id: str | None = None
         self._ctx_viewport = (0, 0)  # the viewport the context was made with
         self._ctx_images = True
@@ -127,7 +132,7 @@ class BrowserTab:
         elif parked:
             # The new world's binding (it carries the episode's look, which may differ from the last one's) and
             # clock: the wipe that parked the tab set the old ones.
-            await self.context.add_cookies([self._world_cookie()])
+            await self.context.add_cookies(self._world_cookies())
             if self.world_now is not None:
                 await self.context.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
         await self._apply_screen()
@@ -145,20 +150,39 @@ class BrowserTab:
         navigations, and the env never calls Playwright's set_viewport_size, so nothing else sets the metrics
         of a context once it has); the colour scheme; the overlays' init script, on the same CDP session, taken
         off and replaced each episode. Each is sent only where the tab's context differs from the episode's."""
-        screen = (self.width, self.height, float(self.drawn.scale or 1.0))
+        # A browser zoom (the variant's, gym_core/variant.py) lays the page out in width/zoom CSS pixels drawn at zoom
+        # device pixels each: the window, and the screenshot, keep their size.
+        zoom = self.drawn.zoom or 1.0
+        screen = (*css_size(self.width, self.height, self.drawn.zoom), float(self.drawn.scale or 1.0) * zoom)
         if screen != (self._screen_set or (*self._ctx_viewport, 1.0)):
             await self._cdp.send("Emulation.setDeviceMetricsOverride", {
                 "width": screen[0], "height": screen[1], "deviceScaleFactor": screen[2], "mobile": False})
             self._screen_set = screen
-        if self.drawn.dark != self._dark_set:
-            await self.page.emulate_media(color_scheme="dark" if self.drawn.dark else "light")
-            self._dark_set = self.drawn.dark
+        if self.drawn.dark != self._dark_set or self.drawn.contrast != self._contrast_set:
+            await self.page.emulate_media(color_scheme="dark" if self.drawn.dark else "light",
+                                          forced_colors="active" if self.drawn.contrast else "none")
+            self._dark_set, self._contrast_set = self.drawn.dark, self.drawn.contrast
+        if (self.drawn.font or None) != self._font_set:
+            await self._cdp.send("Page.setFontSizes", {"fontSizes": font_sizes(self.drawn.font)})
+            self._font_set = self.drawn.font or None
         if self._overlay_id is not None:
             await self._cdp.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": self._overlay_id})
             self._overlay_id = None
-        if self._overlay_js:
+        if self._overlay_js and not self.drawn.overlay_step:
             r = await self._cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": self._overlay_js})
             self._overlay_id = r["identifier"]
+
+    async def show_overlays(self) -> None:
+        """The episode's overlays appear now, on the page the tab shows, and on every page it opens after (the
+        variant's overlays "mid": after a seeded step). Dismissed ones stay dismissed, as on load."""
+        if not self._overlay_js or self._overlay_id is not None or self.page is None:
+            return
+        try:
+            r = await self._cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": self._overlay_js})
+            self._overlay_id = r["identifier"]
+            await self._cdp.send("Runtime.evaluate", {"expression": self._overlay_js})
+        except PlaywrightError:
+            return  # the tab went away: the recovery reopens it, with the script for its next page
 
     async def _new_context(self) -> None:
         await self.close_context()
@@ -178,9 +202,10 @@ class BrowserTab:
         self._ctx_viewport = (self.width, self.height)
         self._ctx_images = self.config.images  # the browser it is in (Runtime.browser)
         self._screen_set, self._dark_set, self._overlay_id = None, False, None
+        self._contrast_set, self._font_set = False, None
         # The env shows one tab: a window the app opens is closed at once (no clone opens one).
         ctx.on("page", self._close_popup)
-        await ctx.add_cookies([self._world_cookie()])
+        await ctx.add_cookies(self._world_cookies())
         await ctx.add_init_script(INIT_SCRIPT)
         if self.world_now is not None:
             await ctx.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
@@ -243,6 +268,13 @@ class BrowserTab:
         except PlaywrightError:
             pass
 
+    def _world_cookies(self) -> list[dict]:
+        """The world binding and the episode's display cookie (its variant's density and locale,
+        apps/_shared/display.py; empty for the defaults, so it replaces the last episode's)."""
+        name, value = display_cookie(**(getattr(self.variant, "display", None) or {}))
+        return [self._world_cookie(), {"name": name, "value": value, "url": self.server.url, "httpOnly": True,
+                                       "sameSite": "Strict"}]
+
     def _world_cookie(self) -> dict:
         """The world binding: HttpOnly, so page JS can neither read nor replace it; SameSite=Strict."""
         return {"name": self._binding["name"], "value": self._binding["value"], "url": self.server.url,
@@ -275,7 +307,7 @@ class BrowserTab:
             await self._cdp.send("Storage.clearDataForOrigin", {
                 "origin": self.server.url, "storageTypes": "local_storage,indexeddb,cache_storage,file_systems"})
             await ctx.clear_cookies()
-            await ctx.add_cookies([self._world_cookie()])
+            await ctx.add_cookies(self._world_cookies())
             if self.world_now is not None:
                 await ctx.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
         except PlaywrightError:

@@ -16,6 +16,7 @@ from apps.tool_args import MalformedArgs, encode_args
 from gym_core.actions import Action, ActionError, Done, ToolUse, action_to_dict, parse_action
 from gym_core.config import EnvConfig
 from gym_core.perturb import episode_key
+from gym_core.variant import variant_look
 from gym_core.runtime import Runtime
 from gym_core.server import AppServer, ServerError, ToolCallError
 from gym_core.spaces import GOAL_MAX_CHARS, TOOL_RESULT_MAX_CHARS, clip_text
@@ -129,6 +130,8 @@ class WorldEnv:
         control = self.runtime.control(self.server)
         self.draw_key = self._episode_key(task, seed)
         want = look if look is not None else self.config.look
+        if want is None:  # the variant's look axis (gym_core/variant.py), where no look is asked for
+            want = variant_look(self.config.variant, app)
         self.look = episode_look(app, want, self.draw_key, task.template if task else None)
         # The default look is not named: a server serving another module under the app's name (a test or
         # third-party clone) has its own default.

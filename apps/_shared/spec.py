@@ -55,6 +55,9 @@ class AppSpec:
     # "Welcome to ..." notice): look id -> {the default look's words: this look's}, applied by
     # apps/_shared/looks.py `say` (the pages' own words are in each look's templates).
     look_words: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The display densities the product offers in each look, in the variant's words (compact, default,
+    # comfortable; apps/_shared/display.py): a look not listed offers none (its one density).
+    densities: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def default_look(self) -> str:

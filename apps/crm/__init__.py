@@ -24,6 +24,8 @@ SPEC = AppSpec(
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"salesforce": "Stratus CRM", "hubspot": "Beacon CRM"},
     held_out_looks=("hubspot",),  # train on the default look, evaluate here too
+    # Lightning's display density (Comfy, the default, or Compact), and the same menu in the HubSpot look
+    densities={"salesforce": ("compact", "default"), "hubspot": ("compact", "default")},
     views="apps.crm.views",
     tools="apps.crm.tools",
     # A Thursday late in Q1: "this quarter" ends in 19 days.

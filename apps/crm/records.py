@@ -12,6 +12,8 @@ from flask import abort, g
 from sqlalchemy import func, or_, select
 
 from apps._shared import db, inputs, now
+from apps._shared import locale as L
+from apps._shared.display import current_locale
 from apps.crm import models as m
 from apps.crm.meta import OBJECTS, STAGE_FORECAST, STAGE_PROBABILITY, Field, ObjectMeta
 from domain.crm import normalize_company, quarter_bounds
@@ -165,6 +167,50 @@ def fmt_value(f: Field, v: Any) -> str:
     if t == "checkbox":
         return "Yes" if v else "No"
     return str(v)
+
+
+# ------------------------------------------------------- formats as the page shows them (the page's locale)
+# The fmt_* above are what the app reads back and writes (a form's value, a tool's result, a world's text); these are
+# what a page shows, in its locale (apps/_shared/locale.py, issue 45): the same as fmt_* in en-US.
+def shown_money(v: int | float | None, cents: bool = True) -> str:
+    loc = current_locale()
+    if v is None or loc == L.DEFAULT_LOCALE:
+        return fmt_money(v, cents)
+    return L.money(v, loc, 2 if cents else 0)
+
+
+def shown_date(d: dt.date | dt.datetime | None) -> str:
+    loc = current_locale()
+    if d is None or isinstance(d, str) or loc == L.DEFAULT_LOCALE:
+        return fmt_date(d)
+    return L.date_numeric(d.date() if isinstance(d, dt.datetime) else d, loc)
+
+
+def shown_time(t: dt.datetime | dt.time) -> str:
+    loc = current_locale()
+    return fmt_time(t) if loc == L.DEFAULT_LOCALE else L.time(t, loc)
+
+
+def shown_datetime(d: dt.datetime | None) -> str:
+    if d is None:
+        return ""
+    return f"{shown_date(d)}, {shown_time(d)}"
+
+
+def shown_value(f: Field, v: Any) -> str:
+    loc = current_locale()
+    if v is None or v == "" or loc == L.DEFAULT_LOCALE:
+        return fmt_value(f, v)
+    t = f.type
+    if t == "currency":
+        return shown_money(v)
+    if t == "number":
+        return L.number(v, loc)
+    if t == "date":
+        return shown_date(v)
+    if t == "datetime":
+        return shown_datetime(v)
+    return fmt_value(f, v)
 
 
 def address_lines(rec, f: Field) -> list[str]:

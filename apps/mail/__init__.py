@@ -33,6 +33,8 @@ SPEC = AppSpec(
     looks={"gmail": "Inkbox", "outlook": "Quill Mail"},
     look_words={"outlook": {"Inkbox": "Quill Mail"}},  # the server's messages (a refusal naming the product)
     held_out_looks=("outlook",),  # train on the default look, evaluate here too
+    # Gmail's display density (Default / Comfortable / Compact), and Outlook's (its Roomy / Cozy / Compact)
+    densities={"gmail": ("compact", "default", "comfortable"), "outlook": ("compact", "default", "comfortable")},
     views="apps.mail.views",
     tools="apps.mail.tools",
     on_clock="apps.mail.services.correspondence:deliver_due",  # a correspondent's answer lands when it is due

@@ -5,6 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from apps._shared import locale as L
+from apps._shared.display import current_locale
+
 MONTH_ABBR = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 DAY_ABBR = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
@@ -15,7 +18,13 @@ def clock(t: dt.datetime) -> str:
 
 
 def list_date(t: dt.datetime, now: dt.datetime) -> str:
-    """Gmail's list date: '10:24 AM' today, 'Mar 3' this year, '3/4/25' before."""
+    """Gmail's list date: '10:24 AM' today, 'Mar 3' this year, '3/4/25' before (in the page's locale where it is
+    not en-US: '10:24', '3 Mar', '04/03/2025' in en-GB)."""
+    loc = current_locale()
+    if loc != L.DEFAULT_LOCALE:
+        if t.date() == now.date():
+            return L.time(t, loc)
+        return L.skeleton(t, "MMMd", loc) if t.year == now.year else L.date_short(t, loc)
     if t.date() == now.date():
         return clock(t)
     if t.year == now.year:
@@ -24,7 +33,16 @@ def list_date(t: dt.datetime, now: dt.datetime) -> str:
 
 
 def long_date(t: dt.datetime) -> str:
-    """Thu, Mar 5, 2026, 3:21 PM (tooltips)"""
+    """Thu, Mar 5, 2026, 3:21 PM (tooltips), in the page's locale."""
+    loc = current_locale()
+    if loc != L.DEFAULT_LOCALE:
+        return f"{L.skeleton(t, 'yMMMEd', loc)}, {L.time(t, loc)}"
+    return long_date_written(t)
+
+
+def long_date_written(t: dt.datetime) -> str:
+    """Thu, Mar 5, 2026, 3:21 PM in what the app writes into the world (a forwarded message's header): the same in
+    every locale, so the world never depends on how the page was shown."""
     return f"{DAY_ABBR[t.weekday()]}, {MONTH_ABBR[t.month - 1]} {t.day}, {t.year}, {clock(t)}"
 
 
@@ -50,6 +68,13 @@ def thread_date(t: dt.datetime, now: dt.datetime) -> str:
     """The date in a message header: '10:05 AM (19 minutes ago)', 'Tue, Mar 10, 4:05 PM (2 days ago)',
     'Nov 12, 2024, 3:21 PM'."""
     rel = relative(t, now)
+    loc = current_locale()
+    if loc != L.DEFAULT_LOCALE:
+        if t.date() == now.date():
+            base = L.time(t, loc)
+        else:
+            base = f"{L.skeleton(t, 'MMMEd' if t.year == now.year else 'yMMMd', loc)}, {L.time(t, loc)}"
+        return f"{base} ({rel})" if rel else base
     if t.date() == now.date():
         base = clock(t)
     elif t.year == now.year:

@@ -158,8 +158,9 @@ def _fmt_field(f, rec):
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         sicon=sicon, uicon=uicon, rurl=rurl, lurl=lurl, tab_url=tab_url, OBJECTS=OBJECTS,
-        fmt_money=R.fmt_money, fmt_money_short=R.fmt_money_short, fmt_date=R.fmt_date,
-        fmt_datetime=R.fmt_datetime, fmt_time=R.fmt_time, fmt_value=R.fmt_value, ago=R.ago,
+        # the page's locale (apps/_shared/locale.py): the app's own formats in en-US
+        fmt_money=R.shown_money, fmt_money_short=R.fmt_money_short, fmt_date=R.shown_date,
+        fmt_datetime=R.shown_datetime, fmt_time=R.shown_time, fmt_value=R.shown_value, ago=R.ago,
         relative_day=R.relative_day, ME=R.ME, lookup_placeholder=lookup_placeholder,
     )
     app.jinja_env.filters["tojson_attr"] = lambda v: Markup(json.dumps(v)).replace('"', "&quot;")

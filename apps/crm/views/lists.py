@@ -86,8 +86,8 @@ def cells(obj: str, rows: list, columns: list[str]) -> list[dict]:
                     c["url"] = rurl(ref_obj, ref_id) if ref_obj else ""
             else:
                 v = getattr(r, f.name)
-                c["text"] = R.fmt_value(f, v)
-                c["raw"] = c["text"] if f.type not in ("currency", "number") else ("" if v is None else str(v))
+                c["text"] = R.shown_value(f, v)  # shown in the page's locale; `raw` is what an edit reads back
+                c["raw"] = R.fmt_value(f, v) if f.type not in ("currency", "number") else ("" if v is None else str(v))
                 if i == 0 or f.name == o.name_field:  # the record's name links wherever its column is
                     c["url"] = row["url"]
             row["cells"].append(c)

@@ -93,7 +93,7 @@ def field_display(obj: str, rec, names: R.Names, fname: str, last_activity=None)
     elif f.type == "formula":
         out["lines"] = []
     else:
-        v = R.fmt_value(f, getattr(rec, f.name))
+        v = R.shown_value(f, getattr(rec, f.name))
         out["lines"] = [v] if v else []
     return out
 

@@ -10,6 +10,7 @@ from sqlalchemy import func, or_, select
 
 from apps._shared import db, inputs, now
 from apps._shared.actions import perform
+from apps._shared.display import drop_variant_density
 from apps._shared.caching import world_image
 from apps.crm import models as m
 from apps.crm import records as R
@@ -257,7 +258,8 @@ def api_density():
     if val not in ("comfy", "compact"):
         return jsonify(ok=False), 400
     perform(_set_density, val)
-    return done(None)
+    # The user's pick is the world's from now on, over the episode's variant (apps/_shared/display.py).
+    return drop_variant_density(done(None))
 
 
 def _set_density(val: str) -> None:

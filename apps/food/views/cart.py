@@ -13,7 +13,7 @@ from apps.food.services import cart as cart_service
 from apps.food.services.cart import group_link
 from apps.food.views.blueprint import bp
 from apps.food.views.common import (
-    cart, cart_count, cart_items, cart_subtotal, item_groups, json_404, json_conflict, json_error,
+    cart, cart_count, cart_items, cart_subtotal, item_groups, json_404, json_conflict, json_error, shown_money,
 )
 from domain import food as logic
 
@@ -22,7 +22,7 @@ def cart_json() -> dict:
     g.pop("food_cart", None)
     c = cart()
     items = cart_items(c)
-    return {"count": sum(i.quantity for i in items), "subtotal": logic.money(cart_subtotal(items)),
+    return {"count": sum(i.quantity for i in items), "subtotal": shown_money(cart_subtotal(items)),
             "store_id": c.store_id if c else None}
 
 

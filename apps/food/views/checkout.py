@@ -16,7 +16,9 @@ from apps.food.services import account as account_service
 from apps.food.services import checkout as checkout_service
 from apps.food.services.checkout import breakdown, cart_promo  # noqa: F401 (the summary's one computation)
 from apps.food.views.blueprint import bp
-from apps.food.views.common import cart, cart_items, cart_subtotal, current_address, json_form_errors, parse_when, user
+from apps.food.views.common import (
+    cart, cart_items, cart_subtotal, current_address, json_form_errors, parse_when, shown_money, user,
+)
 from domain import food as logic
 
 
@@ -69,7 +71,7 @@ def _changed_message(shown: str, tot: dict) -> str:
     old = shown.split(",")
     moved = [k for i, k in enumerate(tot) if i >= len(old) or old[i] != str(tot[k])]
     sign = {"discount_cents": -1, "credits_applied_cents": -1}
-    parts = [f"{LINE_LABELS[k]} {logic.money(sign.get(k, 1) * tot[k])}" for k in moved if k in LINE_LABELS]
+    parts = [f"{LINE_LABELS[k]} {shown_money(sign.get(k, 1) * tot[k])}" for k in moved if k in LINE_LABELS]
     return f"Your order changed ({', '.join(parts)}). Check the summary and place your order again."
 
 

@@ -9,6 +9,8 @@ from flask import jsonify, request
 
 from apps._shared import now
 from apps._shared.actions import not_found
+from apps._shared import locale as L
+from apps._shared.display import current_locale
 from apps._shared.looks import say
 from apps.food.services import Conflict, Invalid, NotFound
 
@@ -101,8 +103,15 @@ def filter_url(f: dict, base: str, **change: Any) -> str:
     return base + ("?" + qs if qs else "")
 
 
+def shown_money(cents: int | None) -> str:
+    """Money as the page shows it: the app's own $1,234.50 in en-US, else the page's locale (apps/_shared/locale.py).
+    What a service returns to a tool, or writes into the world, stays `logic.money`."""
+    loc = current_locale()
+    return logic.money(cents) if loc == L.DEFAULT_LOCALE else L.money(int(cents or 0) / 100, loc)
+
+
 def init_app(app) -> None:
-    app.jinja_env.filters["money"] = logic.money
+    app.jinja_env.filters["money"] = shown_money
     app.jinja_env.filters["count_label"] = logic.count_label
     app.jinja_env.filters["price_sign"] = logic.price_sign
     app.jinja_env.globals["logic"] = logic

@@ -91,7 +91,7 @@ def _finish_sent(session, msg: Message, text: str, to, cc, bcc) -> None:
 def forward_block(session, src: Message) -> str:
     d = Q.Directory(session)
     return (f"---------- Forwarded message ---------\nFrom: {src.from_name} <{src.from_email}>\n"
-            f"Date: {fmt.long_date(src.sent_at)}\nSubject: {src.subject}\n"
+            f"Date: {fmt.long_date_written(src.sent_at)}\nSubject: {src.subject}\n"
             f"To: {', '.join(f'{d.name(e)} <{e}>' for e in src.to)}\n\n{src.body}")
 
 

@@ -9,6 +9,7 @@ from flask import jsonify
 
 from apps._shared import db
 from apps._shared.actions import perform
+from apps._shared.display import drop_variant_density
 from apps.mail.models import Thread
 from apps.mail.services import account as A
 from apps.mail.services import filters as F
@@ -102,8 +103,10 @@ def settings():
     body = _json()
     session = db()
     acct = perform(A.update_settings, session, body)
-    return jsonify(ok=True, toast="Your preferences have been saved.",
+    resp = jsonify(ok=True, toast="Your preferences have been saved.",
                    **{k: getattr(acct, k) for k in A.SETTING_CHOICES if k in body})
+    # A density picked here is the account's from now on, over the episode's variant (apps/_shared/display.py).
+    return drop_variant_density(resp) if "display_density" in body else resp
 
 
 # ---------------------------------------------------------------------------------------- contacts

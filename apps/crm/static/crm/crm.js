@@ -574,7 +574,9 @@
     const sumEl = col.querySelector(".crm-kanban__sum");
     const sum = (+sumEl.dataset.sum || 0) + delta;
     sumEl.dataset.sum = sum;
-    sumEl.textContent = "$" + sum.toLocaleString("en-US", {minimumFractionDigits: 2, maximumFractionDigits: 2});
+    const loc = document.documentElement.dataset.locale || "en-US";  // the page's locale (apps/_shared/locale.py)
+    sumEl.textContent = loc === "en-US" ? "$" + sum.toLocaleString("en-US", {minimumFractionDigits: 2, maximumFractionDigits: 2})
+      : new Intl.NumberFormat(loc, {style: "currency", currency: "USD"}).format(sum);
   }
 
   // ------------------------------------------------------------------------ path

@@ -18,7 +18,15 @@
     t.textContent = msg; t.hidden = false;
     clearTimeout(toast._t); toast._t = setTimeout(() => { t.hidden = true; }, 2500);
   }
-  function money(c) { c = Math.round(c); return "$" + Math.floor(c / 100).toLocaleString("en-US") + "." + String(c % 100).padStart(2, "0"); }
+  // The page's locale (<html data-locale>, apps/_shared/locale.py): the app's own "$1,234.50" in en-US, else CLDR's
+  // way through Intl (the same data as the server's Babel: "US$1,234.50", "1.234,50 $").
+  const LOCALE = document.documentElement.dataset.locale || "en-US";
+  const MONEY = LOCALE === "en-US" ? null : new Intl.NumberFormat(LOCALE, { style: "currency", currency: "USD" });
+  function money(c) {
+    c = Math.round(c);
+    if (MONEY) return MONEY.format(c / 100);
+    return "$" + Math.floor(c / 100).toLocaleString("en-US") + "." + String(c % 100).padStart(2, "0");
+  }
 
   /* a form POST that navigates (one navigation, no fetch-then-reload race) */
   function postNav(url, data) {
