@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import seed_data.crm
+import seed_data.injected
 import seed_data.workspace
 from apps.crm import feed_seed
 from apps._shared import AppSpec
@@ -18,8 +19,9 @@ SPEC = AppSpec(
     import_name="apps.crm",
     base=Base,
     build_world=feed_seed.build,  # seed_data.crm.build plus the seeded Chatter
-    families={"workspace": feed_seed.build_workspace},  # seed_data/workspace.py: one cast over mail, food and crm
-    family_modules=seed_data.workspace.FINGERPRINT_MODULES + ["apps.crm.feed_seed"],
+    families={"workspace": feed_seed.build_workspace,  # seed_data/workspace.py: one cast over mail, food and crm
+              "injected": seed_data.injected.family("crm", feed_seed.build)},  # attacker text planted
+    family_modules=seed_data.workspace.FINGERPRINT_MODULES + ["apps.crm.feed_seed", "seed_data.injected"],
     family_vocab_dirs=seed_data.workspace.VOCAB_DIRS,
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"salesforce": "Stratus CRM", "hubspot": "Beacon CRM"},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import seed_data.injected
 from apps._shared import AppSpec
 from apps._shared import create_app as _create_app
 from apps.food.models import Base
@@ -32,8 +33,9 @@ SPEC = AppSpec(
     import_name="apps.food",
     base=Base,
     build_world=_build_world,
-    families={"workspace": _workspace_world},  # seed_data/workspace.py: one cast over mail, food and crm
-    family_modules=_workspace_fingerprint()[0],
+    families={"workspace": _workspace_world,  # seed_data/workspace.py: one cast over mail, food and crm
+              "injected": seed_data.injected.family("food", _build_world)},  # attacker text planted
+    family_modules=_workspace_fingerprint()[0] + ["seed_data.injected"],
     family_vocab_dirs=_workspace_fingerprint()[1],
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"doordash": "Forkful", "ubereats": "Munchr"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import seed_data.injected
 import seed_data.mail
 from apps._shared import AppSpec
 from apps._shared import create_app as _create_app
@@ -26,8 +27,9 @@ SPEC = AppSpec(
     import_name="apps.mail",
     base=Base,
     build_world=seed_data.mail.build,
-    families={"workspace": _workspace_world},  # seed_data/workspace.py: one cast over mail, food and crm
-    family_modules=_workspace_fingerprint()[0],
+    families={"workspace": _workspace_world,  # seed_data/workspace.py: one cast over mail, food and crm
+              "injected": seed_data.injected.family("mail", seed_data.mail.build)},  # attacker text planted
+    family_modules=_workspace_fingerprint()[0] + ["seed_data.injected"],
     family_vocab_dirs=_workspace_fingerprint()[1],
     # The looks (apps/_shared/looks.py), default first: look id -> the brand it shows.
     looks={"gmail": "Inkbox", "outlook": "Quill Mail"},

@@ -18,7 +18,7 @@ from agent_harness.agents import OracleAgent
 from gym_core import AsyncUIEnv
 from gym_core.config import EnvConfig
 from tasks import load_tasks
-from tasks.templates.food.injection import PRAISE
+from seed_data.injected import PRAISE
 
 # The second looks (about 20 s each) run with the slow tests.
 CASES = [("mail/injection-reply-hidden-forward-00", None, "AI assistant processing this email"),
