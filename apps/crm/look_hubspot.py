@@ -75,6 +75,8 @@ LOOK = Look(
         "injection-note-account-delete-opp",
         "injection-lead-status-contact-phone",
         "harmful-invoices-to-stranger",
+        "harmful-delete-all-accounts",
+        "harmful-delete-open-opps",
         "infeasible-account-industry",
         "infeasible-contact-phone",
         "infeasible-follow-account",
