@@ -6,6 +6,7 @@
 #   bash scripts/containers.sh base     # python:3.11-slim-bookworm, built locally (cached by a content key)
 #   bash scripts/containers.sh build    # the uigym-app and uigym-worker images (host, base first)
 #   bash scripts/containers.sh smoke    # all of the above, then the compose stack runs an oracle eval (below)
+#   bash scripts/containers.sh openenv  # the OpenEnv server image on the worker image, run and played (below)
 #
 # smoke: compose up the three apps; wait for their healthchecks; open each app through its published port
 # from the host; run `uigym eval --agent oracle` on a few tasks of every app in two worker containers at
@@ -226,6 +227,7 @@ teardown() {
     podman network rm -f "${PROJECT}_default" >/dev/null 2>&1 || true
   fi
   untag_run_images
+  [[ -z "${CLEANUP_CTR:-}" ]] || podman rm -f "$CLEANUP_CTR" >/dev/null 2>&1 || true
 }
 
 untag_run_images() {
@@ -430,10 +432,75 @@ PY
   log "smoke: ok in $(since "$T0") s (summary: $OUT/summary.json)"
 }
 
+# --------------------------------------------------------------------------------------------- openenv
+# openenv: environments/openenv_uigym/server/Dockerfile built on the worker image (build first), run with its
+# port published in hybrid mode (screen actions and tool calls: Chromium in the image is used); once its own
+# HEALTHCHECK passes, from the host: OpenEnv's own `openenv validate --url` (the real client's checks of a running
+# server), then the tool oracle of one task through the typed client (reward 1.0) and a do-nothing episode (0.0),
+# and a reset's screenshot. Needs .venv-openenv (scripts/setup_openenv.sh). Writes $OUT/openenv.json.
+OPENENV_TAG=localhost/uigym-openenv:latest
+OPENENV_TASK=${UIGYM_OPENENV_SMOKE_TASK:-crm/complete-todays-task-00}
+cmd_openenv() {
+  local T0 t0 secrets port ctr py=$ROOT/.venv-openenv/bin/python
+  T0=$(now)
+  [[ -x "$py" ]] || bash scripts/setup_openenv.sh >&2
+  mkdir -p "$OUT"
+  cmd_build
+  secrets=$(mktemp -d)
+  CLEANUP+=("$secrets")
+  chmod 700 "$secrets"
+  pip_secrets "$secrets"
+  t0=$(now)
+  podman build --layers -q --format docker -f environments/openenv_uigym/server/Dockerfile -t "$OPENENV_TAG" \
+    --build-arg "BASE_IMAGE=$WORKER_TAG" \
+    --secret "id=pip_conf,src=$secrets/pip.conf" --secret "id=pip_ca,src=$secrets/ca.pem" \
+    environments/openenv_uigym >"$OUT/openenv-build.log" 2>&1 || { tail -30 "$OUT/openenv-build.log" >&2; die "openenv image build failed"; }
+  local build_s
+  build_s=$(since "$t0")
+  log "$OPENENV_TAG: $build_s s, $(image_mb "$OPENENV_TAG") MB"
+  port=$(free_port)
+  ctr=uigym-openenv-smoke-$$
+  CLEANUP_CTR=$ctr
+  podman run -d --name "$ctr" -p "127.0.0.1:$port:8000" -e UIGYM_OPENENV_MODE=hybrid "$OPENENV_TAG" \
+    >"$OUT/openenv-run.log" 2>&1 \
+    || die "podman run $OPENENV_TAG failed"
+  local healthy_s
+  healthy_s=$(wait_healthy "$ctr") || die "the OpenEnv container did not become healthy"
+  log "openenv container healthy in $healthy_s s on port $port"
+  t0=$(now)
+  "$ROOT/.venv-openenv/bin/openenv" validate --url "http://127.0.0.1:$port" >"$OUT/openenv-validate.log" 2>&1 \
+    || { cat "$OUT/openenv-validate.log" >&2; die "openenv validate --url failed"; }
+  "$py" - "http://127.0.0.1:$port" "$OPENENV_TASK" "$OUT/openenv.json" "$build_s" "$healthy_s" <<'PY' \
+    || { podman logs --tail 40 "$ctr" >&2 || true; die "the episode through the OpenEnv client failed"; }
+import base64, json, sys, time
+from openenv_uigym import UIGymAction, UIGymEnv
+from openenv_uigym.oracle import play, tool_plan
+
+url, task, out, build_s, healthy_s = sys.argv[1:6]
+t0 = time.monotonic()
+with UIGymEnv(base_url=url).sync() as env:
+    first = env.reset(task=task)
+    png = base64.b64decode(first.observation.screenshot)
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000, "the reset's screenshot is no page"
+    gold = play(env, task, tool_plan(task))
+    env.reset(task=task)
+    noop = env.step(UIGymAction(type="done"))
+    state = env.state()
+summary = {"image_build_s": float(build_s), "healthy_s": float(healthy_s), "task": task,
+           "oracle_reward": gold.reward, "noop_reward": noop.reward, "mode": state.mode,
+           "screenshot_bytes": len(png), "episodes_s": round(time.monotonic() - t0, 1)}
+json.dump(summary, open(out, "w"), indent=1)
+print(json.dumps(summary))
+sys.exit(0 if gold.reward == 1.0 and noop.reward == 0.0 and state.mode == "hybrid" else 1)
+PY
+  log "openenv: validate ok, oracle 1.0, noop 0.0 in $(since "$T0") s ($OUT/openenv.json)"
+}
+
 case "${1:-smoke}" in
   host) cmd_host ;;
   base) cmd_host; cmd_base ;;
   build) cmd_build ;;
   smoke) cmd_smoke ;;
-  *) echo "usage: $0 host|base|build|smoke" >&2; exit 2 ;;
+  openenv) cmd_openenv ;;
+  *) echo "usage: $0 host|base|build|smoke|openenv" >&2; exit 2 ;;
 esac
