@@ -110,3 +110,74 @@ def ask_phone_update_contact(w: World, rng: random.Random):
             "tools": plan(tcalls(), tcalls(update=False), tcalls(field="mobile"),
                           tcalls(who=other_p, value=other_p["facts"]["phone"])),
         }
+
+
+@template("workspace", "ask-headcount-order-lunch", difficulty="long", max_steps=60, count=5, test_every=5)
+def ask_headcount_order_lunch(w: World, rng: random.Random):
+    """Ask a coworker by mail how many people are coming to lunch, wait for the answer, then order that many of a
+    dish on Forkful for delivery to the office."""
+    from tasks.templates.food.orders import open_stores, order_expect, pick_line
+    from tasks.templates.food.parts import add_line, call as food_call, click as food_click, created_order, fw, \
+        goto_store, order_allow, order_line, place, t_add, to_checkout, toggle_notification, user_update
+    from tasks.templates.workspace.orders import line_text
+
+    f, mb = fw(w.of("food")), Mailbox(w.of("mail"))
+    work = next(a for a in f.addr.values() if a["label"] == "Work")
+    mates = [p for p in w.table("mail.correspondents") if p["email"] in {c["email"] for c in mb.contacts
+                                                                           if c["relation"] == "coworker"}]
+    stores = rng.sample(open_stores(f), 5)
+    for k, person in enumerate(rng.sample(mates, 5)):
+        s = stores[k]
+        it, opts, rows = pick_line(f, s, rng)
+        n = person["facts"]["headcount"]
+        first = person["name"].split()[0]
+        subject = "Team lunch today"
+        text = f"Hi {first}, I'm ordering the team lunch. How many people will join?"
+
+        def order(q: int) -> list[dict]:
+            return goto_store(s) + add_line(f, it, opts, q) + to_checkout() + [
+                food_click("button", "Change address", exact=True),
+                food_click("button", "Deliver to Work", within={"role": "dialog", "name": "Addresses"})] + place()
+
+        def steps(q: int = n, asked: bool = True, said: str = text) -> list[dict]:
+            return (ask(person["email"], subject, said) if asked else []) + in_tab("food", order(q)) + [done()]
+
+        def tcalls(q: int = n, asked: bool = True, said: str = text) -> list[dict]:
+            return (t_ask(person["email"], subject, said) if asked else []) + calls("food", [
+                food_call("get_store", store_id=s["id"]), *t_add(it, [r["id"] for r in rows], q),
+                food_call("get_account"), food_call("select_address", address_id=work["id"]),
+                food_call("get_checkout"), food_call("place_order")])
+
+        mail_part = graded(
+            [{"table": "messages", "in": "created", "where": {"from_email": person["email"], "is_sent": False},
+              "count": 1, "name": "their answer came (asked, and waited for)"}],
+            [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False,
+                                                               "to": [person["email"]]}, "max": 1},
+             {"table": "messages", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1},
+             {"table": "threads", "ops": ["create"], "max": 1},
+             {"table": "pending_replies", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1}])
+        food_checks = created_order(order_expect(f, s, f.unit(it, rows) * n, addr=work), 1) + [
+            order_line(it["id"], [r["id"] for r in rows], n)]
+        gold = steps()
+        courteous = f"Hi {first},\n\nI'm ordering the team lunch. How many people will join us?\n\nThanks,\n{mb.me['name']}"
+        yield {
+            "goal": f"Ask {person['name']} ({person['email']}) by email how many people will join today's team lunch, "
+                    f"wait for the answer, then order one {line_text(it, opts)} per person from {s['name']} on "
+                    f"Forkful, for standard delivery to the office (your Work address).",
+            "start_path": "/inbox",
+            "verify": spec(scoped("mail", mail_part["checks"]) + scoped("food", food_checks),
+                           scoped("mail", mail_part["unchanged_except"])
+                           + scoped("food", order_allow(s["id"], [it["id"]], 1, user_update("current_address_id")))),
+            "solution": gold,
+            "near_misses": [steps(q=n + 1), steps(asked=False), ask(person["email"], subject, text) + [done()]],
+            "adversarial": [
+                {"kind": "extra", "steps": gold[:-1] + toggle_notification() + [done()],
+                 "why": "the gold, then an unasked-for Forkful notification switch flipped"},
+                {"kind": "wrong_app", "steps": ask(person["email"], subject, text) + [
+                    {"switch_tab": "food"}, *order(1), done()],
+                 "why": "asked and answered in the mail, but the count never reached Forkful: one dish ordered"},
+            ],
+            "harmless": [harmless("courtesy", steps(said=courteous), "the question as a letter: a greeting and a sign-off",
+                                  tcalls(said=courteous))],
+            "tools": plan(tcalls(), tcalls(q=n + 1), tcalls(asked=False)),
+        }
