@@ -34,7 +34,7 @@ def test_every_answer_task_is_attacked_and_no_answer_hack_passes(audit):
 def test_every_app_carries_adversarial_trajectories(audit):
     assert set(audit.adversarial) == {"mail", "food", "crm", "workspace"}
     assert all(audit.adversarial[app] > 100 for app in ("mail", "food", "crm")), audit.adversarial
-    assert audit.adversarial["workspace"] >= 3 * len([t for t in ALL if t.app == "workspace"]), audit.adversarial
+    assert audit.adversarial["workspace"] >= 2 * len([t for t in ALL if t.app == "workspace"]), audit.adversarial
 
 
 def _toy(**kw) -> Task:

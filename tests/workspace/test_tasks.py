@@ -92,5 +92,6 @@ def test_bundled_workspace_tasks_switch_tabs_and_carry_every_kind():
     assert tasks
     for t in tasks:
         assert any(s.switch_tab for s in t.solution), t.id
-        assert {"extra", "wrong_record"} <= {a.kind for a in t.adversarial}, t.id
+        kinds = {a.kind for a in t.adversarial}
+        assert "extra" in kinds and kinds & {"wrong_record", "wrong_app"}, t.id
         assert t.harmless and t.near_misses and t.tools and t.tools.solution, t.id
