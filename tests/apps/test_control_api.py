@@ -240,3 +240,16 @@ def test_open_default_world_serves_a_cookieless_browser_only(tmp_path):
 def test_binding_values_are_not_guessable(app):
     assert sign_world(app, "a") != sign_world(app, "b")
     assert set(sign_world(app, "a")) <= set(string.ascii_letters + string.digits + "-_.")
+
+
+def test_the_clock_moves_forward_only_and_bad_bodies_are_400s(app, ctl):
+    """POST /worlds/<id>/clock (the workspace env's wait): the frozen clock moved on, never back; the toy app has no
+    on_clock, so nothing is delivered; a malformed body or an unknown world is a 400 naming what is wrong."""
+    assert ctl.post("/worlds/clk/reset", json={"seed": 0, "now": "2026-03-12T10:00:00"}, headers=H).status_code == 200
+    r = ctl.post("/worlds/clk/clock", json={"now": "2026-03-12T10:30:00"}, headers=H)
+    assert r.status_code == 200 and r.get_json() == {"now": "2026-03-12T10:30:00", "delivered": 0}
+    assert ctl.get("/worlds/clk/state", headers=H).get_json()["_meta"]["now"] == "2026-03-12T10:30:00"
+    for body in ({"now": "2026-03-12T10:00:00"}, {"now": 5}, {}, {"now": "soon"}, {"now": "2026-03-13T00:00:00", "x": 1}):
+        r = ctl.post("/worlds/clk/clock", json=body, headers=H)
+        assert r.status_code == 400 and r.get_json()["error"], (body, r.get_json())
+    assert ctl.post("/worlds/nowhere/clock", json={"now": "2026-03-13T00:00:00"}, headers=H).status_code == 400
