@@ -205,8 +205,10 @@ def eval_cmd(
     tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, comma separated, e.g. 'mail/*'",
                               rich_help_panel=TASKS),
     split: Optional[str] = typer.Option(None, help="train, test, heldout-seed, heldout-template, safety (the "
-                                                   "judgement tasks: infeasible, harmful), or heldout-look "
-                                                   "(every task in its app's held-out looks)",
+                                                   "judgement tasks: infeasible, harmful), heldout-look "
+                                                   "(every task in its app's held-out looks), or a variant split: "
+                                                   "heldout-<axis> / train-<axis> for zoom, locale, theme, font, "
+                                                   "overlays (every task in that band, `uigym variants`)",
                                         rich_help_panel=TASKS),
     tasks_dir: Optional[Path] = typer.Option(None, help="load tasks from this folder (<dir>/<app>/*.json) "
                                                         "instead of the bundled ones", rich_help_panel=TASKS),
@@ -317,6 +319,10 @@ def eval_cmd(
     variant_looks = _check_variant(variant)
     if split == "heldout-look":  # the look is held out, not the task: every chosen task, in its held-out look
         split, look = None, look or "heldout"
+    from gym_core.variant import merge_variant, split_variant
+
+    if split_variant(split):  # a variant split (gym_core/variant.py SPLITS): every chosen task, in that band
+        variant, split = str(merge_variant(variant, split_variant(split))), None
     chosen = _fresh(tasks, seeds, instances, split, workers, mode) if seeds else _select(tasks, split=split,
                                                                                      tasks_dir=tasks_dir)
     if (look or variant_looks) and mode != "tools":

@@ -109,6 +109,23 @@ def look_table(rows: list[dict]) -> Table:
     return t
 
 
+def variant_table(rows: list[dict]) -> Table | None:
+    """Pass rate per value of each variant axis the episodes differ on (issue 45), with its 95% intervals; None
+    where every episode had the same variant."""
+    from agent_harness.report.stats import variant_breakdowns
+
+    groups = variant_breakdowns(rows)
+    if not groups:
+        return None
+    t = _table("by variant axis", [("axis", "left"), ("value", "left"), ("graded", "right"), ("pass\nrate", "right"),
+                                   ("95% CI\nWilson", "right"), ("95% CI by\ntemplate", "right")])
+    for key, values in groups.items():
+        for value, s in values:
+            t.add_row(key.split(":", 1)[1], value, str(s["graded"]), _pct(s["pass_rate"]), fmt_interval(s["wilson"]),
+                      fmt_interval(s["clustered"]))
+    return t
+
+
 def interval_table(rows: list[dict]) -> Table:
     """The pass rate with its 95% intervals for all episodes, each app and each difficulty."""
     t = _table("95% intervals (by template: clustered, see README.md#reports)", INTERVAL_COLUMNS)
@@ -150,6 +167,9 @@ def print_summary(rows: list[dict], title: str = "uigym eval", console: Console 
         console.print(generalisation_table(rows))
     if len({r.get("look") for r in rows}) > 1:  # several looks (issue #37): the pass rate in each
         console.print(look_table(rows))
+    variants = variant_table(rows)
+    if variants is not None:  # episodes in several variants (issue 45): the pass rate per axis value
+        console.print(variants)
     attacks = attack_table(rows)
     if attacks is not None:  # injection tasks: the attack success rate beside the pass rate
         console.print(attacks)

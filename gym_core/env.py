@@ -36,7 +36,7 @@ from gym_core.config import EnvConfig
 from gym_core.page_input import PageInput
 from gym_core.page_scripts import MARKS_JS
 from gym_core.perturb import draw, extra_steps, overlay_script, parse_perturb
-from gym_core.variant import Variant, css_size, draw_variant, screen
+from gym_core.variant import Variant, draw_variant, screen
 from gym_core.runtime import Runtime
 from gym_core.tab import app_path
 from gym_core.spaces import (
@@ -86,16 +86,6 @@ class AsyncUIEnv(PageInput, WorldEnv):
     @property
     def height(self) -> int:
         return (self.drawn.viewport or self.config.viewport)[1]
-
-    @property
-    def zoom(self) -> float:
-        """The episode's browser zoom (its variant's): a screen pixel is 1/zoom CSS pixels."""
-        return self.drawn.zoom or 1.0
-
-    @property
-    def css_size(self) -> tuple[int, int]:
-        """The page's viewport in CSS pixels (innerWidth, innerHeight): the screen's size at 100% zoom."""
-        return css_size(self.width, self.height, self.drawn.zoom)
 
     def to_screen(self, x: float, y: float) -> tuple[int, int]:
         """A point of the page (CSS pixels of the viewport, what the DOM reads) as a point of the screen."""
@@ -270,14 +260,15 @@ class AsyncUIEnv(PageInput, WorldEnv):
             await self.capture_fault(self)
         # optimizeForSpeed: a faster zlib level; the same pixels, ~40% less time, ~20% more bytes.
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
-        scale, zoom = self.drawn.scale or 1.0, self.drawn.zoom or 1.0
+        scale, zoom = self.drawn.scale or 1.0, self.zoom
         if scale != 1 or zoom != 1:
             # A page rendered at a device scale (EnvConfig.perturb "scale") is captured at its CSS size: a
             # screenshot pixel stays a click coordinate. The clip is in page coordinates: the visual viewport. At a
-            # browser zoom (the variant's) the viewport is width/zoom CSS pixels, drawn at zoom: the window's size.
+            # browser zoom (the variant's) the viewport is width/zoom CSS pixels, drawn here at the zoom (Chromium
+            # draws the clip again at its scale): the window's size (gym_core/variant.py zoom_metrics).
             x, y = await self.page.evaluate("[visualViewport.pageLeft, visualViewport.pageTop]")
             params["clip"] = {"x": x, "y": y, "width": self.width / zoom, "height": self.height / zoom,
-                              "scale": 1 / scale}
+                              "scale": zoom / scale}
         r = await self._cdp.send("Page.captureScreenshot", params)
         return base64.b64decode(r["data"])
 

@@ -32,7 +32,7 @@ class PageInput(BrowserTab):
         episode's variant, gym_core/variant.py), or ActionError for one off the screen."""
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise ActionError(f"point ({x}, {y}) is outside the {self.width}x{self.height} screen")
-        z = self.drawn.zoom or 1.0
+        z = self.zoom
         return (x, y) if z == 1.0 else (x / z, y / z)
 
     async def _perform(self, a: Action) -> None:
@@ -55,7 +55,7 @@ class PageInput(BrowserTab):
             await mouse.up()
         elif isinstance(a, Scroll):
             x, y = self._check_point(a.x, a.y)
-            z = self.drawn.zoom or 1.0
+            z = self.zoom
             dx, dy = (a.dx, a.dy) if z == 1.0 else (a.dx / z, a.dy / z)  # the wheel moves the page dx, dy screen pixels
             await mouse.move(x, y)
             # Chromium scrolls on its compositor thread: the page (and a screenshot) can see the scroll

@@ -20,7 +20,7 @@ from gym_core.browser import origin
 from gym_core.page_scripts import INIT_SCRIPT
 from apps import display_cookie
 from gym_core.perturb import Drawn
-from gym_core.variant import css_size, font_sizes
+from gym_core.variant import font_sizes, zoom_metrics
 from gym_core.server import ServerError
 
 if TYPE_CHECKING:
@@ -80,6 +80,16 @@ class BrowserTab:
         self._overlay_id: str | None = None
         self._ctx_viewport = (0, 0)  # the viewport the context was made with
         self._ctx_images = True
+
+    @property
+    def zoom(self) -> float:
+        """The episode's browser zoom (its variant's; 1.0 without): a screen pixel is 1/zoom CSS pixels."""
+        return zoom_metrics(self.width, self.height, self.drawn.zoom)[2]
+
+    @property
+    def css_size(self) -> tuple[int, int]:
+        """The page's viewport in CSS pixels (innerWidth, innerHeight): the screen's size at 100% zoom."""
+        return zoom_metrics(self.width, self.height, self.drawn.zoom)[:2]
 
     # ------------------------------------------------------- public seams for tools that drive the page
     # The QA crawler resets worlds and navigates itself, takes its own screenshots, and needs the CDP
@@ -150,10 +160,9 @@ class BrowserTab:
         navigations, and the env never calls Playwright's set_viewport_size, so nothing else sets the metrics
         of a context once it has); the colour scheme; the overlays' init script, on the same CDP session, taken
         off and replaced each episode. Each is sent only where the tab's context differs from the episode's."""
-        # A browser zoom (the variant's, gym_core/variant.py) lays the page out in width/zoom CSS pixels drawn at zoom
-        # device pixels each: the window, and the screenshot, keep their size.
-        zoom = self.drawn.zoom or 1.0
-        screen = (*css_size(self.width, self.height, self.drawn.zoom), float(self.drawn.scale or 1.0) * zoom)
+        # A browser zoom (the variant's, gym_core/variant.py) lays the page out in width/zoom CSS pixels, drawn at the
+        # zoom by the capture (AsyncUIEnv.capture): the window, and the screenshot, keep their size.
+        screen = (*self.css_size, float(self.drawn.scale or 1.0))
         if screen != (self._screen_set or (*self._ctx_viewport, 1.0)):
             await self._cdp.send("Emulation.setDeviceMetricsOverride", {
                 "width": screen[0], "height": screen[1], "deviceScaleFactor": screen[2], "mobile": False})

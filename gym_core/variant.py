@@ -318,16 +318,54 @@ def screen(variant: Variant, drawn: Drawn) -> Drawn:
         overlays=variant.overlay_kinds, overlay_step=variant.overlay_step)
 
 
+def zoom_metrics(width: int, height: int, zoom: float | None) -> tuple[int, int, float]:
+    """(CSS width, CSS height, zoom) of a window of width x height at a browser zoom: the page is laid out in the
+    window's size over the zoom (1280x720 at 125% is 1024x576 CSS pixels) and drawn at the zoom. The env draws it in
+    the capture (Page.captureScreenshot's clip scale, gym_core/env.py): the same pixels as a device scale factor of
+    the zoom, at half the capture's cost, since Chromium draws an emulated device scale again for every screenshot;
+    so the page's devicePixelRatio stays the display's (no clone reads it)."""
+    z = zoom or 1.0
+    return (width, height, 1.0) if z == 1.0 else (round(width / z), round(height / z), z)
+
+
 def css_size(width: int, height: int, zoom: float | None) -> tuple[int, int]:
     """The CSS viewport of a window of width x height at a browser zoom (what the page's innerWidth/innerHeight read)."""
-    z = zoom or 1.0
-    return round(width / z), round(height / z)
+    return zoom_metrics(width, height, zoom)[:2]
 
 
 def font_sizes(font: float | None) -> dict[str, int]:
     """Chromium's default font sizes (Page.setFontSizes) for a font factor."""
     f = font or 1.0
     return {"standard": round(BASE_FONT_PX * f), "fixed": round(BASE_FIXED_PX * f)}
+
+
+# ------------------------------------------------------------------------------ generalisation splits
+# Named splits of the variant space: axis -> (the train values, the held-out values), as variant strings. `uigym eval
+# --split heldout-zoom` plays every chosen task with the held-out zoom band drawn per episode (train-zoom: the train
+# band), beside whatever --variant sets for the other axes; the summary's "by variant axis" table gives the pass rate
+# per value with its intervals, so the gap between the bands reads off one run.
+SPLITS: dict[str, tuple[str, str]] = {
+    "zoom": ("zoom=0.8|0.9|1|1.1|1.25", "zoom=0.67|0.75|1.5"),  # the extreme zoom bands held out
+    "locale": ("locale=en-US|en-GB", "locale=de-DE"),
+    "theme": ("theme=light|dark", "theme=contrast"),
+    "font": ("font=1|1.25", "font=0.75|1.5"),
+    "overlays": ("overlays=none|load", "overlays=mid"),
+}
+
+
+def split_variant(split: str | None) -> str | None:
+    """The variant string of a split name ("heldout-zoom", "train-locale"...), None for a name that is not one."""
+    if not split or "-" not in split:
+        return None
+    side, axis = split.split("-", 1)
+    if side not in ("train", "heldout") or axis not in SPLITS:
+        return None
+    return SPLITS[axis][0 if side == "train" else 1]
+
+
+def merge_variant(base: Any, over: Any) -> VariantSpec:
+    """`base` with the axes `over` names set as `over` sets them."""
+    return dataclasses.replace(parse_variant(base), **parse_variant(over).named())
 
 
 # ------------------------------------------------------------------------------ CI's rotating sample
@@ -363,5 +401,5 @@ def covering_sample(app: str, looks: list[str], commit: str) -> list[VariantSpec
 
 
 __all__ = ["AXES", "PRESETS", "THEMES", "ZOOMS", "DENSITIES", "FONTS", "OVERLAY_TIMES", "Variant", "VariantSpec",
-           "VariantError", "parse_variant", "draw_variant", "variant_look", "offered", "screen", "css_size", "font_sizes",
-           "describe_axes", "covering_sample"]
+           "VariantError", "parse_variant", "draw_variant", "variant_look", "offered", "screen", "css_size", "zoom_metrics", "font_sizes",
+           "describe_axes", "covering_sample", "SPLITS", "split_variant", "merge_variant"]

@@ -26,8 +26,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from agent_harness.report.stats import (BREAKDOWN_KEYS, DIFFICULTY_ORDER, error_kinds, fmt_interval, per_task,
-                                        summarize, task_reliability, ungraded_note)
+from agent_harness.report.stats import (BREAKDOWN_KEYS, DIFFICULTY_ORDER, VARIANT_KEYS, error_kinds, fmt_interval,
+                                        per_task, summarize, task_reliability, ungraded_note)
 from agent_harness.report.budget import budget_line
 from agent_harness.report.compare import compare_runs
 from agent_harness.report.plots import write_plots
@@ -276,7 +276,7 @@ def write_report(run_dirs: list[Path], out: Path, *, title: str | None = None, c
         }
     breakdowns = []
     per_run = [stats_breakdowns(run.rows) for run in runs]  # the one source of every group's numbers
-    for key in BREAKDOWN_KEYS:
+    for key in BREAKDOWN_KEYS + VARIANT_KEYS:  # a variant axis where the episodes' values differ (issue 45)
         if not any(key in pr for pr in per_run):
             continue  # results written before the splits (or the looks, or the modes) existed
         by_run = [dict(pr.get(key, [])) for pr in per_run]

@@ -245,10 +245,30 @@ def group_by(rows: list[dict], key: str) -> list[tuple[str, dict]]:
 BREAKDOWN_KEYS = ("app", "difficulty", "template", "generalisation", "look", "mode")
 
 
+# The variant's axes (gym_core/variant.py AXES; a test holds the two equal): a results row's `variant` holds each
+# one's value. Broken down as "variant:<axis>", where the episodes' values differ.
+VARIANT_AXES = ("look", "theme", "zoom", "density", "font", "locale", "overlays")
+VARIANT_KEYS = tuple(f"variant:{a}" for a in VARIANT_AXES)
+
+
+def _show(v) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def variant_breakdowns(rows: list[dict]) -> dict[str, list[tuple[str, dict]]]:
+    """`summarize` per value of each variant axis on which the rows' variants differ (issue 45: the pass rate per
+    axis value, with its intervals); rows without a variant (tools mode, older results) are left out."""
+    with_v = [r for r in rows if isinstance(r.get("variant"), dict)]
+    flat = [{**r, **{k: _show(r["variant"].get(a)) for a, k in zip(VARIANT_AXES, VARIANT_KEYS)}} for r in with_v]
+    return {k: group_by(flat, k) for k in VARIANT_KEYS if len({r[k] for r in flat}) > 1}
+
+
 def breakdowns(rows: list[dict], keys: tuple[str, ...] = BREAKDOWN_KEYS) -> dict[str, list[tuple[str, dict]]]:
     """`summarize` per group of each key (app, difficulty, template, split, look, mode), leaving out a key
-    no row carries (results written before it existed)."""
-    return {key: group_by(rows, key) for key in keys if any(r.get(key) for r in rows)}
+    no row carries (results written before it existed); then per value of each variant axis the rows differ on."""
+    out = {key: group_by(rows, key) for key in keys if any(r.get(key) for r in rows)}
+    out.update(variant_breakdowns(rows))
+    return out
 
 
 def fmt_interval(iv: tuple[float, float] | None) -> str:

@@ -134,7 +134,8 @@ async def test_zoom_lays_the_page_out_in_fewer_css_pixels_on_the_same_screen_and
     try:
         obs, info = await env.reset(seed=0, start_path="/inbox")
         assert info["variant"]["zoom"] == 1.5 and obs["screenshot"].shape == (720, 1280, 3)
-        assert await env.page.evaluate("[innerWidth, innerHeight, devicePixelRatio]") == [853, 480, 1.5]
+        w, h = await env.page.evaluate("[innerWidth, innerHeight]")
+        assert (w, h) == (853, 480)
         # A mark's box is on the screen: the page's box times the zoom.
         star = next(m for m in obs["marks"] if m["name"].startswith("Not starred") or m["name"] == "Compose")
         x, y, w, h = (int(v) for v in star["box"])
@@ -153,6 +154,19 @@ async def test_zoom_lays_the_page_out_in_fewer_css_pixels_on_the_same_screen_and
         obs, info = await env.reset(seed=0, start_path="/inbox")
         assert await env.page.evaluate("[innerWidth, innerHeight, devicePixelRatio]") == [1280, 720, 1]
         assert info["variant"]["label"] == "default"
+    finally:
+        await env.close()
+
+
+async def test_every_zoom_draws_exactly_the_window_with_the_page_in_fewer_css_pixels(runtime):
+    env = AsyncUIEnv("crm", EnvConfig(screenshots=True), runtime=runtime)
+    try:
+        for z in AXES["zoom"].values:
+            env.config = EnvConfig(variant=f"zoom={z}")
+            obs, info = await env.reset(seed=0)
+            assert obs["screenshot"].shape == (720, 1280, 3), z
+            w, h = await env.page.evaluate("[innerWidth, innerHeight]")
+            assert (w, h) == env.css_size and abs(w - 1280 / z) <= 0.5 and abs(h - 720 / z) <= 0.5, z
     finally:
         await env.close()
 
@@ -255,3 +269,51 @@ async def test_tools_mode_has_no_variant(runtime):
         assert "variant" not in info
     finally:
         await env.close()
+
+
+# ------------------------------------------------------------------------------------ CLI, splits, report
+def test_cli_lists_the_axes_and_refuses_a_bad_variant():
+    from typer.testing import CliRunner
+
+    from agent_harness.cli import app
+
+    r = CliRunner().invoke(app, ["variants"])
+    assert r.exit_code == 0, r.output
+    for a in AXES:
+        assert f"{a}:" in r.output
+    assert "low-vision: theme=contrast,zoom=1.5,font=1.5" in r.output and "food: light contrast" in r.output
+    for cmd in (["eval", "--tasks", "mail/star-latest-from-00"], ["tasks", "validate", "--tasks", "mail/star-latest-from-00"]):
+        r = CliRunner().invoke(app, [*cmd, "--variant", "zoom=0.5"])
+        assert r.exit_code != 0 and "0.67" in r.output, r.output
+
+
+def test_splits_name_a_band_of_one_axis_and_merge_with_the_variant():
+    from gym_core.variant import SPLITS, merge_variant, split_variant
+
+    for axis, (train, held) in SPLITS.items():
+        tr, he = getattr(parse_variant(train), axis), getattr(parse_variant(held), axis)
+        tr, he = set(tr if isinstance(tr, tuple) else (tr,)), set(he if isinstance(he, tuple) else (he,))
+        assert not tr & he and split_variant(f"heldout-{axis}") == held and split_variant(f"train-{axis}") == train
+    assert split_variant("heldout-look") is None and split_variant("test") is None
+    m = merge_variant("locale=de-DE,zoom=1", split_variant("heldout-zoom"))
+    assert m.locale == "de-DE" and m.zoom == (0.67, 0.75, 1.5)
+
+
+def test_the_report_gives_the_pass_rate_per_axis_value_with_intervals():
+    from agent_harness.report.stats import VARIANT_AXES, variant_breakdowns
+    from agent_harness.summary import variant_table
+
+    assert VARIANT_AXES == tuple(AXES)
+    rows = []
+    for i in range(40):
+        v = Variant(look="gmail", zoom=1.5 if i % 2 else 1.0, locale="de-DE" if i % 4 == 0 else "en-US").info("gmail")
+        rows.append({"task_id": f"mail/t-{i % 5:02d}", "template": f"t{i % 5}", "app": "mail", "reward": float(i % 3 != 0),
+                     "passed": i % 3 != 0, "steps": 3, "seconds": 1.0, "variant": v})
+    rows.append({"task_id": "mail/t-00", "template": "t0", "app": "mail", "reward": 1.0, "passed": True, "steps": 1,
+                 "seconds": 1.0, "variant": None})  # tools mode: no variant, left out
+    groups = variant_breakdowns(rows)
+    assert set(groups) == {"variant:zoom", "variant:locale"}  # the axes the episodes differ on
+    zoom = dict(groups["variant:zoom"])
+    assert zoom["1.5"]["graded"] == 20 and zoom["1"]["graded"] == 20
+    assert zoom["1.5"]["wilson"] is not None and zoom["1.5"]["wilson"][0] <= zoom["1.5"]["pass_rate"] <= zoom["1.5"]["wilson"][1]
+    assert variant_table(rows) is not None and variant_table(rows[:1]) is None
