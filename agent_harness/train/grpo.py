@@ -307,6 +307,9 @@ def tool_episode(tasks, app_modules: dict[str, str] | None = None) -> tuple[type
     if len(apps) != 1:
         raise ValueError(f"tool-mode GRPO trains on one app's tools at a time; these tasks are of {', '.join(apps)} "
                          "(narrow --tasks, e.g. 'mail/*')")
+    if apps[0] == "workspace" and "workspace" not in (app_modules or {}):
+        raise ValueError("GRPO does not train on workspace (cross-app) tasks yet: its episodes run in one app's "
+                         "tool env (README \"The workspace env\"); narrow --tasks to one app, e.g. 'mail/*'")
     missing = [t.id for t in tasks if t.tools is None or not t.tools.solution]
     if missing:
         raise ValueError(f"{len(missing)} task(s) cannot be done through tools (no tool solution), e.g. {missing[0]}")
