@@ -271,13 +271,21 @@ def episode_look(ep: Episode) -> str:
         return ""
 
 
+def episode_variant(ep: Episode) -> str:
+    """The variant the episode was shown in, as its label ("zoom=0.8,locale=de-DE"; gym_core/variant.py): "default" for
+    none moved, "" where none was recorded (tools mode, episodes recorded before variants)."""
+    v = ep.row.get("variant") or getattr(ep.traj, "variant", None)
+    return str(v.get("label", "")) if isinstance(v, dict) else ""
+
+
 def _meta(ep: Episode, cfg: ExportConfig) -> dict:
     """The columns every sample of the episode shares (the screen ones are overridden by screen samples)."""
     traj = ep.traj
     return {
         "task_id": ep.task_id, "app": ep.row.get("app") or traj.app or ep.task_id.split("/")[0],
         "difficulty": ep.row.get("difficulty") or "", "task_split": ep.row.get("split") or "",
-        "template": ep.row.get("template") or "", "look": episode_look(ep), "source": ep.source, "agent": traj.agent,
+        "template": ep.row.get("template") or "", "look": episode_look(ep), "variant": episode_variant(ep),
+        "source": ep.source, "agent": traj.agent,
         "annotator": traj.annotator or "", "run": str(ep.run), "episode": str(ep.dir.relative_to(ep.run)),
         "sample": int(ep.row.get("sample", traj.sample) or 0), "episode_steps": len(traj.steps),
         "episode_reward": float(traj.reward), "episode_passed": float(traj.reward) >= 1.0, "goal": traj.goal,
@@ -298,6 +306,7 @@ def features():
     s, i, f, b = hf.Value("string"), hf.Value("int32"), hf.Value("float32"), hf.Value("bool")
     return hf.Features({
         "id": s, "task_id": s, "app": s, "difficulty": s, "split": s, "task_split": s, "template": s, "look": s,
+        "variant": s,
         "source": s, "agent": s, "annotator": s, "run": s, "episode": s, "sample": i, "step": i,
         "episode_steps": i, "episode_reward": f, "episode_passed": b, "goal": s, "url": s,
         "last_action_error": s, "format": s, "coords": s, "screen_width": i, "screen_height": i,
