@@ -166,7 +166,17 @@ def clear_box(found: Found, width: int, height: int) -> Box | None:
     y0, y1 = max(parts, key=lambda p: p[1] - p[0])
     if y0 <= b.y and y1 >= b.y + b.height:
         return b
-    return Box(b.x, y0, b.width, y1 - y0) if y1 - y0 >= min(MIN_CLEAR_PX, b.height) else None
+    if y1 - y0 >= min(MIN_CLEAR_PX, b.height):
+        return Box(b.x, y0, b.width, y1 - y0)
+    if found.cover:  # a bar that covers the target's height but not its width (a toast over half a button, seen in a
+        # short window at a browser zoom): the part beside it, as a person clicks the part of a button they can see
+        cl, cr = found.cover[0], found.cover[0] + found.cover[2]
+        top, bottom = max(b.y, lo), min(b.y + b.height, hi)
+        sides = [(b.x, min(b.x + b.width, cl)), (max(b.x, cr), b.x + b.width)]
+        x0, x1 = max(sides, key=lambda p: p[1] - p[0])
+        if x1 - x0 >= min(MIN_CLEAR_PX, b.width) and bottom - top >= min(MIN_CLEAR_PX, b.height):
+            return Box(x0, top, x1 - x0, bottom - top)
+    return None
 
 
 def scroll_plan(found: Found, width: int, height: int) -> tuple[int, int, int] | None:

@@ -60,6 +60,18 @@ def test_the_click_lands_on_the_shown_part_or_the_target_is_wheeled_clear(case):
         assert found.cover is None or not (bar[1] <= my < bar[1] + bar[3])  # turning over the page, not the bar
 
 
+def test_a_bar_over_part_of_the_width_is_clicked_beside():
+    """A toast over the left half of a button, its whole height (seen: Gmail's "Message sent" over the compose's Send in
+    a short window at a 150% zoom): the click lands on the part beside it, no wheel."""
+    send = Box(300, 650, 90, 36)
+    found = Found(handle=None, box=send, parent=None, cover=(16, 640, 330, 56))
+    assert scroll_plan(found, W, H) is None
+    clear = clear_box(found, W, H)
+    assert clear is not None and clear.x >= 346 and clear.x + clear.width <= 390
+    cx, cy = clear.center
+    assert 346 <= cx < 390 and 650 <= cy <= 686
+
+
 def test_no_bar_keeps_the_whole_box():
     b = Box(10, 10, 100, 40)
     assert clear_box(Found(None, b, None), W, H) == b
