@@ -79,6 +79,16 @@ def app_densities(name: str, look: str | None) -> tuple[str, ...]:
     return tuple(getattr(spec, "densities", {}).get(look or spec.default_look, ()))
 
 
+def variant_limits(name: str, look: str | None) -> dict[str, float]:
+    """The highest zoom / font factor `look` of the app is proven in, where lower than the axis's top
+    (AppSpec.variant_limits); {} for none."""
+    try:
+        spec = load_app_module(name).SPEC
+    except KeyError:
+        return {}
+    return dict(getattr(spec, "variant_limits", {}).get(look or spec.default_look, {}))
+
+
 def held_out_looks(name: str) -> list[str]:
     """The app's looks kept out of training (AppSpec.held_out_looks): a policy trained on the others is
     evaluated there (`uigym eval --look heldout`); training refuses them unless asked."""

@@ -221,7 +221,7 @@ def variant_look(spec: VariantSpec | Any, app: str):
 
 def offered(axis: str, app: str, look: str | None) -> tuple:
     """The values of `axis` that `look` of `app` offers."""
-    from apps import app_densities, app_looks
+    from apps import app_densities, app_looks, variant_limits
 
     if axis == "look":
         return tuple(app_looks(app))
@@ -230,7 +230,8 @@ def offered(axis: str, app: str, look: str | None) -> tuple:
     if axis == "density":
         mine = set(app_densities(app, look)) | {"default"}
         return tuple(d for d in DENSITIES if d in mine)
-    return AXES[axis].values
+    top = variant_limits(app, look).get(axis)
+    return AXES[axis].values if top is None else tuple(v for v in AXES[axis].values if v <= top + 1e-9)
 
 
 @dataclass(frozen=True)
@@ -286,8 +287,12 @@ def _pick(axis: str, want: Any, pool: tuple, key: str) -> Any:
         choices = pool
     elif isinstance(want, tuple):
         choices = tuple(v for v in want if v in pool)
+    elif want in pool:
+        return want
+    elif isinstance(want, float) and pool:  # a zoom or font the look is not proven in: the nearest it is
+        return min(pool, key=lambda v: abs(v - want))
     else:
-        return want if want in pool else default
+        return default
     return _rng(axis, key).choice(choices) if choices else default
 
 
@@ -369,35 +374,40 @@ def merge_variant(base: Any, over: Any) -> VariantSpec:
 
 
 # ------------------------------------------------------------------------------ CI's rotating sample
+PER_LOOK = ("theme", "density", "zoom", "font")  # the axes whose values a look may offer or not
+
+
 def covering_sample(app: str, looks: list[str], commit: str) -> list[VariantSpec]:
-    """Variant specs that together show every value of every axis `app` offers at least once (the look of each
-    from `looks`), each pinned (no "random"): rotated with `commit`, so which values meet in one variant changes
-    from commit to commit. The number of variants is the longest axis's count of values (zoom's 8)."""
+    """Variant specs that together show every value of every axis `app` offers at least once, each value in a variant
+    whose look offers it, each spec pinned (no "random"): rotated with `commit`, so which values meet in one variant
+    changes from commit to commit. As many variants as the longest axis has values (zoom's 8), the looks in turn."""
     r = random.Random(int.from_bytes(hashlib.sha256(f"variant-ci:{app}:{commit}".encode()).digest()[:8], "big"))
-    columns: dict[str, list] = {}
-    for axis in AXES:
-        if axis == "look":
-            vals = list(looks)
-        else:
-            vals = sorted({v for lk in looks for v in offered(axis, app, lk)}, key=AXES[axis].values.index)
+    looks = list(looks)
+    r.shuffle(looks)
+    union = {a: sorted({v for lk in looks for v in offered(a, app, lk)}, key=AXES[a].values.index)
+             for a in AXES if a != "look"}
+    n = max([len(looks)] + [len(v) for v in union.values()])
+    rows: list[dict[str, Any]] = [{"look": looks[i % len(looks)]} for i in range(n)]
+    for axis, vals in union.items():
+        vals = list(vals)
         r.shuffle(vals)
-        columns[axis] = vals
-    n = max(len(v) for v in columns.values())
-    out = []
-    for i in range(n):
-        row = {a: vals[i % len(vals)] for a, vals in columns.items()}
-        lk = row["look"]
-        for a in ("theme", "density"):  # a value the row's look lacks: moved to a row whose look has it
-            if row[a] not in offered(a, app, lk):
-                row[a] = AXES[a].default
-        out.append(VariantSpec(**row))
-    # A value dropped above (dark only in a look that has it) comes back in a row of a look that offers it.
-    for a in ("theme", "density"):
-        for v in columns[a]:
-            if not any(getattr(s, a) == v for s in out):
-                i = next(j for j, s in enumerate(out) if v in offered(a, app, s.look))
-                out[i] = dataclasses.replace(out[i], **{a: v})
-    return out
+        # The values fewest looks offer are placed first, each in a free variant whose look offers it.
+        vals.sort(key=lambda v: sum(v in offered(axis, app, row["look"]) for row in rows))
+        free = list(range(len(rows)))
+        r.shuffle(free)
+        for v in vals:
+            i = next((i for i in free if v in offered(axis, app, rows[i]["look"])), None)
+            if i is None:  # every variant of a look that offers it is taken: one more variant
+                lk = next(lk for lk in looks if v in offered(axis, app, lk))
+                rows.append({"look": lk, **{a: AXES[a].default for a in union if a in rows[0]}})
+                i = len(rows) - 1
+            else:
+                free.remove(i)
+            rows[i][axis] = v
+        for i in free:  # the rest: values again, each where its look offers it
+            mine = [v for v in vals if v in offered(axis, app, rows[i]["look"])]
+            rows[i][axis] = mine[i % len(mine)]
+    return [VariantSpec(**row) for row in rows]
 
 
 __all__ = ["AXES", "PRESETS", "THEMES", "ZOOMS", "DENSITIES", "FONTS", "OVERLAY_TIMES", "Variant", "VariantSpec",

@@ -58,6 +58,10 @@ class AppSpec:
     # The display densities the product offers in each look, in the variant's words (compact, default,
     # comfortable; apps/_shared/display.py): a look not listed offers none (its one density).
     densities: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The highest value of a numeric variant axis (zoom, font: gym_core/variant.py) each look's templates are proven in,
+    # where it is below the axis's top: look -> {axis: value}. Above it the look's layout does not hold yet (a tab bar
+    # cut off at 150%: the variant sweep found it), so variants offer it no higher.
+    variant_limits: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def default_look(self) -> str:

@@ -97,6 +97,20 @@ def test_the_draw_is_seeded_per_axis_and_offers_only_what_the_app_has():
     assert (v.theme, v.overlays, v.overlay_kinds) == ("dark", "load", ("promo",))
 
 
+def test_a_look_offers_a_zoom_and_font_only_as_high_as_it_is_proven():
+    from apps import variant_limits
+
+    assert variant_limits("crm", "salesforce") == {"zoom": 1.25, "font": 1.25} and variant_limits("mail", "gmail") == {}
+    assert 1.5 in offered("zoom", "mail", "outlook") and max(offered("zoom", "crm", "salesforce")) == 1.25
+    assert max(offered("font", "crm", "salesforce")) == 1.25 and 1.5 in offered("font", "food", "doordash")
+    key = episode_key("crm/x-00", 1)
+    # asked for above it: the nearest the look is proven in, recorded as such
+    assert draw_variant(parse_variant("zoom=1.5"), "crm", "salesforce", key).zoom == 1.25
+    assert draw_variant(parse_variant("zoom=1.5"), "mail", "gmail", key).zoom == 1.5
+    for s in range(100):
+        assert draw_variant(parse_variant("random"), "crm", "hubspot", episode_key("crm/t-00", s)).font <= 1.25
+
+
 def test_label_info_and_display():
     v = Variant(look="outlook", zoom=0.8, density="compact", locale="de-DE")
     assert v.label("gmail") == "look=outlook,zoom=0.8,density=compact,locale=de-DE"
@@ -159,7 +173,7 @@ async def test_zoom_lays_the_page_out_in_fewer_css_pixels_on_the_same_screen_and
 
 
 async def test_every_zoom_draws_exactly_the_window_with_the_page_in_fewer_css_pixels(runtime):
-    env = AsyncUIEnv("crm", EnvConfig(screenshots=True), runtime=runtime)
+    env = AsyncUIEnv("food", EnvConfig(screenshots=True), runtime=runtime)  # proven at every zoom
     try:
         for z in AXES["zoom"].values:
             env.config = EnvConfig(variant=f"zoom={z}")
