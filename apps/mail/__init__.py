@@ -37,6 +37,10 @@ SPEC = AppSpec(
     held_out_looks=("outlook",),  # train on the default look, evaluate here too
     # Gmail's display density (Default / Comfortable / Compact), and Outlook's (its Roomy / Cozy / Compact)
     densities={"gmail": ("compact", "default", "comfortable"), "outlook": ("compact", "default", "comfortable")},
+    # Outlook's three panes are proven up to 125% zoom (gym_core/variant.py): at 150% the compose in the narrow reading
+    # pane loses its To field's focus to an overlay mid-episode and the oracle's second click does not bring it back
+    # (send-with-attachment-00; the real one drops to one pane there, which the clone has not yet).
+    variant_limits={"outlook": {"zoom": 1.25}},
     views="apps.mail.views",
     tools="apps.mail.tools",
     on_clock="apps.mail.services.correspondence:deliver_due",  # a correspondent's answer lands when it is due

@@ -161,6 +161,9 @@ def init_app(app: Flask) -> None:
         # the page's locale (apps/_shared/locale.py): the app's own formats in en-US
         fmt_money=R.shown_money, fmt_money_short=R.fmt_money_short, fmt_date=R.shown_date,
         fmt_datetime=R.shown_datetime, fmt_time=R.shown_time, fmt_value=R.shown_value, ago=R.ago,
+        # what a form field holds and the app reads back (and names a task addresses): the app's own format in
+        # every locale, so a save of an untouched field never fails or changes in another locale
+        input_date=R.fmt_date, input_time=R.fmt_time, input_money=R.fmt_money,
         relative_day=R.relative_day, ME=R.ME, lookup_placeholder=lookup_placeholder,
     )
     app.jinja_env.filters["tojson_attr"] = lambda v: Markup(json.dumps(v)).replace('"', "&quot;")
