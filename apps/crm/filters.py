@@ -342,10 +342,13 @@ def logic_text(tree, top: bool = True) -> str:
 
 
 def logic_condition(tree, conds: list):
-    """The tree over the filters' SQL conditions (conds[0] is filter 1)."""
+    """The tree over the filters' SQL conditions (conds[0] is filter 1). Each filter is true or false for a row,
+    as in Salesforce: a blank field does not match "Lead Source equals Web", so NOT of it matches. SQL's own
+    comparison with a NULL is unknown, and NOT unknown is unknown (the row would drop out of both a filter and its
+    NOT), so each filter's unknown counts as false here."""
     kind, arg = tree
     if kind == "num":
-        return conds[arg - 1]
+        return func.coalesce(conds[arg - 1], false())
     if kind == "not":
         return not_(logic_condition(arg, conds))
     parts = [logic_condition(t, conds) for t in arg]

@@ -5,7 +5,7 @@ the list's rows are exactly the rows the logic selects (hypothesis over random l
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 from sqlalchemy import select
 
 from apps._shared.tools import ToolError
@@ -68,6 +68,9 @@ FILTERS = [{"field": "stage", "op": "equals", "value": "Proposal,Negotiation"},
 
 @ONE_WORLD
 @given(tree=trees(3))
+# NOT over filters on fields some rows leave blank (amount, lead source): those rows match the NOT (found by this
+# property in a CI rehearsal: SQL's NULL comparison under NOT dropped them)
+@example(tree=("not", ("or", [("num", 1), ("num", 2), ("num", 3)])))
 def test_the_list_shows_exactly_the_rows_the_logic_selects(app, dbs, tree):
     if logic_numbers(tree) != {1, 2, 3}:
         tree = ("and", [tree, ("num", 1), ("num", 2), ("num", 3)])
