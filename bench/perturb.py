@@ -42,10 +42,15 @@ async def target_point(env: AsyncUIEnv, app: str) -> tuple[int, int]:
     return x, y
 
 
-async def main(app: str, reps: int, steps: int) -> dict[str, dict[str, float]]:
+async def interleaved(app: str, configs: dict[str, EnvConfig], reps: int, steps: int,
+                      point=None) -> dict[str, dict[str, float]]:
+    """Each named config's env reset and `steps` clicks at `point(env, app)` (default: target_point), `reps` rounds
+    taking turns (no config always first), after an untimed warm-up; medians, and ratios to the config "none".
+    bench.variant times its variants with the same loop."""
+    point = point or target_point
     rt = Runtime.current()
-    settings = ["none", *FAMILIES, "all"]
-    envs = {s: AsyncUIEnv(app, EnvConfig(perturb=s), runtime=rt) for s in settings}
+    settings = list(configs)
+    envs = {s: AsyncUIEnv(app, configs[s], runtime=rt) for s in settings}
     start = TARGETS[app][0]
     for e in envs.values():  # warm: server, snapshot, contexts and the HTTP cache exist before the clock starts
         await e.reset(seed=0, start_path=start)
@@ -58,7 +63,7 @@ async def main(app: str, reps: int, steps: int) -> dict[str, dict[str, float]]:
             t = time.perf_counter()
             await env.reset(seed=rep + 1, start_path=start)
             resets[s].append(time.perf_counter() - t)
-            x, y = await target_point(env, app)
+            x, y = await point(env, app)
             for _ in range(steps):
                 t = time.perf_counter()
                 await env.step({"type": "click", "x": x, "y": y})
@@ -70,6 +75,10 @@ async def main(app: str, reps: int, steps: int) -> dict[str, dict[str, float]]:
     return {s: {"reset_ms": statistics.median(resets[s]) * 1000, "step_ms": statistics.median(step_t[s]) * 1000,
                 "reset_x": statistics.median(resets[s]) / base_r, "step_x": statistics.median(step_t[s]) / base_s}
             for s in settings}
+
+
+async def main(app: str, reps: int, steps: int) -> dict[str, dict[str, float]]:
+    return await interleaved(app, {s: EnvConfig(perturb=s) for s in ["none", *FAMILIES, "all"]}, reps, steps)
 
 
 if __name__ == "__main__":

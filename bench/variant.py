@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
-import time
 
-from bench.perturb import TARGETS
+from bench.perturb import TARGETS, interleaved
 from apps import app_looks
 from gym_core import AsyncUIEnv, EnvConfig
 from gym_core.perturb import covering_dismiss
-from gym_core.runtime import Runtime
 from gym_core.variant import AXES, offered
 
 EVERY_AXIS = {"mail": "theme=dark,zoom=1.25,density=compact,font=1.25,locale=de-DE,overlays=load",
@@ -62,33 +59,8 @@ async def target_point(env: AsyncUIEnv, app: str) -> tuple[int, int]:
 
 
 async def main(app: str, reps: int, steps: int) -> dict[str, dict[str, float]]:
-    rt = Runtime.current()
-    settings = settings_for(app)
-    envs = {s: AsyncUIEnv(app, EnvConfig(variant=None if s == "none" else s), runtime=rt) for s in settings}
-    start = TARGETS[app][0]
-    for e in envs.values():  # warm: server, snapshot, contexts and the HTTP cache exist before the clock starts
-        await e.reset(seed=0, start_path=start)
-    resets: dict[str, list[float]] = {s: [] for s in settings}
-    step_t: dict[str, list[float]] = {s: [] for s in settings}
-    for rep in range(reps):
-        order = settings[rep % len(settings):] + settings[:rep % len(settings)]  # no setting always goes first
-        for s in order:
-            env = envs[s]
-            t = time.perf_counter()
-            await env.reset(seed=rep + 1, start_path=start)
-            resets[s].append(time.perf_counter() - t)
-            x, y = await target_point(env, app)
-            for _ in range(steps):
-                t = time.perf_counter()
-                await env.step({"type": "click", "x": x, "y": y})
-                step_t[s].append(time.perf_counter() - t)
-    for e in envs.values():
-        await e.close()
-    await rt.close()
-    base_r, base_s = statistics.median(resets["none"]), statistics.median(step_t["none"])
-    return {s: {"reset_ms": statistics.median(resets[s]) * 1000, "step_ms": statistics.median(step_t[s]) * 1000,
-                "reset_x": statistics.median(resets[s]) / base_r, "step_x": statistics.median(step_t[s]) / base_s}
-            for s in settings}
+    configs = {s: EnvConfig(variant=None if s == "none" else s) for s in settings_for(app)}
+    return await interleaved(app, configs, reps, steps, point=target_point)
 
 
 if __name__ == "__main__":
