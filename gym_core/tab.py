@@ -140,8 +140,10 @@ class BrowserTab:
         if not wiped:
             await self._new_context()
         elif parked:
-            # The new world's binding (it carries the episode's look, which may differ from the last one's) and
-            # clock: the wipe that parked the tab set the old ones.
+            # The new world's binding (it carries the episode's look, which may differ from the last one's), its display
+            # cookie (the variant's density and locale, none for the defaults) and clock: the wipe that parked the tab
+            # set the old ones.
+            await self.context.clear_cookies(name=display_cookie()[0])
             await self.context.add_cookies(self._world_cookies())
             if self.world_now is not None:
                 await self.context.clock.set_fixed_time(self.world_now.replace(tzinfo=dt.timezone.utc))
@@ -278,9 +280,11 @@ class BrowserTab:
             pass
 
     def _world_cookies(self) -> list[dict]:
-        """The world binding and the episode's display cookie (its variant's density and locale,
-        apps/_shared/display.py; empty for the defaults, so it replaces the last episode's)."""
+        """The world binding and, where the episode's variant moves its density or locale, the display cookie that
+        says so (apps/_shared/display.py)."""
         name, value = display_cookie(**(getattr(self.variant, "display", None) or {}))
+        if not value:  # the defaults: no cookie at all, as before variants
+            return [self._world_cookie()]
         return [self._world_cookie(), {"name": name, "value": value, "url": self.server.url, "httpOnly": True,
                                        "sameSite": "Strict"}]
 

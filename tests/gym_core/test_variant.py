@@ -223,6 +223,12 @@ async def test_density_locale_theme_and_font_reach_the_page_and_never_the_world(
         await page.reload()
         assert "density-comfortable" in await page.evaluate("document.body.className")
         assert await page.evaluate("document.documentElement.dataset.locale") == "de-DE"  # the locale stays
+        # The next episode on the same (parked) tab without a variant shows the app's defaults again.
+        env.config = EnvConfig()
+        await env.reset(seed=2, start_path="/inbox")
+        assert await env.page.evaluate("document.documentElement.dataset.locale") == "en-US"
+        assert "density-default" in await env.page.evaluate("document.body.className")
+        assert [c["name"] for c in await env.context.cookies()] == ["uigym_world"]
     finally:
         await env.close()
         await plain.close()
