@@ -16,7 +16,7 @@ from tests.harness.toy_tasks import TOY_MODULE, toy_tasks, write_tasks_dir
 
 
 def test_parse_and_apply():
-    assert parse_step_budget("osworld") == {"easy": 15, "medium": 50, "hard": 100}
+    assert parse_step_budget("osworld") == {"easy": 15, "medium": 50, "hard": 100, "long": 100}  # long: the workspace tier
     assert parse_step_budget(" easy=3 , medium=7") == {"easy": 3, "medium": 7}
     tasks, budget = apply_step_budget(toy_tasks(), "easy=2,medium=4")
     assert {t.id: t.max_steps for t in tasks} == {"mail/toy-star-note-2": 2, "mail/toy-add-note": 4,
