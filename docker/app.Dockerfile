@@ -13,7 +13,7 @@ WORKDIR /opt/uigym
 COPY pyproject.toml docker/requirements.py ./
 RUN --mount=type=secret,id=pip_conf --mount=type=secret,id=pip_ca \
     if [ -s /run/secrets/pip_conf ]; then export PIP_CONFIG_FILE=/run/secrets/pip_conf; fi; \
-    python requirements.py pyproject.toml --only flask,sqlalchemy,faker,pillow,pydantic,nh3 > /tmp/requirements.txt \
+    python requirements.py pyproject.toml --only flask,sqlalchemy,faker,pillow,pydantic,nh3,babel > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt && rm /tmp/requirements.txt requirements.py
 COPY domain domain
 COPY seed_data seed_data
