@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.containers.test_containers import REQUIRED, _why_not
+from tests.containers.test_containers import need_podman
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,11 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.slow
 @pytest.mark.timeout(2400)
 def test_the_openenv_image_validates_and_plays_an_episode(tmp_path):
-    why = _why_not()
-    if why:
-        if REQUIRED:
-            pytest.fail(f"UIGYM_REQUIRE_CONTAINERS=1 but {why}")
-        pytest.skip(why)
+    need_podman()
     out = tmp_path / "openenv"
     proc = subprocess.run(["bash", "scripts/containers.sh", "openenv"], cwd=ROOT, text=True, capture_output=True,
                           env=dict(os.environ, UIGYM_SMOKE_OUT=str(out)), timeout=2300)
