@@ -167,6 +167,32 @@ def _with_tool_solutions(chosen: list) -> list:
     return chosen
 
 
+def _check_family(family: str | None) -> str | None:
+    """--family, checked before any task is chosen: a family every app offers (apps.check_family), else the error
+    naming them."""
+    from apps import check_family
+
+    try:
+        return check_family(family)
+    except ValueError as e:
+        fail(f"--family: {e}")
+
+
+def _in_family(chosen: list, family: str) -> list:
+    """--family: the single-app tasks, to be played in worlds of that seed family; workspace tasks are named and
+    left out (their worlds are the workspace family's)."""
+    from tasks.schema import WORKSPACE
+
+    workspace = [t.id for t in chosen if t.app == WORKSPACE]
+    if workspace:
+        console.print(f"[yellow]{len(workspace)} workspace task(s) are left out[/yellow]: their worlds are the "
+                      f"workspace family's, not {family!r} (e.g. {workspace[0]})")
+        chosen = [t for t in chosen if t.app != WORKSPACE]
+        if not chosen:
+            fail(f"no single-app task left to play in the {family!r} family")
+    return chosen
+
+
 @app.command("looks")
 def looks_cmd():
     """Each app's looks, one line per app, the default first (e.g. `mail: gmail outlook`). Each app's held-out
@@ -238,6 +264,10 @@ def eval_cmd(
     variant: Optional[str] = typer.Option(None, help="the screen's variant, drawn per episode from its sample: "
                                                      "axis=value pairs ('look=outlook,zoom=0.8,locale=de-DE'; v1|v2 "
                                                      "draws among), 'random', or a preset (`uigym variants`)"),
+    family: Optional[str] = typer.Option(None, help="build every episode's world from this seed family instead "
+                                                    "of its app's own seeds: injected (the plain world plus "
+                                                    "attacker-written text, seed_data/injected.py); recorded in "
+                                                    "each results row", rich_help_panel=TASKS),
     mode: str = typer.Option("ui", help="ui (the screen), tools (the app's tools, no browser: the oracle plays "
                                         "tool plans, openai is a function-calling model, text-only ones too) or "
                                         "hybrid (screen and tools)", rich_help_panel=AGENT),
@@ -316,6 +346,7 @@ def eval_cmd(
     if mode not in ("ui", "tools", "hybrid"):
         fail(f"--mode must be ui, tools or hybrid, got {mode!r}")
     _check_perturb(perturb)
+    family = _check_family(family)
     variant_looks = _check_variant(variant)
     if split == "heldout-look":  # the look is held out, not the task: every chosen task, in its held-out look
         split, look = None, look or "heldout"
@@ -329,6 +360,8 @@ def eval_cmd(
         chosen = _carried_by(chosen, look or variant_looks)
     if mode == "tools" and agent == "oracle":
         chosen = _with_tool_solutions(chosen)
+    if family:
+        chosen = _in_family(chosen, family)
     from agent_harness.report.budget import apply_step_budget, write_budget
     try:
         chosen, budget = apply_step_budget(chosen, step_budget, max_steps)
@@ -347,7 +380,7 @@ def eval_cmd(
     cfg = EvalConfig(agent=agent, tasks=chosen, out=out, workers=workers, samples=samples, agent_kwargs=agent_kwargs,
                      env_config=EnvConfig(max_steps=max_steps, look=look if mode != "tools" else None,
                                           perturb=perturb if mode != "tools" else None,
-                                          variant=variant if mode != "tools" else None),
+                                          variant=variant if mode != "tools" else None, family=family),
                      save_screenshots=not no_screenshots,
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
                      ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),
@@ -355,7 +388,7 @@ def eval_cmd(
     write_budget(out, budget, chosen, max_steps)
     where = f"ray={ray} actors" if ray else (f"procs={procs}" if procs > 1 else "in-process")
     console.print(f"[bold]uigym eval[/bold]: agent={label} mode={mode} tasks={len(chosen)} samples={samples} "
-                  f"workers={workers} ({where}) -> {out}")
+                  f"workers={workers} ({where})" + (f" family={family}" if family else "") + f" -> {out}")
     _say_resumed(out, chosen, retry_errors)
     rows = run_eval_with_progress(cfg, console)
     print_summary(rows, title=f"uigym eval: {label}", console=console, out=out)  # pass@k and pass^k with samples

@@ -136,6 +136,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
     error = None
     reward = 0.0
     attack: bool | None = None
+    family: str | None = None
     try:
         # The sample is the reset's seed: a look drawn per episode (EnvConfig.look "random") is the same on a rerun.
         obs, info = await env.reset(task=task, seed=sample)
@@ -146,6 +147,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
         traj.look = None if traj.mode == "tools" else getattr(env, "look", None)  # tools look the same in every look
         traj.variant = None if traj.mode == "tools" else info.get("variant")  # gym_core/variant.py: drawn from sample
         traj.tools = list(info.get("tools") or [])
+        family = (info.get("reset") or {}).get("family")  # the app's word for what it built, not the config's
         save_screenshots = save_screenshots and env.last_png is not None  # tool mode: no screen
         if save_screenshots:
             edir.mkdir(parents=True, exist_ok=True)
@@ -181,7 +183,7 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
         await asyncio.to_thread(traj.save, edir)
     usages = [s.usage for s in traj.steps]
     return EpisodeResult(
-        **task_fields(task), agent=label, mode=traj.mode, look=traj.look, variant=traj.variant, sample=sample,
+        **task_fields(task), agent=label, mode=traj.mode, look=traj.look, variant=traj.variant, family=family, sample=sample,
         reward=traj.reward,
         passed=traj.reward >= 1.0, ungraded=(traj.verify or {}).get("status") == "ungraded",
         steps=len(traj.steps), seconds=traj.seconds, error=error, answer=traj.answer,

@@ -40,6 +40,9 @@ class EpisodeResult(BaseModel):
     # The episode's variant (gym_core/variant.py: every axis's value and its label), as the reset drew it from the
     # sample; None in tools mode (no screen) and in rows written before variants.
     variant: dict | None = None
+    # The seed family the episode's world was built from, as the app's reset said (EnvConfig.family, `uigym eval
+    # --family`: "injected"); None: the app's own seeds.
+    family: str | None = None
     sample: int
     reward: float
     passed: bool

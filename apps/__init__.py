@@ -98,6 +98,38 @@ def held_out_looks(name: str) -> list[str]:
         return []
 
 
+# The seed families a task's world may be built from instead of its app's own seeds (`uigym eval --family`, `uigym
+# train grpo --family`, EnvConfig.family): those that keep the plain world whole and only add to it, so every task's
+# records are still there (seed_data/injected.py: attacker text planted in the plain world). The workspace family is
+# another cast: its tasks are workspace tasks, which the workspace env plays in it.
+TASK_FAMILIES = ("injected",)
+
+
+def task_families(apps: list[str] | None = None) -> list[str]:
+    """The TASK_FAMILIES every one of `apps` (default: all) offers (AppSpec.families); an app this process cannot
+    import offers none."""
+    out = list(TASK_FAMILIES)
+    for name in apps or list(APP_MODULES):
+        try:
+            offered = load_app_module(name).SPEC.families
+        except KeyError:
+            offered = {}
+        out = [f for f in out if f in offered]
+    return out
+
+
+def check_family(family: str | None, apps: list[str] | None = None) -> str | None:
+    """`family` when tasks of `apps` may be played in it (task_families), None for each app's own seeds (None or
+    ""); else ValueError naming the families there are. The one check behind every --family option."""
+    if not family:
+        return None
+    choices = task_families(apps)
+    if family not in choices:
+        raise ValueError(f"unknown seed family {family!r}: choose from {', '.join(choices) or '(none)'}, or leave "
+                         "it out for each app's own seeds")
+    return family
+
+
 def training_looks(want, allow_held_out: bool = False, apps: list[str] | None = None):
     """The look setting a trainer may use (EnvConfig.look): `want` as given, or ValueError when it names a
     held-out look and `allow_held_out` is not set (the held-out-look split, as held-out seeds are refused).

@@ -55,6 +55,10 @@ class EnvConfig:
     # "look=outlook,zoom=0.8", "random" or a preset, drawn per episode from the task and reset seed. Its look axis,
     # when named, is used where `look` is None. The world and grading are the same in every variant.
     variant: VariantSpec | str | None = None
+    # The seed family every task's world is built from instead of its app's own seeds (apps.TASK_FAMILIES:
+    # "injected", the plain world plus attacker text; `uigym eval --family`); None: each app's own. The task's seed,
+    # clock and fixtures are the same. The control API refuses a family the app does not offer.
+    family: str | None = None
 
     def __post_init__(self) -> None:
         if not self.images and self.screenshots:

@@ -142,6 +142,9 @@ class AsyncWorkspaceEnv(WorldEnv):
         if mode not in WORKSPACE_ACTION_TYPES:
             raise ValueError(f"mode must be one of {', '.join(WORKSPACE_ACTION_TYPES)}, got {mode!r}")
         config = (config or EnvConfig()).for_mode(mode)
+        if config.family is not None:  # its worlds are the workspace family's, one cast over the three apps
+            raise ValueError(f"the workspace env builds its worlds from the workspace family; EnvConfig.family "
+                             f"{config.family!r} is for single-app tasks")
         super().__init__(None, config, runtime, world_id or f"ws-{uuid.uuid4().hex[:12]}")
         self.mode = mode
         self.allowed_actions = WORKSPACE_ACTION_TYPES[mode]

@@ -136,7 +136,9 @@ class WorldEnv:
         # The default look is not named: a server serving another module under the app's name (a test or
         # third-party clone) has its own default.
         default = self.look == app_looks(app)[0]
-        family = {"family": self.family} if self.family else {}
+        # The env's own family (the workspace env's worlds) first, else the config's (EnvConfig.family).
+        chosen = self.family or self.config.family
+        family = {"family": chosen} if chosen else {}
         reset_info = await control.reset(self.world_id, world_seed, now, fixtures, look=None if default else self.look,
                                          **family)
         self._binding = reset_info.pop("cookie")  # never in `info`: it is the key to the world

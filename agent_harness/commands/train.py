@@ -135,6 +135,9 @@ def grpo_cmd(
                                                   "comma-separated, or 'random' (looks not held out); default: "
                                                   "each app's first"),
     allow_heldout_look: bool = typer.Option(False, "--allow-heldout-look", help="train on a held-out look anyway"),
+    family: Optional[str] = typer.Option(None, help="build every rollout's (and --eval-every's) world from this seed "
+                                                    "family instead of its app's own seeds: injected (the plain "
+                                                    "world plus attacker-written text)"),
     restate_goal: bool = typer.Option(False, "--restate-goal", help="tools mode: the task after each call's result "
                                       "(as `uigym eval --agent-arg restate_goal=true` and `uigym export sft "
                                       "--restate-goal`)"),
@@ -167,7 +170,7 @@ def grpo_cmd(
         eval_split=eval_split, eval_seeds=eval_seeds, eval_server=eval_server, eval_device=eval_device,
         curriculum=CurriculumConfig(enabled=not no_curriculum, drop_after=drop_after),
         app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg), mode=mode,
-        restate_goal=restate_goal, look=look, allow_heldout_look=allow_heldout_look)
+        restate_goal=restate_goal, look=look, allow_heldout_look=allow_heldout_look, family=family)
     console = Console()
     try:
         if dry_run:

@@ -285,6 +285,7 @@ def _meta(ep: Episode, cfg: ExportConfig) -> dict:
         "task_id": ep.task_id, "app": ep.row.get("app") or traj.app or ep.task_id.split("/")[0],
         "difficulty": ep.row.get("difficulty") or "", "task_split": ep.row.get("split") or "",
         "template": ep.row.get("template") or "", "look": episode_look(ep), "variant": episode_variant(ep),
+        "family": ep.row.get("family") or "",  # the seed family its world was built from ("": the app's own)
         "source": ep.source, "agent": traj.agent,
         "annotator": traj.annotator or "", "run": str(ep.run), "episode": str(ep.dir.relative_to(ep.run)),
         "sample": int(ep.row.get("sample", traj.sample) or 0), "episode_steps": len(traj.steps),
@@ -306,7 +307,7 @@ def features():
     s, i, f, b = hf.Value("string"), hf.Value("int32"), hf.Value("float32"), hf.Value("bool")
     return hf.Features({
         "id": s, "task_id": s, "app": s, "difficulty": s, "split": s, "task_split": s, "template": s, "look": s,
-        "variant": s,
+        "variant": s, "family": s,
         "source": s, "agent": s, "annotator": s, "run": s, "episode": s, "sample": i, "step": i,
         "episode_steps": i, "episode_reward": f, "episode_passed": b, "goal": s, "url": s,
         "last_action_error": s, "format": s, "coords": s, "screen_width": i, "screen_height": i,

@@ -242,7 +242,7 @@ def group_by(rows: list[dict], key: str) -> list[tuple[str, dict]]:
     return [(g, summarize(groups[g])) for g in sorted(groups, key=order)]
 
 
-BREAKDOWN_KEYS = ("app", "difficulty", "template", "generalisation", "look", "mode")
+BREAKDOWN_KEYS = ("app", "difficulty", "template", "generalisation", "look", "mode", "family")
 
 
 # The variant's axes (gym_core/variant.py AXES; a test holds the two equal): a results row's `variant` holds each
@@ -264,8 +264,8 @@ def variant_breakdowns(rows: list[dict]) -> dict[str, list[tuple[str, dict]]]:
 
 
 def breakdowns(rows: list[dict], keys: tuple[str, ...] = BREAKDOWN_KEYS) -> dict[str, list[tuple[str, dict]]]:
-    """`summarize` per group of each key (app, difficulty, template, split, look, mode), leaving out a key
-    no row carries (results written before it existed); then per value of each variant axis the rows differ on."""
+    """`summarize` per group of each key (app, difficulty, template, split, look, mode, seed family), leaving out
+    a key no row carries (results written before it existed); then per value of each variant axis the rows differ on."""
     out = {key: group_by(rows, key) for key in keys if any(r.get(key) for r in rows)}
     out.update(variant_breakdowns(rows))
     return out

@@ -140,6 +140,9 @@ class GRPORunConfig:
     # allow_heldout_look (apps.training_looks).
     look: str | None = None
     allow_heldout_look: bool = False
+    # The seed family rollout (and --eval-every) worlds are built from instead of each app's own seeds
+    # (apps.TASK_FAMILIES: "injected", the plain world plus attacker text); None: the apps' own.
+    family: str | None = None
     max_completion_length: int | None = None  # default: exactly what a full episode needs
     max_model_len: int | None = None  # vLLM's context (default: prompt + completion)
     viewport: tuple[int, int] = (1280, 720)
@@ -191,9 +194,10 @@ class GRPORunConfig:
             raise ValueError(f"mode must be ui or tools, not {self.mode!r}")
         if self.restate_goal and self.mode != "tools":
             raise ValueError("restate_goal is a tool-mode option (the screen's observation text carries the task)")
-        from apps import training_looks
+        from apps import check_family, training_looks
 
         training_looks(self.look, self.allow_heldout_look)  # a held-out look is refused here, before anything loads
+        check_family(self.family)  # and a family no app offers (ValueError naming the families)
         return replace(
             self,
             result_text_tokens=self.result_text_tokens or (1024 if self.mode == "tools" else 96),

@@ -63,6 +63,7 @@ class EnvSettings:
     app_modules: dict[str, str] = field(default_factory=dict)
     headless: bool = True
     look: str | list[str] | None = None  # the apps' look in rollouts (EnvConfig.look), checked by apps.training_looks
+    family: str | None = None  # the seed family rollout worlds are built from (EnvConfig.family, apps.check_family)
     step_timeout_s: float = 120.0
 
     @property
@@ -239,8 +240,9 @@ class UIGymToolEnv(RolloutEnv):
     def reset(self, **row: Any) -> list[dict]:
         """Start the row's task; returns the first observation (task text and screenshot) for the prompt."""
         s = self._settings
-        task = self._begin(row, lambda t, n: AsyncUIEnv(t.app, EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look),
-                                                        runtime=_runtime(s)))
+        task = self._begin(row, lambda t, n: AsyncUIEnv(
+            t.app, EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look, family=s.family),
+            runtime=_runtime(s)))
         self._ctx = s.format_context()
         obs, _ = self._run(self._env.reset(task=task))
         text = observation_text(obs, goal=task.goal, include_url=s.include_url)

@@ -139,6 +139,8 @@ def eval_command(cfg, settings, base_url: str, out: Path) -> list[str]:
         cmd += ["--split", cfg.eval_split]
     if cfg.tasks_dir:
         cmd += ["--tasks-dir", str(cfg.tasks_dir)]
+    if getattr(cfg, "family", None):  # the checkpoint meets the worlds it was trained in
+        cmd += ["--family", cfg.family]
     for app, mod in cfg.app_modules.items():
         cmd += ["--app-module", f"{app}={mod}"]
     for app, url in cfg.app_urls.items():

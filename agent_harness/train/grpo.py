@@ -114,7 +114,7 @@ def env_settings(cfg: GRPORunConfig, processor) -> EnvSettings:
                        result_text_tokens=cfg.result_text_tokens, restate_goal=cfg.restate_goal,
                        count_tokens=lambda s: len(tok(s, add_special_tokens=False)["input_ids"]),
                        app_urls=dict(cfg.app_urls), app_modules=dict(cfg.app_modules),
-                       look=training_looks(cfg.look, cfg.allow_heldout_look))
+                       look=training_looks(cfg.look, cfg.allow_heldout_look), family=cfg.family)
 
 
 def task_rows(tasks, system_prompt: str) -> list[dict]:

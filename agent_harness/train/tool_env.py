@@ -82,7 +82,8 @@ class ToolEpisodeEnv(RolloutEnv):
     def reset(self, **row: Any) -> str:
         """Start the row's task; returns its goal (the first user turn)."""
         s = self._settings
-        task = self._begin(row, lambda t, n: AsyncToolEnv(t.app, EnvConfig(max_steps=n), runtime=_runtime(s)))
+        task = self._begin(row, lambda t, n: AsyncToolEnv(t.app, EnvConfig(max_steps=n, family=s.family),
+                                                          runtime=_runtime(s)))
         if task.app != self.app:
             raise ValueError(f"this environment has the {self.app} tools; task {task.id} is a {task.app} task")
         self._run(self._env.reset(task=task))

@@ -67,6 +67,7 @@ def test_export_cli_qwen(oracle_run, tmp_path):
     # Every row says the look its episode was shown in (issue #37): the toy app served as mail, its default.
     assert {x["look"] for x in rows} == {"gmail"}
     assert {x["variant"] for x in rows} <= {"default", ""}  # and its variant's label (issue 45): none moved here
+    assert {x["family"] for x in rows} == {""}  # and its seed family (issue #39): the app's own seeds here
     keys = Counter((x["task_id"], x["screenshot_sha"], x["actions"]) for x in rows)
     assert max(keys.values()) == 1
     stats = json.loads((out / "export.json").read_text())["stats"]
