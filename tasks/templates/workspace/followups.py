@@ -62,7 +62,8 @@ def todays_task_email_contact(w: World, rng: random.Random):
 
         mail_part = graded(
             [{"table": "messages", "in": "created", "count": 1,
-              "expect": {"to": [email], "cc": [], "bcc": [], "is_sent": True, "subject": {"$icontains": opp["name"], "$len": text_bound(subject, slack=40)},
+              "expect": {"to": [email], "cc": [], "bcc": [], "is_sent": True,
+                         "subject": {"$icontains": opp["name"], "$len": text_bound(subject, slack=40)},
                          "body": {"$icontains": f"following up on {opp['name']}",
                                   "$len": text_bound(text, extra=mb.me["signature"])}},
               "name": "the contact emailed the follow-up from the mailbox"}],

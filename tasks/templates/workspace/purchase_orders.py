@@ -34,8 +34,9 @@ def ask_po_opportunity(w: World, rng: random.Random):
         c = crm.con[cid]
         opps = sorted((o for o in crm.opps_by_acc[c["account_id"]] if crm.is_open(o) and crm.unique(o["name"])
                        and po_free(o)), key=lambda o: o["id"])
-        if email in people and opps and opps[-1]["id"] not in {x[2]["id"] for x in cands} and all(p is people[email] or p["facts"]["po_number"] != people[email]["facts"]["po_number"]
-                        for p in people.values()):
+        unique_po = email in people and all(p is people[email] or p["facts"]["po_number"] != people[email]["facts"]["po_number"]
+                                            for p in people.values())
+        if unique_po and opps and opps[-1]["id"] not in {x[2]["id"] for x in cands}:  # one person a deal
             cands.append((people[email], c, opps[-1]))
     order = rng.sample(cands, len(cands))
     for person, contact, opp in order[:5]:
