@@ -2,8 +2,9 @@
 `_common`, so a helper has one definition and its users a public name."""
 
 from tasks.templates.crm._common import (  # noqa: F401
-    DIALOG, ME, Crm, allow_create, allow_update, button, call, fill, find, menuitem, open_record, pick, save_modal, tab,
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, fill, find, lookup, menuitem, open_record, pick, save_modal,
+    tab,
 )
 
-__all__ = ["DIALOG", "ME", "Crm", "allow_create", "allow_update", "button", "call", "fill", "find", "menuitem", "open_record",
-           "pick", "save_modal", "tab"]
+__all__ = ["DIALOG", "ME", "Crm", "allow_create", "allow_update", "button", "call", "fill", "find", "lookup", "menuitem",
+           "open_record", "pick", "save_modal", "tab"]
