@@ -114,5 +114,10 @@ def vllm_server(tmp_path_factory):
 # One server at a time: the tiny VLM for every UI-mode format (the tool parser on: it leaves text replies as they are),
 # then the tiny text model for tool mode, the kill/restart test and the weight-sync proof (float32, so vLLM's logprobs
 # can be held to transformers' own).
-VLM_ARGS = ("--format", "qwen", "--max-model-len", "4096")
-TEXT_ARGS = ("--mode", "tools", "--max-model-len", "4096", "--dtype", "float32")
+# Every server runs eager (`--enforce-eager`, vLLM's own flag: no torch.compile; vLLM's own CPU CI skips inductor too): what
+# these tests prove is the serving path (the OpenAI API, tool parsing, logprobs, weight reload), and on this machine the
+# inductor warm-up is most of a start (measured 2026-12-07: the tiny text model ready in 70 s eager against 115 s
+# compiled at load 3, the same reply; in CI, under load, its engine init took 84 s compiled against 0.5 s eager).
+EAGER = ("--", "--enforce-eager")
+VLM_ARGS = ("--format", "qwen", "--max-model-len", "4096", *EAGER)
+TEXT_ARGS = ("--mode", "tools", "--max-model-len", "4096", "--dtype", "float32", *EAGER)
