@@ -10,6 +10,10 @@ import tempfile
 # Worlds and snapshots of the test session live in a fresh folder, never in the user's cache. Under
 # pytest-xdist each worker gets a folder of its own: two workers never build or reset the same world file.
 os.environ.setdefault("UIGYM_HOME", tempfile.mkdtemp(prefix="uigym-test-"))
+# Snapshots (a world's seeded build, keyed by the code and seed that made it) are shared by the whole run: set here in
+# the first process (pytest-xdist's controller), so its workers and every app server a test starts with a home of its
+# own read the same ones, each built once (apps/_shared/worlds.py snapshot_home).
+os.environ.setdefault("UIGYM_SNAPSHOTS", os.path.join(os.environ["UIGYM_HOME"], "snapshots"))
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ["UIGYM_HOME"] = tempfile.mkdtemp(prefix=f"{os.environ['PYTEST_XDIST_WORKER']}-",
                                                 dir=os.environ["UIGYM_HOME"])

@@ -105,12 +105,21 @@ def _hash_sources(h, modules: list[str], vocab_dirs: list) -> None:
             h.update(path.name.encode() + path.read_bytes())
 
 
+def snapshot_home(home: Path) -> Path:
+    """Where a world store keeps its snapshots: $UIGYM_SNAPSHOTS when set, else `<home>/snapshots`. Several homes may
+    share one (the test suite's workers and the servers of tests with a home of their own: each snapshot is then built
+    once per run): a snapshot's name is the key of what built it (seed, clock, the schema's and seed code's
+    fingerprint), it is written once, atomically, and only read after; worlds stay in their own home."""
+    shared = os.environ.get("UIGYM_SNAPSHOTS")
+    return Path(shared) if shared else Path(home) / "snapshots"
+
+
 class WorldStore:
     def __init__(self, spec: "AppSpec", home: Path, default_seed: int = 0):
         self.spec = spec
         self.home = Path(home)
         self.worlds_dir = self.home / "worlds" / spec.name
-        self.snap_dir = self.home / "snapshots" / spec.name
+        self.snap_dir = snapshot_home(self.home) / spec.name
         self.worlds_dir.mkdir(parents=True, exist_ok=True)
         self.snap_dir.mkdir(parents=True, exist_ok=True)
         self.default_seed = default_seed

@@ -137,13 +137,15 @@ def test_receipts_match_orders(world, links):
         assert f"Total {money(o['total_cents'])}" in msg["body"] and msg["to"] == [links["me"]["email"]]
 
 
-def test_store_builds_the_family_apart(tmp_path):
+def test_store_builds_the_family_apart(tmp_path, monkeypatch):
     """A world store resets a world to the workspace family's snapshot when asked, to the app's own otherwise;
     an unknown family is a WorldError (the control API's 400)."""
     import apps.food
     from apps._shared.worlds import WorldError, WorldStore
 
+    monkeypatch.delenv("UIGYM_SNAPSHOTS", raising=False)  # this store's own snapshots, not the suite's shared ones
     store = WorldStore(apps.food.SPEC, tmp_path)
+    assert store.snap_dir == tmp_path / "snapshots" / "food"
     info = store.reset("w", SEED, ws.NOW.isoformat(), [], family="workspace")
     assert info["family"] == "workspace"
     state = store.state("w")
