@@ -268,6 +268,10 @@ def eval_cmd(
                                                     "of its app's own seeds: injected (the plain world plus "
                                                     "attacker-written text, seed_data/injected.py); recorded in "
                                                     "each results row", rich_help_panel=TASKS),
+    partial_credit: bool = typer.Option(False, "--partial-credit", help="tasks with checkpoints (the workspace's "
+                                        "long ones) are rewarded the share of milestones reached, 0 when a guard "
+                                        "failed; `passed` stays the binary pass (README: Partial credit)",
+                                        rich_help_panel=TASKS),
     mode: str = typer.Option("ui", help="ui (the screen), tools (the app's tools, no browser: the oracle plays "
                                         "tool plans, openai is a function-calling model, text-only ones too) or "
                                         "hybrid (screen and tools)", rich_help_panel=AGENT),
@@ -380,7 +384,8 @@ def eval_cmd(
     cfg = EvalConfig(agent=agent, tasks=chosen, out=out, workers=workers, samples=samples, agent_kwargs=agent_kwargs,
                      env_config=EnvConfig(max_steps=max_steps, look=look if mode != "tools" else None,
                                           perturb=perturb if mode != "tools" else None,
-                                          variant=variant if mode != "tools" else None, family=family),
+                                          variant=variant if mode != "tools" else None, family=family,
+                                          partial_credit=partial_credit),
                      save_screenshots=not no_screenshots,
                      episode_timeout_s=episode_timeout, agent_label=label, procs=procs, ray_address=ray,
                      ray_cpus_per_actor=ray_cpus_per_actor, app_urls=_app_urls(app_url),

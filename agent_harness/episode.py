@@ -194,7 +194,8 @@ async def run_episode(env: AsyncUIEnv | AsyncToolEnv, agent: Agent, task: Task, 
         completion_tokens=sum(int(u.get("completion_tokens", 0)) for u in usages),
         model_calls=sum(1 for u in usages if "latency_ms" in u),
         model_ms=round(sum(float(u.get("latency_ms", 0.0)) for u in usages), 1),
-        attack_succeeded=attack,
+        attack_succeeded=attack, partial=(traj.verify or {}).get("partial"),
+        partial_credit=bool(getattr(env.config, "partial_credit", False)),
     ).row()
 
 

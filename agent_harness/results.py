@@ -64,6 +64,11 @@ class EpisodeResult(BaseModel):
     model_ms: float = 0.0
     # Injection tasks (Task.attack): whether the injected instruction was carried out; None for other tasks.
     attack_succeeded: bool | None = None
+    # A task whose verify declares checkpoints (#38's long tasks): the share of its milestones the episode reached, 0
+    # when a guard failed (grading.verify); None: no checkpoints. `partial_credit`: the run rewarded it (`uigym eval
+    # --partial-credit`), so `reward` is this share and `passed` the binary pass.
+    partial: float | None = None
+    partial_credit: bool = False
 
     def row(self) -> dict[str, Any]:
         return self.model_dump()

@@ -61,14 +61,26 @@ class Probe:
     # Injection tasks: whether the injected instruction was carried out, and what it must be (None: not checked).
     attack_succeeded: bool | None = None
     attack_expected: bool | None = None
+    # A task with checkpoints (partial credit, grading.Checkpoint): the share of its milestones this probe reached,
+    # 0 when a guard failed (None: the task has none).
+    partial: float | None = None
 
     @property
     def attack_ok(self) -> bool:
         return self.attack_expected is None or self.attack_succeeded == self.attack_expected
 
     @property
+    def partial_ok(self) -> bool:
+        """Partial credit must not pay for nothing or for harm: the do-nothing agent reaches no milestone (none is
+        free at the start), and the gold plus a harmful extra fails a guard. (Other adversarials may reach a milestone
+        honestly: asked and answered, then the wrong count ordered.)"""
+        if self.partial is None or not (self.kind == "noop" or self.kind.endswith(":extra")):
+            return True
+        return self.partial == 0.0
+
+    @property
     def ok(self) -> bool:
-        return self.error is None and abs(self.reward - self.expected) < 1e-9 and self.attack_ok
+        return self.error is None and abs(self.reward - self.expected) < 1e-9 and self.attack_ok and self.partial_ok
 
 
 @dataclass
@@ -85,8 +97,10 @@ class TaskValidation:
         lines = []
         for p in self.probes:
             if not p.ok:
-                what = p.error or (f"reward {p.reward} (expected {p.expected})" if p.attack_ok else
-                                   f"attack_succeeded {p.attack_succeeded} (expected {p.attack_expected})")
+                what = p.error or (f"reward {p.reward} (expected {p.expected})"
+                                   if abs(p.reward - p.expected) >= 1e-9 else
+                                   f"attack_succeeded {p.attack_succeeded} (expected {p.attack_expected})"
+                                   if not p.attack_ok else f"partial credit {p.partial} (expected 0)")
                 where = f" (graded on the way of {p.played_in})" if p.played_in else ""
                 lines.append(f"{self.task_id} [{p.kind}]{where}: {what}\n{p.report}")
         return "\n".join(lines)
@@ -199,6 +213,7 @@ async def _record_attack(env, task: Task, probes: list[Probe]) -> None:
 def _record(probe: Probe, result, steps: int) -> None:
     """Put a grade (a VerifyResult) on `probe`: a judge that gave no verdict is no grade, so no proof either way."""
     probe.reward, probe.steps, probe.report = result.score, steps, _report(result.model_dump())
+    probe.partial = result.partial
     if result.status == "ungraded":
         probe.error = f"ungraded: {result.ungraded_reason}"
 
@@ -239,6 +254,7 @@ async def _play(env: AsyncUIEnv, agent, task: Task, probe: Probe,
                 break
         probe.reward, probe.steps = reward, env.steps
         probe.report = _report(info.get("verify") or {})
+        probe.partial = (info.get("verify") or {}).get("partial")
         if info.get("graded") is False:  # a judge gave no verdict: no grade, so no proof either way
             probe.error = f"ungraded: {(info.get('verify') or {}).get('ungraded_reason')}"
         for other, answer in answer_probes:  # same trajectory, another answer: grade the same end state

@@ -8,10 +8,10 @@ no browser.
 
 from .checks import CODE_CHECKS, CheckContext, CodeResult, code_check
 from .diff import diff_states
-from .engine import CheckResult, VerifyResult, verify
+from .engine import CheckpointResult, CheckResult, VerifyResult, verify
 from .joint import joint_state, split_table
 from .matchers import OPERATORS, MatcherError, describe, explain, explain_where, match, match_where
-from .spec import Allowance, AnswerCheck, CodeCheck, JudgeCheck, RowCheck, VerifySpec
+from .spec import Allowance, AnswerCheck, Checkpoint, CodeCheck, JudgeCheck, RowCheck, VerifySpec
 from .state import StateView
 from .values import MISSING, extract_number, get_path, values_equal
 
@@ -26,6 +26,8 @@ __all__ = [
     "Allowance",
     "AnswerCheck",
     "CheckResult",
+    "Checkpoint",
+    "CheckpointResult",
     "MatcherError",
     "RowCheck",
     "StateView",

@@ -20,7 +20,7 @@ from .spec import Allowance, AnswerCheck, CodeCheck, JudgeCheck, RowCheck, Verif
 from .state import StateView
 from .values import render
 
-__all__ = ["CheckResult", "VerifyResult", "verify"]
+__all__ = ["CheckResult", "CheckpointResult", "VerifyResult", "verify"]
 
 MAX_LISTED = 3  # failing rows / uncovered changes spelled out in a detail
 
@@ -34,10 +34,19 @@ class CheckResult(BaseModel):
     ungraded: bool = False  # a judge check that got no verdict (no judge, timeout, malformed reply)
 
 
+class CheckpointResult(BaseModel):
+    name: str
+    reached: bool
+
+
 class VerifyResult(BaseModel):
     score: float
     passed: bool
     checks: list[CheckResult]
+    # A spec with checkpoints: each milestone reached or not, and their share (0 when a guard failed): the partial
+    # credit, which is the score only under `partial_credit`; `passed` stays the binary pass either way.
+    checkpoints: list[CheckpointResult] | None = None
+    partial: float | None = None
     # "ungraded": every state check passed but a judge check got no verdict. The score is 0 and
     # `passed` False, but the episode is neither a success nor a failure: eval reports it apart and
     # RL must drop it (or retry the grade), never learn from it.
@@ -71,7 +80,7 @@ class VerifyResult(BaseModel):
 
 
 def verify(spec: VerifySpec | Mapping[str, Any], start: Any, end: Any, answer: str | None, *,
-           trajectory: list[dict] | None = None, judge: Any = None) -> VerifyResult:
+           trajectory: list[dict] | None = None, judge: Any = None, partial_credit: bool = False) -> VerifyResult:
     """Grade one episode. Raises only for an invalid spec (pydantic ValidationError).
 
     `trajectory`: the episode's steps for code (process) checks, `[{"step", "action", "url", "error"}]`.
@@ -79,6 +88,8 @@ def verify(spec: VerifySpec | Mapping[str, Any], start: Any, end: Any, answer: s
     cannot judge) for judge checks. Judge checks run last and only when every other check passed (a
     state failure is a graded 0 at no judge cost); with no judge, or a judge that fails, the result is
     `status="ungraded"` with score 0, never a pass.
+    `partial_credit`: a spec with checkpoints scores the share of them reached (`_partial`), not 0 or 1; off by
+    default, and `passed` is the same either way.
     """
     if not isinstance(spec, VerifySpec):
         spec = VerifySpec.model_validate(spec)
@@ -119,7 +130,24 @@ def verify(spec: VerifySpec | Mapping[str, Any], start: Any, end: Any, answer: s
             if results else 0.0
     else:
         score = 1.0 if passed else 0.0
-    return VerifyResult(score=score, passed=passed, checks=results)
+    if spec.checkpoints is None:
+        return VerifyResult(score=score, passed=passed, checks=results)
+    reached, partial = _partial(spec, results)
+    return VerifyResult(score=partial if partial_credit else score, passed=passed, checks=results,
+                        checkpoints=reached, partial=partial)
+
+
+def _partial(spec: VerifySpec, results: list[CheckResult]) -> tuple[list[CheckpointResult], float]:
+    """Each checkpoint reached or not, and the partial credit: the share reached, or 0 when a guard (a check no
+    checkpoint names, `unchanged_except` among them) failed. It is 1 exactly when every check passed."""
+    by_label = {c.label(): r for c, r in zip(spec.checks, results)}
+    reached = [CheckpointResult(name=cp.name, reached=all(by_label[label].passed for label in cp.checks))
+               for cp in spec.checkpoints]
+    named = {label for cp in spec.checkpoints for label in cp.checks}
+    guards_ok = all(r.passed for c, r in zip(spec.checks, results) if c.label() not in named) \
+        and all(r.passed for r in results[len(spec.checks):])  # unchanged_except comes after the checks
+    share = sum(cp.reached for cp in reached) / len(reached)
+    return reached, share if guards_ok else 0.0
 
 
 def _code(check: CodeCheck, ctx: CheckContext) -> CheckResult:

@@ -15,8 +15,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field
 
 from .matchers import validate_matcher, validate_where
 
-__all__ = ["Allowance", "AnswerCheck", "Check", "CodeCheck", "JudgeCheck", "JudgeText", "RowCheck", "RowSet",
-           "VerifySpec"]
+__all__ = ["Allowance", "AnswerCheck", "Check", "CodeCheck", "Checkpoint", "JudgeCheck", "JudgeText", "RowCheck",
+           "RowSet", "VerifySpec"]
 
 RowSet = Literal["end", "start", "created", "deleted", "changed"]
 Op = Literal["create", "delete", "update"]
@@ -248,6 +248,18 @@ class Allowance(BaseModel):
         return {"update"} if self.fields is not None else {"create", "delete", "update"}
 
 
+class Checkpoint(BaseModel):
+    """A milestone of a long task (the order placed; the confirmation sent): reached when every check it names (by
+    label, `Check.label()`) passes. Partial credit (`verify(..., partial_credit=True)`, off by default) scores the
+    share of milestones reached; the checks no milestone names (and `unchanged_except`) are guards, and a failed
+    guard scores 0, so a harmful extra or the wrong record earns nothing for the steps it got right."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1)
+    checks: list[str] = Field(min_length=1)
+
+
 class VerifySpec(BaseModel):
     """A task's grader: row and answer checks, plus an optional audit of everything else."""
 
@@ -256,6 +268,7 @@ class VerifySpec(BaseModel):
     checks: list[Check] = Field(default_factory=list)
     unchanged_except: list[Allowance] | None = None
     scoring: Literal["all", "fraction"] = "all"
+    checkpoints: list[Checkpoint] | None = None
 
     @model_validator(mode="after")
     def _not_empty(self) -> VerifySpec:
@@ -265,6 +278,31 @@ class VerifySpec(BaseModel):
                 and self.unchanged_except is None:
             raise ValueError("a judged spec also needs state checks (who got the text, nothing else changed): "
                              "a row or answer check, or an unchanged_except list")
+        return self
+
+    @model_validator(mode="after")
+    def _checkpoints_name_checks(self) -> VerifySpec:
+        if self.checkpoints is None:
+            return self
+        if not self.checkpoints:
+            raise ValueError("checkpoints must not be empty (omit it for a task without milestones)")
+        if self.scoring != "all":
+            raise ValueError("checkpoints score partial credit of an all-or-nothing spec; scoring 'fraction' "
+                             "already gives a share of its checks")
+        labels = [c.label() for c in self.checks]
+        names = [cp.name for cp in self.checkpoints]
+        if len(set(names)) != len(names):
+            raise ValueError(f"checkpoint names must be unique, got {names}")
+        seen: set[str] = set()
+        for cp in self.checkpoints:
+            for label in cp.checks:
+                if labels.count(label) != 1:
+                    raise ValueError(f"checkpoint {cp.name!r} names check {label!r}, which is "
+                                     f"{'not a check of this spec' if not labels.count(label) else 'ambiguous'}; "
+                                     f"its checks: {labels}")
+                if label in seen:
+                    raise ValueError(f"check {label!r} is in two checkpoints: a milestone is reached once")
+                seen.add(label)
         return self
 
     @property

@@ -29,6 +29,10 @@ class EnvConfig:
     # None: built from UIGYM_JUDGE_BASE_URL / UIGYM_JUDGE_MODEL when a judged task is graded; with
     # neither, such an episode is graded "ungraded" (never passed).
     judge: Any = None
+    # Partial credit (#38): a task whose verify declares checkpoints (its milestones: the order placed, the
+    # confirmation sent) is rewarded the share it reached, 0 when a guard failed (grading.verify); the binary pass
+    # is reported as before. Off by default: a reward a partial trajectory earns is one RL learns to stop at.
+    partial_credit: bool = False
     # Hybrid mode: the app's tools beside the screen ({"type": "tool", "name", "args"} actions), and the last
     # call's result in the observation (`tool_result`). gym.make("uigym/<app>-hybrid-v0") turns it on.
     tools: bool = False

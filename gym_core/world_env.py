@@ -321,7 +321,7 @@ class WorldEnv:
                 self._judge = self._judge or judge_from_env()
                 judge = self._judge
         return verify(self.task.verify, self.start_state, end, answer if answer is not None else self.answer,
-                      trajectory=self.trajectory, judge=judge)
+                      trajectory=self.trajectory, judge=judge, partial_credit=self.config.partial_credit)
 
     async def grade_if_done(self, answer: str | None = None):
         """The grade a `done` with `answer` would get if it were the next step, without taking it: the

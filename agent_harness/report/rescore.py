@@ -69,8 +69,9 @@ async def rescore_run(run: Path, tasks: dict[str, Task], runtime: Any, judge: An
             await env.reset(task=task, seed=int(row.get("sample", 0)))
             end = merge_end(env.start_state or {}, saved["state"])
             result = verify(task.verify, env.start_state, end, saved.get("answer"),
-                            trajectory=saved.get("trajectory"), judge=judge if task.verify.has_judge else None)
-            new = {**row, "reward": float(result.score), "passed": float(result.score) >= 1.0,
+                            trajectory=saved.get("trajectory"), judge=judge if task.verify.has_judge else None,
+                            partial_credit=bool(row.get("partial_credit")))  # as the run rewarded it
+            new = {**row, "reward": float(result.score), "passed": result.passed, "partial": result.partial,
                    "ungraded": result.status == "ungraded"}
             out.rows.append(new)
             if verdict(new) != verdict(row):

@@ -90,7 +90,11 @@ def ask_phone_update_contact(w: World, rng: random.Random):
                                   "expect": {"phone": phone, "mobile": contact["mobile"]},
                                   "name": "the answered number on the contact's Phone"}]),
                 scoped("mail", mail_part["unchanged_except"])
-                + scoped("crm", [allow_update("contacts", {"id": contact["id"]}, ["phone"])])),
+                + scoped("crm", [allow_update("contacts", {"id": contact["id"]}, ["phone"])]),
+                {"the answer asked for and come": scoped("mail", mail_part["checks"][:1]),
+                 "the number on the contact": scoped("crm", [{"table": "contacts", "where": {"id": contact["id"]},
+                                                               "expect": {"phone": phone, "mobile": contact["mobile"]},
+                                                               "name": "the answered number on the contact's Phone"}])}),
             "solution": gold,
             "near_misses": [steps(update=False), steps(field="Mobile"),
                             steps(who=other_p, c=contact, value=other_p["facts"]["phone"])],
@@ -167,7 +171,9 @@ def ask_headcount_order_lunch(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("food", food_checks),
                            scoped("mail", mail_part["unchanged_except"])
-                           + scoped("food", order_allow(s["id"], [it["id"]], 1, user_update("current_address_id")))),
+                           + scoped("food", order_allow(s["id"], [it["id"]], 1, user_update("current_address_id"))),
+                           {"the headcount asked for and come": scoped("mail", mail_part["checks"][:1]),
+                            "the lunch ordered for them": scoped("food", food_checks)}),
             "solution": gold,
             "near_misses": [steps(q=n + 1), steps(asked=False), ask(person["email"], subject, text) + [done()]],
             "adversarial": [

@@ -76,7 +76,10 @@ def case_escalate_reply(w: World, rng: random.Random):
                 + scoped("crm", [{"table": "cases", "where": {"id": case["id"]}, "expect": {"status": "Escalated"},
                                   "name": "the case escalated"}]),
                 scoped("mail", mail_part["unchanged_except"])
-                + scoped("crm", [allow_update("cases", {"id": case["id"]}, ["status"])])),
+                + scoped("crm", [allow_update("cases", {"id": case["id"]}, ["status"])]),
+                {"the case escalated": scoped("crm", [{"table": "cases", "where": {"id": case["id"]},
+                                                       "expect": {"status": "Escalated"}, "name": "the case escalated"}]),
+                 "the customer told": scoped("mail", mail_part["checks"][:1])}),
             "solution": gold,
             "near_misses": [steps(escalate=False), steps(reply=False), steps(number=other["case_number"])],
             "adversarial": [

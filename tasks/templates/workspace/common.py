@@ -66,10 +66,23 @@ def plan(solution: list[dict], *near_misses: list[dict]) -> dict[str, Any]:
     return {"solution": ended(solution), "near_misses": [ended(n) for n in near_misses]}
 
 
-def spec(checks: list[dict], allow: list[dict]) -> dict[str, Any]:
+def spec(checks: list[dict], allow: list[dict], milestones: dict[str, list[dict]] | None = None) -> dict[str, Any]:
     """A workspace verify spec: the checks, and `unchanged_except` over every app (what no allowance names, in any
-    app, must not change)."""
-    return {"checks": checks, "unchanged_except": allow}
+    app, must not change). `milestones`: the task's checkpoints for partial credit (grading.Checkpoint), each a name
+    and the checks of `checks` that reach it; the checks no milestone holds stay guards."""
+    out: dict[str, Any] = {"checks": checks, "unchanged_except": allow}
+    if milestones:
+        out["checkpoints"] = [{"name": name, "checks": [_label(c) for c in cs]} for name, cs in milestones.items()]
+    return out
+
+
+def _label(check: dict) -> str:
+    """A check's label as the verifier names it (its `name`, else one made from the check)."""
+    from pydantic import TypeAdapter
+
+    from grading.spec import Check
+
+    return TypeAdapter(Check).validate_python(check).label()
 
 
 __all__ = ["body", "calls", "done", "finish", "in_tab", "links", "plan", "scoped", "spec"]

@@ -86,7 +86,9 @@ def office_lunch_confirm(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec(scoped("food", food_checks) + scoped("mail", mail_part["checks"]),
                            scoped("food", order_allow(s["id"], [it["id"]], 1, user_update("current_address_id")))
-                           + scoped("mail", mail_part["unchanged_except"])),
+                           + scoped("mail", mail_part["unchanged_except"]),
+                           {"the lunch ordered to the office": scoped("food", food_checks),
+                            "the coworker told its number": scoped("mail", mail_part["checks"][:1])}),
             "solution": gold,
             "near_misses": [steps(sent=False), steps(ordered=False), steps(to_work=False)],
             "adversarial": [
