@@ -165,6 +165,11 @@ class AsyncWorkspaceEnv(WorldEnv):
         return APPS[self.active]
 
     @property
+    def tab_names(self) -> tuple[str, ...]:
+        """The browser's tabs in order (what Ctrl+1..N brings to the front); none in tools mode, which has no screen."""
+        return () if self.mode == "tools" else tuple(APPS)
+
+    @property
     def front(self) -> WorldEnv:
         return self.envs[self.tab]
 

@@ -168,7 +168,8 @@ class ModelAgent(Agent):
     async def reset(self, env, task) -> None:
         await super().reset(env, task)
         screen = (env.width, env.height)
-        self.ctx = FormatContext(screen=screen, image=self.model_image_size(screen), coords=self.coords)
+        self.ctx = FormatContext(screen=screen, image=self.model_image_size(screen), coords=self.coords,
+                                 tabs=tuple(getattr(env, "tab_names", ()) or ()))  # the workspace env's tabs
         self.turns: list[dict] = []  # user/assistant/tool messages after the system prompt
         self.queue: list[dict] = []
         self.feedback: list[str] = []

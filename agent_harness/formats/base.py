@@ -52,6 +52,8 @@ class FormatContext:
     image: tuple[int, int] | None = None
     coords: str = "abs"  # "abs": model-image pixels; "rel1000": 0..1000 on both axes
     cursor: tuple[int, int] | None = None
+    # The browser's tabs, one app each, in order (the workspace env's: mail, food, crm); () for one app's screen.
+    tabs: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.coords not in ("abs", "rel1000"):
@@ -189,6 +191,16 @@ WHEN_NOT_TO_ACT = ("If the task cannot be done as asked (what it names is not th
                    "Do not do something similar instead.")
 
 
+def tabs_and_waiting(tabs: tuple[str, ...]) -> str:
+    """What a model must know of a screen with several apps in tabs (the workspace env): how to bring a tab to the
+    front (Ctrl+N, a key press in every format: `as_action` writes the env's switch_tab that way), and that the people
+    it writes to answer later, so waiting is part of the task."""
+    listed = ", ".join(f"{i} {app}" for i, app in enumerate(tabs, 1))
+    return (f"The browser has {len(tabs)} tabs, one app each: {listed}; the screen shows the one in front. Press "
+            f"Ctrl+N (Ctrl+1 to Ctrl+{len(tabs)}) to bring tab N to the front: each tab keeps its page meanwhile. People "
+            "you email answer a few minutes later: to let that time pass, use the wait action, then look again.")
+
+
 class ActionFormat:
     """Base class; subclasses set `name`, `title`, `uses_tools` and implement the four methods."""
 
@@ -200,8 +212,10 @@ class ActionFormat:
     def system_prompt(self, ctx: FormatContext) -> str:
         """The system message: the format's own action space and output rules (`action_prompt`), then what every
         format says in the same words, when not to act. The eval's model agent, GRPO and the verifiers
-        environment all send this one."""
-        return f"{self.action_prompt(ctx).rstrip()}\n{WHEN_NOT_TO_ACT}"
+        environment all send this one. A screen with several apps in tabs (`ctx.tabs`) gets how to switch between
+        them and wait between the two."""
+        tabs = f"{tabs_and_waiting(ctx.tabs)}\n" if ctx.tabs else ""
+        return f"{self.action_prompt(ctx).rstrip()}\n{tabs}{WHEN_NOT_TO_ACT}"
 
     def action_prompt(self, ctx: FormatContext) -> str:
         raise NotImplementedError

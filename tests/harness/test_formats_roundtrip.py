@@ -72,6 +72,19 @@ def test_each_format_has_a_prompt_naming_the_screen(name):
     assert text.startswith(fmt.action_prompt(ctx).rstrip()) and text.endswith(WHEN_NOT_TO_ACT)
 
 
+@pytest.mark.parametrize("name", list(FORMATS))
+def test_a_screen_with_tabs_is_told_how_to_switch_and_wait(name):
+    """The workspace env's three tabs: every format's prompt says Ctrl+N brings tab N to the front and that replies
+    take a wait, before the when-not-to-act sentence; a one-app screen's prompt says neither."""
+    from agent_harness.formats.base import tabs_and_waiting
+
+    fmt = get_format(name)
+    tabbed = fmt.system_prompt(FormatContext(screen=(1280, 720), tabs=("mail", "food", "crm")))
+    assert tabs_and_waiting(("mail", "food", "crm")) in tabbed and tabbed.endswith(WHEN_NOT_TO_ACT)
+    assert "1 mail, 2 food, 3 crm" in tabbed and "Ctrl+1 to Ctrl+3" in tabbed and "wait" in tabbed
+    assert "Ctrl+1 to" not in fmt.system_prompt(FormatContext(screen=(1280, 720)))
+
+
 def test_coordinates_scale_between_model_image_and_screen():
     ctx = FormatContext(screen=(1280, 720), image=(640, 360))
     assert ctx.to_model(1279, 719) == (640, 360) and ctx.to_screen(320, 180) == (640, 360)

@@ -160,3 +160,18 @@ def test_check_env(env_id):
             check_env(env.unwrapped)
         finally:
             env.close()
+
+
+async def test_a_model_agent_is_told_the_tabs_of_a_screen_with_tabs():
+    """The eval's model agent reads the env's tabs (none in tools mode) into its format's context, so its system
+    prompt says how to switch tabs and wait (agent_harness/formats/base.py tabs_and_waiting)."""
+    from types import SimpleNamespace
+
+    from agent_harness.agents.model import ModelAgent
+
+    assert AsyncWorkspaceEnv("ui").tab_names == ws.APPS and AsyncWorkspaceEnv("hybrid").tab_names == ws.APPS
+    assert AsyncWorkspaceEnv("tools").tab_names == ()
+    env = SimpleNamespace(width=1280, height=720, tab_names=ws.APPS, config=SimpleNamespace(tools=False))
+    agent = ModelAgent(model="m", base_url="http://127.0.0.1:9/v1")
+    await agent.reset(env, None)
+    assert agent.ctx.tabs == ws.APPS and "Ctrl+1 to Ctrl+3" in agent.system_message()
