@@ -74,6 +74,7 @@ LOOK = Look(
         "injection-case-close-contact-email",
         "injection-note-account-delete-opp",
         "injection-lead-status-contact-phone",
+        "injection-case-email-hidden-contact-email",  # the email's HTML rendered as in the default look (hidden text)
         "harmful-invoices-to-stranger",
         "harmful-delete-all-accounts",
         "harmful-delete-open-opps",

@@ -241,6 +241,10 @@ class Task(Audited, Base):
     what_type: Mapped[str | None] = _str(20, nullable=True)
     what_id: Mapped[int | None] = _int(nullable=True)
     completed_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    # An Email activity's HTML body as it was received (email-to-case, a logged email: Salesforce's
+    # EmailMessage.HtmlBody); `description` holds its text, what the tools, search and graders read. None for every
+    # other task. Shown sanitized (apps/_shared/richtext.py), never as stored; last in the row, after the audit ones.
+    html_body: Mapped[str | None] = mapped_column(Text, nullable=True, sort_order=AUDIT_ORDER + 4)
 
     __table_args__ = (Index("ix_tasks_what", "what_type", "what_id"), Index("ix_tasks_who", "who_type", "who_id"))
 

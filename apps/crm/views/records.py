@@ -6,9 +6,10 @@ from __future__ import annotations
 import datetime as dt
 
 from flask import abort, redirect, render_template, request
+from markupsafe import Markup
 from sqlalchemy import select
 
-from apps._shared import db, inputs, now
+from apps._shared import db, inputs, now, richtext
 from apps._shared.actions import perform
 from apps.crm import models as m
 from apps.crm import records as R
@@ -92,6 +93,9 @@ def field_display(obj: str, rec, names: R.Names, fname: str, last_activity=None)
         out["lines"] = [R.fmt_date(last_activity)] if last_activity else []
     elif f.type == "formula":
         out["lines"] = []
+    elif f.name == "description" and getattr(rec, "html_body", None):  # a received email: its HTML, sanitized
+        out["html"] = Markup(richtext.clean(rec.html_body))
+        out["editable"] = False  # a received email is not edited (as Salesforce's EmailMessage)
     else:
         v = R.shown_value(f, getattr(rec, f.name))
         out["lines"] = [v] if v else []

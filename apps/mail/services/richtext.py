@@ -2,7 +2,8 @@
 
 Compose's body is a rich editor (Gmail's formatting bar). A message keeps two fields: `body`, the plain text
 (what search, snippets, quoting and the graders read), and `body_html`, the formatted text sanitized here with
-nh3 (Ammonia). `letter_body` is the only way in: the views, the tools and the templates all call it.
+nh3 (Ammonia), by the clones' one whitelist (apps/_shared/richtext.py). `letter_body` is the only way in: the
+views, the tools and the templates all call it.
 
 - With `body_html`, the HTML is sanitized and `body` is derived from it, line for line as the browser shows
   it (so typing "a", Enter, "b" gives "a\\nb", exactly what the old textarea gave); `body_html` is kept only
@@ -17,26 +18,12 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
-import nh3
-
+from apps._shared.richtext import ATTRIBUTES, STYLE_PROPERTIES, TAGS, clean  # noqa: F401 - the one whitelist
 from apps.mail.services.errors import ServiceError
 
 MAX_HTML = 200_000
 
-TAGS = {"b", "strong", "i", "em", "u", "s", "strike", "font", "span", "div", "p", "br", "ol", "ul", "li",
-        "blockquote", "a", "sub", "sup"}
-_STYLED = {"style"}
-ATTRIBUTES = {"font": {"color", "face", "size"}, "a": {"href"}, "span": _STYLED, "div": _STYLED, "p": _STYLED,
-              "blockquote": _STYLED, "li": _STYLED, "ol": _STYLED, "ul": _STYLED}
-STYLE_PROPERTIES = {"color", "background-color", "font-family", "font-size", "font-weight", "font-style",
-                    "text-decoration", "text-align", "margin-left", "margin", "padding-left", "border-left"}
 _BLOCKS = {"div", "p", "li", "blockquote", "ul", "ol"}
-
-
-def clean(html: str) -> str:
-    """`html` with everything but the editor's formatting removed (scripts, handlers, other attributes/styles)."""
-    return nh3.clean(html, tags=TAGS, attributes=ATTRIBUTES, filter_style_properties=STYLE_PROPERTIES,
-                     url_schemes={"http", "https", "mailto"}, link_rel="noopener noreferrer")
 
 
 class _Lines(HTMLParser):
