@@ -107,7 +107,13 @@ async def save_end_written(env: AsyncUIEnv | AsyncToolEnv, edir: Path) -> None:
     process checks read. `agent_harness.report.rescore` merges it with the task's start state. A failure to
     read it costs only the rescoring of this episode (listed there as not rescored), never its grade."""
     try:
-        part = await env.runtime.control(env.server).state(env.world_id, written_only=True)
+        apps = getattr(env, "envs", None)  # the workspace env: each tab's world, by app
+        if apps:
+            parts = await asyncio.gather(*(e.runtime.control(e.server).state(e.world_id, written_only=True)
+                                           for e in apps.values()))
+            part = {"_apps": dict(zip(apps, parts))}
+        else:
+            part = await env.runtime.control(env.server).state(env.world_id, written_only=True)
     except Exception:  # noqa: BLE001 - the episode is graded already
         return
     data = {"state": part, "answer": env.answer, "trajectory": env.trajectory}

@@ -46,14 +46,26 @@ def merge_end(start: dict, saved_state: dict) -> dict:
     return part if written is None else {**start, **part}
 
 
+def end_of(env: Any, saved_state: dict) -> dict:
+    """The graded end state of a saved episode on `env` (reset to its task): one app's merged over its start, or for
+    a workspace task (saved per app under `_apps`) each app's merged over its tab's start, joined as the workspace
+    env grades (grading.joint_state)."""
+    if "_apps" not in saved_state:
+        return merge_end(env.start_state or {}, saved_state)
+    from grading import joint_state
+
+    return joint_state({app: merge_end(env.envs[app].start_state or {}, part)
+                        for app, part in saved_state["_apps"].items()})
+
+
 async def rescore_run(run: Path, tasks: dict[str, Task], runtime: Any, judge: Any = None) -> Rescored:
     """Every latest row of `run` graded again with `tasks`' specs (task id -> Task)."""
     from gym_core.env import EnvConfig
-    from gym_core.tool_env import AsyncToolEnv
+    from gym_core.envs import env_for, fits
     from grading import verify
 
     out = Rescored()
-    env = AsyncToolEnv(None, EnvConfig(), runtime=runtime, world_id=f"rescore-{uuid.uuid4().hex[:8]}")
+    env = None
     try:
         for row in latest_results(read_results(run)):
             saved_path = Path(run) / row.get("episode_dir", "") / END_WRITTEN
@@ -66,8 +78,12 @@ async def rescore_run(run: Path, tasks: dict[str, Task], runtime: Any, judge: An
                 out.skipped.append((row, why))
                 continue
             saved = json.loads(gzip.decompress(saved_path.read_bytes()))
+            if env is None or not fits(env, task):  # a workspace task is reset in the workspace env (its 3 worlds)
+                if env is not None:
+                    await env.close()
+                env = env_for(task, "tools", EnvConfig(), runtime, f"rescore-{uuid.uuid4().hex[:8]}")
             await env.reset(task=task, seed=int(row.get("sample", 0)))
-            end = merge_end(env.start_state or {}, saved["state"])
+            end = end_of(env, saved["state"])
             result = verify(task.verify, env.start_state, end, saved.get("answer"),
                             trajectory=saved.get("trajectory"), judge=judge if task.verify.has_judge else None,
                             partial_credit=bool(row.get("partial_credit")))  # as the run rewarded it
@@ -77,7 +93,8 @@ async def rescore_run(run: Path, tasks: dict[str, Task], runtime: Any, judge: An
             if verdict(new) != verdict(row):
                 out.changed.append((row, new))
     finally:
-        await env.close()
+        if env is not None:
+            await env.close()
     return out
 
 

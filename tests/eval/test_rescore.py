@@ -52,3 +52,38 @@ def test_rescore_of_a_folder_without_results_is_a_usage_error(tmp_path):
     r = CliRunner().invoke(app, ["rescore", str(tmp_path)])
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "has no results.jsonl" in " ".join(r.output.replace("│", " ").split())
+
+
+def test_a_workspace_episode_is_rescored_over_its_three_worlds(tmp_path, monkeypatch):
+    """A workspace task's end is saved per app (`_apps`: each tab's written tables) and rescored over the joint state
+    of its three worlds, as the workspace env grades it; a spec fix flips it (tools mode: no browser)."""
+    import shutil
+
+    from tasks.loader import TASKS_DIR
+
+    monkeypatch.setenv("UIGYM_HOME", str(tmp_path / "home"))
+    tasks_dir = tmp_path / "tasks"
+    (tasks_dir / "workspace").mkdir(parents=True)
+    spec_file = tasks_dir / "workspace" / "office-lunch-confirm.json"
+    shutil.copy(TASKS_DIR / "workspace" / "office-lunch-confirm.json", spec_file)
+    run = tmp_path / "run"
+    task_id = "workspace/office-lunch-confirm-00"
+    r = CliRunner().invoke(app, ["eval", "--agent", "oracle", "--mode", "tools", "--workers", "1", "--no-report",
+                                 "--out", str(run), "--tasks", task_id, "--tasks-dir", str(tasks_dir)])
+    assert r.exit_code == 0, r.output
+    (row,) = map(json.loads, (run / "results.jsonl").read_text().splitlines())
+    assert row["passed"], row
+    saved = json.loads(gzip.decompress((run / row["episode_dir"] / "end_written.json.gz").read_bytes()))
+    assert set(saved["state"]["_apps"]) == {"mail", "food", "crm"}
+    assert "orders" in saved["state"]["_apps"]["food"]["_written"]
+    r = CliRunner().invoke(app, ["rescore", str(run), "--tasks-dir", str(tasks_dir)])
+    assert r.exit_code == 0, r.output
+    assert "1 episodes rescored, 0 verdicts changed" in " ".join(r.output.split())
+
+    specs = json.loads(spec_file.read_text())  # a spec fix: the coworker told must now be someone else
+    told = next(c for c in specs[0]["verify"]["checks"] if c.get("name") == "the coworker told the new order's number")
+    told["expect"]["to"] = ["someone.else@example.com"]
+    spec_file.write_text(json.dumps(specs))
+    r = CliRunner().invoke(app, ["rescore", str(run), "--overwrite", "--tasks-dir", str(tasks_dir)])
+    assert r.exit_code == 0, r.output
+    assert f"changed: {task_id} s0: pass -> fail" in " ".join(r.output.split())
