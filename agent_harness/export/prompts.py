@@ -39,8 +39,9 @@ def _run_sync(coro) -> Any:
 
 
 class _Screen:
-    def __init__(self, width: int, height: int):
+    def __init__(self, width: int, height: int, tabs: tuple[str, ...] = ()):
         self.width, self.height = width, height
+        self.tab_names = tabs  # the workspace env's tabs, read by the model agent into its format's context
         self.last_png = None
 
 
@@ -56,12 +57,12 @@ class EpisodePrompter:
     def __init__(self, fmt: str, screen: tuple[int, int], image: tuple[int, int] | None = None, *,
                  max_pixels: int | None = None, coords: str = "abs", history_images: int = 3,
                  history_turns: int | None = None, include_url: bool = True, system_prompt: str | None = None,
-                 tool_screenshots: bool = False):
+                 tool_screenshots: bool = False, tabs: tuple[str, ...] = ()):
         self.agent = _OfflineAgent(base_url="http://offline.invalid/v1", model="sft", format=fmt, coords=coords,
                                    image_size=image, max_pixels=max_pixels, history_images=history_images,
                                    history_turns=history_turns, include_url=include_url, system_prompt=system_prompt,
                                    tool_screenshots=tool_screenshots)
-        _run_sync(self.agent.reset(_Screen(*screen), None))
+        _run_sync(self.agent.reset(_Screen(*screen, tabs=tuple(tabs)), None))
         self.ctx: FormatContext = self.agent.ctx
         self.format = self.agent.format
         self._calls = 0

@@ -33,7 +33,7 @@ from agent_harness.export.tool_samples import tool_episode_samples
 from agent_harness.formats import ParseError, Rendered, RenderError, Reply
 from agent_harness.results import latest_results, read_results
 from agent_harness.trajectory import Trajectory
-from gym_core.actions import ActionError, action_to_dict, parse_action
+from gym_core.actions import WORKSPACE_ACTION_TYPES, ActionError, action_to_dict, parse_action
 
 
 @dataclass
@@ -142,11 +142,22 @@ def assign_splits(rows: list[dict], mode: str = "auto", test_fraction: float = 0
 
 # ----------------------------------------------------------------------------- targets
 
+def _tabs(row: dict) -> tuple[str, ...]:
+    """The tabs of the episode's screen: the workspace env's apps for a workspace episode (its prompt tells the model
+    how to switch them, as the eval's did), none for one app's."""
+    if row.get("app") != "workspace" or row.get("mode") == "tools":
+        return ()
+    from seed_data.workspace import APPS
+
+    return tuple(APPS)
+
+
 def target_for(fmt, action: Any, ctx) -> tuple[Rendered, list[dict]]:
     """The action written in the format, and the uigym actions the harness parses back from that text.
 
-    A drag along a path becomes a drag between its ends in formats that only know two points."""
-    a = action_to_dict(parse_action(action))
+    A drag along a path becomes a drag between its ends in formats that only know two points. A tab switch (a
+    workspace episode's) is written as the Ctrl+N chord every format can press (formats/base.py as_action)."""
+    a = action_to_dict(parse_action(action, WORKSPACE_ACTION_TYPES["ui"]))
     try:
         rendered = fmt.render(a, ctx)
     except RenderError:
@@ -210,7 +221,8 @@ def episode_samples(ep: Episode, cfg: ExportConfig, images: _Images, stats: Expo
     screen = (int(traj.viewport[0]), int(traj.viewport[1]))
     prompter = EpisodePrompter(cfg.format, screen, cfg.image_size, max_pixels=cfg.max_pixels, coords=cfg.coords,
                                history_images=cfg.history, history_turns=cfg.history_turns,
-                               include_url=cfg.include_url, tool_screenshots=cfg.tool_screenshots)
+                               include_url=cfg.include_url, tool_screenshots=cfg.tool_screenshots,
+                               tabs=_tabs(ep.row))
     fmt, ctx = prompter.format, prompter.ctx
     tools = prompter.tools()
     tools_json = json.dumps(tools, ensure_ascii=False) if tools else ""
