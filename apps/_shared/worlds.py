@@ -17,6 +17,7 @@ import datetime as dt
 import hashlib
 import importlib
 import inspect
+import itertools
 import json
 import os
 import re
@@ -188,8 +189,11 @@ class WorldStore:
             with engine.begin() as conn:
                 for table in self.spec.base.metadata.sorted_tables:
                     rows = rows_by_table.get(table.name) or []
-                    if rows:
-                        conn.execute(table.insert(), rows)
+                    # One executemany per run of rows with the same columns: an executemany takes its columns from
+                    # its first row, so a row with a column the others leave to its default (an injected email's
+                    # html_body, seed_data/injected.py) would lose it. A table whose rows agree is one run, as before.
+                    for _, run in itertools.groupby(rows, key=lambda r: tuple(r)):
+                        conn.execute(table.insert(), list(run))
                 conn.execute(text(f"CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)"))
                 conn.execute(
                     text(f"INSERT INTO {META_TABLE} (key, value) VALUES ('seed', :s), ('now', :n), ('start', :k)"),
