@@ -22,6 +22,19 @@ SYSTEM = ("You operate the {app} app through its tools, for a user. Use the tool
           "make the change the task asks for; ids come from the search and list tools. Make exactly the changes "
           "asked for, nothing else. When the task is complete, call `done` (with `answer` set to just the value "
           "asked for, if the task asks a question). ") + WHEN_NOT_TO_ACT.replace("{", "{{").replace("}", "}}")
+# The workspace env's tool list (gym_core/workspace_env.py): three apps' tools, app-prefixed, and `wait`.
+WORKSPACE_SYSTEM = ("You operate three apps of one workspace through their tools, for a user: mail, food (Forkful) and "
+                    "crm, each tool named <app>_<tool> (mail_send_email, crm_update_record, ...); the same people are "
+                    "in all three. Use the tools to find what you need and to make the changes the task asks for; ids "
+                    "come from the search and list tools, each app's its own. People you email answer a few minutes "
+                    "later: call `wait` to let that time pass, then read the reply. Make exactly the changes asked "
+                    "for, nothing else, in the app the task names. When the task is complete, call `done` (with "
+                    "`answer` set to just the value asked for, if the task asks a question). ") + WHEN_NOT_TO_ACT
+
+
+def system_for(app: str) -> str:
+    """The tool-mode system prompt for `app`'s tools, or the workspace's three apps' (app "workspace")."""
+    return WORKSPACE_SYSTEM if app == "workspace" else SYSTEM.format(app=app)
 
 
 # What a `done` call's result says where a conversation goes on after it: TRL's tool loop (GRPO in tool mode)
@@ -47,7 +60,7 @@ class ToolModelAgent(ModelAgent):
         self.env = env
         self.task = task
         self.tools: list[dict] = await env.tools()
-        self.app = env.server.app if env.server else (task.app if task else "")
+        self.app = env.server.app if getattr(env, "server", None) else (task.app if task else "")
         self.turns: list[dict] = [{"role": "user", "content": task.goal if task else "Explore the app."}]
         self.queue: list[tuple[str, dict]] = []  # (call id, action) still to play from the last reply
         self.pending: str | None = None  # the call whose result the next observation holds
@@ -60,7 +73,7 @@ class ToolModelAgent(ModelAgent):
             self.model = await self._default_model()
 
     def system_message(self) -> str:
-        return self.system_prompt_override or SYSTEM.format(app=self.app)
+        return self.system_prompt_override or system_for(self.app)
 
     def _answer_pending(self, obs: dict) -> None:
         if self.pending is None:

@@ -14,7 +14,7 @@ import json
 from typing import Iterator
 
 from agent_harness.agents.model import tool_result_text
-from agent_harness.agents.tool_model import SYSTEM, TASK_FINISHED, tool_result_message
+from agent_harness.agents.tool_model import TASK_FINISHED, system_for, tool_result_message
 from agent_harness.export.prompts import to_dataset_messages
 
 
@@ -53,7 +53,7 @@ def tool_episode_samples(ep, meta: dict, stats, keep_failed_actions: bool = Fals
     what follows `done` writes another call there (the SFT model of the README's run J did, 29 times in 30)."""
     traj = ep.traj
     app = meta.get("app") or ""
-    messages: list[dict] = [{"role": "system", "content": SYSTEM.format(app=app)}, {"role": "user", "content": traj.goal}]
+    messages: list[dict] = [{"role": "system", "content": system_for(app)}, {"role": "user", "content": traj.goal}]
     tools_json = json.dumps(traj.tools, ensure_ascii=False) if traj.tools else ""
     for s in traj.steps:
         cid = f"call_{s.step}"

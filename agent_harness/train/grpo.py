@@ -299,7 +299,7 @@ def make_trainer_class():
 def tool_episode(tasks, app_modules: dict[str, str] | None = None) -> tuple[type, str, list[dict]]:
     """Tool mode: the environment class of the tasks' one app, its system prompt and its OpenAI tool list
     (the list UIGymGRPOTrainer shows the model; the class's methods run the calls)."""
-    from agent_harness.agents.tool_model import SYSTEM
+    from agent_harness.agents.tool_model import system_for
     from agent_harness.train.tool_env import app_tools, tool_env_class
     from gym_core.world_env import DONE_TOOL
 
@@ -307,16 +307,13 @@ def tool_episode(tasks, app_modules: dict[str, str] | None = None) -> tuple[type
     if len(apps) != 1:
         raise ValueError(f"tool-mode GRPO trains on one app's tools at a time; these tasks are of {', '.join(apps)} "
                          "(narrow --tasks, e.g. 'mail/*')")
-    if apps[0] == "workspace" and "workspace" not in (app_modules or {}):
-        raise ValueError("GRPO does not train on workspace (cross-app) tasks yet: its episodes run in one app's "
-                         "tool env (README \"The workspace env\"); narrow --tasks to one app, e.g. 'mail/*'")
     missing = [t.id for t in tasks if t.tools is None or not t.tools.solution]
     if missing:
         raise ValueError(f"{len(missing)} task(s) cannot be done through tools (no tool solution), e.g. {missing[0]}")
     listed = app_tools(apps[0], (app_modules or {}).get(apps[0]))
     tools = [{"type": "function", "function": {"name": t["name"], "description": t["description"],
                                                "parameters": t["input_schema"]}} for t in listed] + [DONE_TOOL]
-    return tool_env_class(apps[0], listed), SYSTEM.format(app=apps[0]), tools
+    return tool_env_class(apps[0], listed), system_for(apps[0]), tools
 
 
 def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list | None = None):
@@ -331,6 +328,9 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
     tasks = select_tasks(cfg, cfg.tasks, cfg.split)
     if not tasks:
         raise ValueError(f"no task matches {cfg.tasks!r}" + (f" in split {cfg.split!r}" if cfg.split else ""))
+    if cfg.mode != "tools" and any(t.app == "workspace" for t in tasks):
+        raise ValueError("screen-mode GRPO plays one app's screen; the workspace's cross-app tasks train in tool mode "
+                         "(--mode tools), where the policy gets the three apps' tools")
     processor = processor or load_processor(cfg.model)
     settings = env_settings(cfg, processor)
     if cfg.mode == "tools":

@@ -44,9 +44,18 @@ def _py_type(schema: dict) -> Any:
 
 def app_tools(app: str, module: str | None = None) -> list[dict]:
     """The app's tools as {name, description, input_schema} (apps/<app>/tools.py; or those of `module`, a
-    clone served under the app's name)."""
+    clone served under the app's name). "workspace": the three apps' tools as the workspace env lists them (each
+    `<app>_<tool>`, its description marked with its app), then `wait`."""
     from apps import load_app_module
 
+    if app == "workspace" and module is None:
+        from gym_core.workspace_env import TOOL_SEP, WAIT_TOOL
+        from seed_data.workspace import APPS
+
+        out = [{**t, "name": f"{a}{TOOL_SEP}{t['name']}", "description": f"({a}) {t['description']}"}
+               for a in APPS for t in app_tools(a)]
+        wait = WAIT_TOOL["function"]
+        return out + [{"name": wait["name"], "description": wait["description"], "input_schema": wait["parameters"]}]
     module = load_app_module(module or app).SPEC.tools
     if not module:
         raise ValueError(f"the {app} app has no tools")
@@ -82,8 +91,15 @@ class ToolEpisodeEnv(RolloutEnv):
     def reset(self, **row: Any) -> str:
         """Start the row's task; returns its goal (the first user turn)."""
         s = self._settings
-        task = self._begin(row, lambda t, n: AsyncToolEnv(t.app, EnvConfig(max_steps=n, family=s.family),
-                                                          runtime=_runtime(s)))
+
+        def make(t, n):
+            if t.app == "workspace":  # the three worlds of the workspace family, one tool list (app-prefixed)
+                from gym_core.workspace_env import AsyncWorkspaceEnv
+
+                return AsyncWorkspaceEnv("tools", EnvConfig(max_steps=n), runtime=_runtime(s))
+            return AsyncToolEnv(t.app, EnvConfig(max_steps=n, family=s.family), runtime=_runtime(s))
+
+        task = self._begin(row, make)
         if task.app != self.app:
             raise ValueError(f"this environment has the {self.app} tools; task {task.id} is a {task.app} task")
         self._run(self._env.reset(task=task))

@@ -29,12 +29,12 @@ TAGS = ("</tool_call>", "<|im_end|>")
 
 def sft_row(app: str, goal: str, tools: list[dict], action: dict) -> dict:
     """The SFT row `export sft` writes for `action` as the first call of an episode (tool_samples)."""
-    from agent_harness.agents.tool_model import SYSTEM
+    from agent_harness.agents.tool_model import system_for
     from agent_harness.export.prompts import to_dataset_messages
     from agent_harness.export.tool_samples import _call
 
     call = _call(action, "call_1")
-    prompt = [{"role": "system", "content": SYSTEM.format(app=app)}, {"role": "user", "content": goal}]
+    prompt = [{"role": "system", "content": system_for(app)}, {"role": "user", "content": goal}]
     return {"prompt": to_dataset_messages(prompt),
             "completion": to_dataset_messages([{"role": "assistant", "content": "", "tool_calls": [call]}]),
             "tools": json.dumps(tools, ensure_ascii=False)}
@@ -65,23 +65,49 @@ def as_call(action: dict) -> dict:
 
 @lru_cache(maxsize=1)
 def bundled_calls() -> list[tuple[str, str, dict]]:
-    """(app, goal, action) for every call of every bundled single-app task's tool plan (GRPO trains on one app's
-    tools; the workspace's cross-app tasks are not in GRPO yet: grpo.tool_episode refuses them, tested below)."""
+    """(app, goal, action) for every call of every bundled task's tool plan, the workspace's cross-app ones among them
+    (GRPO trains on one app's tools at a time, or on the workspace's three apps' list)."""
     from agent_harness.agents.tool_oracle import call_to_action
     from tasks import load_tasks
 
     return [(t.app, t.goal, call_to_action(c)) for t in load_tasks() if t.tools and t.tools.solution
-            and t.app != "workspace" for c in t.tools.solution]
+            for c in t.tools.solution]
 
 
-def test_grpo_refuses_workspace_tasks_with_the_reason():
-    from agent_harness.train.grpo import tool_episode
+def test_grpo_trains_on_workspace_tasks_with_the_workspace_envs_tool_list():
+    """Tool-mode GRPO on the workspace's cross-app tasks: the policy is shown the three apps' tools, app-prefixed, then
+    wait and done, and its system prompt says so; a rollout of a task's gold plan through the environment class's
+    methods (what TRL calls) plays in the workspace's three worlds and is rewarded 1, one stopped halfway 0."""
+    from agent_harness.train.env import EnvSettings, close_runtimes
+    from agent_harness.train.grpo import task_rows, tool_episode
     from tasks import load_tasks
 
     workspace = [t for t in load_tasks() if t.app == "workspace"]
     assert workspace, "the bundled workspace tasks"
-    with pytest.raises(ValueError, match="workspace"):
-        tool_episode(workspace)
+    env_class, system, tools = tool_episode(workspace)
+    names = [t["function"]["name"] for t in tools]
+    assert {"mail_send_email", "crm_update_record", "food_place_order", "wait", "done"} <= set(names)
+    assert names[-2:] == ["wait", "done"] and all(n.split("_", 1)[0] in ("mail", "food", "crm") for n in names[:-2])
+    assert all(callable(getattr(env_class, n)) for n in names) and "mail, food (Forkful) and crm" in system
+    from agent_harness.train.config import GRPORunConfig
+    from agent_harness.train.grpo import build_grpo
+
+    with pytest.raises(ValueError, match="--mode tools"):  # the screen's GRPO plays one app: refused, with the way
+        build_grpo(GRPORunConfig(model="no-model-loaded", out="unused", tasks="workspace/*", split=None, mode="ui"))
+    task = next(t for t in workspace if t.id == "workspace/office-lunch-confirm-00")
+    row = task_rows([task], system)[0]
+    try:
+        for plan, reward in ((task.tools.solution, 1.0), (task.tools.near_misses[0], 0.0)):
+            env = env_class(EnvSettings())
+            try:
+                assert env.reset(**row) == task.goal
+                for call in plan:
+                    assert not getattr(env, call.tool)(**call.args).startswith("Error"), call
+                assert env.get_reward() == reward
+            finally:
+                env._close()
+    finally:
+        close_runtimes()
 
 
 @lru_cache(maxsize=None)
