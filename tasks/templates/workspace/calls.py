@@ -79,7 +79,9 @@ def log_call_email_recap(w: World, rng: random.Random):
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("crm", crm_checks),
                            scoped("mail", mail_part["unchanged_except"])
                            + scoped("crm", [{"table": "tasks", "ops": ["create"],
-                                             "where": {"who_type": "Contact", "who_id": c["id"]}, "max": 1}])),
+                                             "where": {"who_type": "Contact", "who_id": c["id"]}, "max": 1}]),
+                           {"the call logged": scoped("crm", crm_checks),
+                            "the recap emailed": scoped("mail", mail_part["checks"][:1])}),
             "solution": gold,
             "near_misses": [steps(sent=False), steps(logged=False), steps(who=other)],
             "adversarial": [

@@ -86,7 +86,9 @@ def deal_stage_email_contact(w: World, rng: random.Random):
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("crm", crm_checks),
                            scoped("mail", mail_part["unchanged_except"])
                            + scoped("crm", [allow_update("opportunities", {"id": o["id"]},
-                                                         ["stage", "probability", "forecast_category"])])),
+                                                         ["stage", "probability", "forecast_category"])]),
+                           {"the deal moved to Negotiation": scoped("crm", crm_checks),
+                            "the primary contact told": scoped("mail", mail_part["checks"][:1])}),
             "solution": gold,
             "near_misses": [steps(sent=False), steps(moved=False), steps(stage="Proposal" if o["stage"] != "Proposal"
                                                                           else "Closed Won")],

@@ -80,7 +80,9 @@ def todays_task_email_contact(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("crm", crm_checks),
                            scoped("mail", mail_part["unchanged_except"])
-                           + scoped("crm", [allow_update("tasks", {"id": t["id"]}, ["status", "completed_at"])])),
+                           + scoped("crm", [allow_update("tasks", {"id": t["id"]}, ["status", "completed_at"])]),
+                           {"the contact emailed": scoped("mail", mail_part["checks"][:1]),
+                            "the task ticked off": scoped("crm", crm_checks)}),
             "solution": gold,
             "near_misses": [steps(ticked=None), steps(sent=False), steps(to=oc["email"].lower())],
             "adversarial": [

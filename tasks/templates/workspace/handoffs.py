@@ -81,7 +81,9 @@ def case_handoff_email(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("crm", crm_checks),
                            scoped("mail", mail_part["unchanged_except"])
-                           + scoped("crm", [allow_update("cases", {"id": case["id"]}, ["owner_id"])])),
+                           + scoped("crm", [allow_update("cases", {"id": case["id"]}, ["owner_id"])]),
+                           {"the case given to the coworker": scoped("crm", crm_checks),
+                            "the coworker told": scoped("mail", mail_part["checks"][:2])}),
             "solution": gold,
             "near_misses": [steps(sent=False), steps(given=False), steps(owner=wrong_mate)],
             "adversarial": [

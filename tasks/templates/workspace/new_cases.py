@@ -85,7 +85,9 @@ def phoned_case_email_number(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("crm", crm_checks),
                            scoped("mail", mail_part["unchanged_except"])
-                           + scoped("crm", [allow_create("cases", {"contact_id": c["id"], "account_id": acc["id"]})])),
+                           + scoped("crm", [allow_create("cases", {"contact_id": c["id"], "account_id": acc["id"]})]),
+                           {"the case opened": scoped("crm", crm_checks),
+                            "the client told its number": scoped("mail", mail_part["checks"][:1])}),
             "solution": gold,
             "near_misses": [steps(sent=False), steps(opened=False), steps(priority="Medium")],
             "adversarial": [

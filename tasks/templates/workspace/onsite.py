@@ -83,7 +83,9 @@ def ask_diet_account_note(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("crm", crm_checks),
                            scoped("mail", mail_part["unchanged_except"])
-                           + scoped("crm", [allow_create("notes", {"parent_type": "Account", "parent_id": acc["id"]})])),
+                           + scoped("crm", [allow_create("notes", {"parent_type": "Account", "parent_id": acc["id"]})]),
+                           {"the answer asked for and come": scoped("mail", mail_part["checks"][:1]),
+                            "the answer noted on the account": scoped("crm", crm_checks)}),
             "solution": gold,
             "near_misses": [steps(noted=False), steps(body=None), steps(who=other_p, body=other_p["facts"]["diet"])],
             "adversarial": [

@@ -85,7 +85,9 @@ def ask_po_opportunity(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("crm", crm_checks),
                            scoped("mail", mail_part["unchanged_except"])
-                           + scoped("crm", [allow_update("opportunities", {"id": opp["id"]}, ["next_step"])])),
+                           + scoped("crm", [allow_update("opportunities", {"id": opp["id"]}, ["next_step"])]),
+                           {"the PO number asked for and come": scoped("mail", mail_part["checks"][:1]),
+                            "the PO number on the deal": scoped("crm", crm_checks)}),
             "solution": gold,
             "near_misses": [steps(update=False), steps(field="Description"),
                             steps(who=other_p, value=other_p["facts"]["po_number"])],

@@ -96,7 +96,9 @@ def ask_time_schedule_lunch(w: World, rng: random.Random):
             "start_path": "/inbox",
             "verify": spec(scoped("mail", mail_part["checks"]) + scoped("food", food_checks),
                            scoped("mail", mail_part["unchanged_except"])
-                           + scoped("food", order_allow(s["id"], [it["id"]], 1, user_update("current_address_id")))),
+                           + scoped("food", order_allow(s["id"], [it["id"]], 1, user_update("current_address_id"))),
+                           {"the time asked for and come": scoped("mail", mail_part["checks"][:1]),
+                            "the lunch scheduled for then": scoped("food", food_checks)}),
             "solution": gold,
             "near_misses": [steps(when=slot + dt.timedelta(minutes=30)), steps(when=None), steps(ordered=False)],
             "adversarial": [
