@@ -24,7 +24,8 @@ APPS = ("mail", "food", "crm")
 
 
 def sample_tasks():
-    return [select_tasks("*", app=app)[0] for app in APPS]
+    """Each app's first task, and the workspace's first (its tab switches written as the format's Ctrl+N)."""
+    return [select_tasks("*", app=app)[0] for app in (*APPS, "workspace")]
 
 
 @pytest.fixture
@@ -66,7 +67,7 @@ async def test_oracle_actions_as_replies_earn_1_on_every_app(tmp_path, cleanup):
         {t.id: (True, 0.0, True) for t in tasks}
 
 
-@pytest.mark.parametrize("app", APPS)
+@pytest.mark.parametrize("app", [*APPS, "workspace"])  # the workspace: its three apps' tools, app-prefixed
 async def test_tool_plans_as_function_calls_earn_1_in_tools_mode(tmp_path, cleanup, app):
     """Tools mode on a clone: its first task's tool plan, one call per turn, as the model's function calls:
     1.0 from the verifier, as `uigym eval --mode tools` gives the same replies. Skipped for an app whose

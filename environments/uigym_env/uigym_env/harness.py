@@ -19,6 +19,7 @@ import contextlib
 import json
 import logging
 import tempfile
+import uuid
 import weakref
 from pathlib import Path
 from typing import Any, Literal
@@ -112,8 +113,8 @@ class UIGymHarness(vf.Harness[UIGymHarnessConfig]):
                      ) -> vf.ProgramResult:
         from agent_harness.episode import run_episode
         from agent_harness.trajectory import Trajectory
-        from gym_core.env import AsyncUIEnv, EnvConfig
-        from gym_core.tool_env import AsyncToolEnv
+        from gym_core.env import EnvConfig
+        from gym_core.envs import env_for
         from tasks import Task
 
         c = self.config
@@ -124,7 +125,8 @@ class UIGymHarness(vf.Harness[UIGymHarnessConfig]):
         task = Task.model_validate(data.task)
         env_config = EnvConfig(max_steps=min(task.max_steps, c.max_turns) if c.max_turns else None)
         rt = uigym_runtime(c)
-        env = (AsyncToolEnv if mode == "tools" else AsyncUIEnv)(None, env_config, runtime=rt)
+        # One app's env, or for a workspace task the workspace env (its three apps in tabs, or their tools).
+        env = env_for(task, mode, env_config, rt, f"vf-{uuid.uuid4().hex[:12]}")
         agent = self._agent(mode, ctx, endpoint, secret)
         state = trace.state
         state.world_closed, state.world_id = False, env.world_id

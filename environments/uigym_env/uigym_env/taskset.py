@@ -69,8 +69,9 @@ class UIGymTask(vf.Task[UIGymTaskData, UIGymState]):
 
 
 class UIGymTasksetConfig(vf.TasksetConfig):
-    app: Literal["mail", "food", "crm"] | None = None
-    """Only this app's tasks (default: every app)."""
+    app: Literal["mail", "food", "crm", "workspace"] | None = None
+    """Only this app's tasks (default: every app; "workspace": the cross-app tasks, played in the three apps' tabs or
+    through their tools)."""
     mode: Mode = "ui"
     """ui: the screen, a real browser, the model's replies in an action format; tools: the app's tools."""
     tasks: str = "*"
