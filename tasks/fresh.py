@@ -56,7 +56,10 @@ HELDOUT_TEMPLATES = frozenset({
 })
 
 # The whole id: fullmatch (a `$` would let "mail/x-00.s1\n" through).
-_FRESH_ID = re.compile(r"(?P<app>mail|food|crm)/(?P<template>[a-z0-9][a-z0-9._-]*?)-(?P<index>\d{2})\.s(?P<seed>\d+)")
+# Every app's templates and the workspace's (cross-app: its seed is the workspace family's, one cast over the three).
+TEMPLATE_APPS = (*APPS, "workspace")
+_FRESH_ID = re.compile(rf"(?P<app>{'|'.join(TEMPLATE_APPS)})/(?P<template>[a-z0-9][a-z0-9._-]*?)-(?P<index>\d{{2}})"
+                       rf"\.s(?P<seed>\d+)")
 
 VALIDATION_VERSION = 1  # bump when what "proven" means changes (new probe kinds), to prove everything again
 
@@ -121,7 +124,7 @@ def templates_matching(pattern: str) -> list[str]:
     """Template keys ('mail/star-latest-from') matched by glob(s) over task ids or template keys."""
     from tasks.templates.base import TEMPLATES, load_templates
 
-    for app in APPS:
+    for app in TEMPLATE_APPS:
         load_templates(app)
     globs = [g.strip() for g in pattern.split(",") if g.strip()] or ["*"]
     out = []

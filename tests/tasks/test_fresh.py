@@ -22,6 +22,19 @@ def test_ids_name_their_seed_and_are_replayable():
     assert again.goal != load_task("mail/star-latest-from-01").goal
 
 
+def test_workspace_templates_draw_on_fresh_workspace_seeds():
+    """A cross-app template on another workspace seed (the three worlds of that seed's one cast): its id names the
+    seed, it is replayable from the id, and `--seeds` draws it (templates_matching)."""
+    g = generate("workspace/office-lunch-confirm", 7, 2)
+    assert g.ok and [t.id for t in g.tasks] == ["workspace/office-lunch-confirm-00.s7",
+                                                 "workspace/office-lunch-confirm-01.s7"]
+    assert all(t.seed == 7 and t.app == "workspace" for t in g.tasks)
+    assert parse_fresh_id("workspace/office-lunch-confirm-01.s7") == ("workspace", "office-lunch-confirm", 1, 7)
+    assert load_task("workspace/office-lunch-confirm-01.s7") == g.tasks[1]
+    assert g.tasks[0].goal != load_task("workspace/office-lunch-confirm-00").goal
+    assert "workspace/office-lunch-confirm" in templates_matching("workspace/*")
+
+
 def test_a_template_that_cannot_fill_a_world_says_why():
     g = generate("food/cheapest-dish-nearby", 7)
     assert not g.ok and g.error == "the world yields 3 of 5 instances" and len(g.tasks) == 3

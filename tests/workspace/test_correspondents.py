@@ -5,6 +5,8 @@ same seed gives the same answers; the single-app mail world has nobody who answe
 from __future__ import annotations
 
 import datetime as dt
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -75,5 +77,36 @@ async def test_the_clock_only_moves_forward_and_single_app_mail_has_nobody_who_a
         assert (await env.end_state())["pending_replies"] == []
         with pytest.raises(Exception, match="only moves forward"):
             await env.advance_clock(env.world_now.replace(hour=1))
+    finally:
+        await env.close()
+
+
+async def test_a_courteous_question_in_a_statement_email_is_not_a_side_effect(runtime):
+    """A task that only asks the agent to tell someone something (office-lunch-confirm: email the order's number): the
+    gold email ending with a polite question draws the coworker's answer, queued and, after a wait, delivered. That is
+    the world answering, not the agent's side effect: still 1 (tasks/templates/workspace/common.py `answers`). The
+    answer allowance does not cover the agent's own sends: the same email to another coworker too still fails."""
+    from agent_harness.agents import ToolOracleAgent
+    from agent_harness.episode import run_episode
+    from tasks.loader import select_tasks
+
+    (task,) = [t for t in select_tasks("workspace/office-lunch-confirm-00") if t.id.endswith("-00")]
+    gold = [c.model_dump() for c in task.tools.solution]
+    send = next(i for i, c in enumerate(gold) if c["tool"] == "mail_send_email")
+    asked = [*gold[:send], {**gold[send], "args": {**gold[send]["args"], "body": gold[send]["args"]["body"]
+                                                   + "\n\nDoes 12:30 still work for everyone?"}},
+             {"tool": "wait", "args": {"minutes": 30}}, *gold[send + 1:]]
+    other = next(c["email"] for c in ws.build(0, ws.NOW)["mail"]["correspondents"]
+                 if c["email"] not in gold[send]["args"]["to"])
+    extra = [*asked[:-1], {"tool": "mail_send_email", "args": {**gold[send]["args"], "to": [other]}}, asked[-1]]
+    call = type(task.tools.solution[0]).model_validate  # the plan's own call model
+    env = AsyncWorkspaceEnv("tools", runtime=runtime)
+    try:
+        for calls, reward in ((asked, 1.0), (extra, 0.0)):
+            row = await run_episode(env, ToolOracleAgent(calls=[call(c) for c in calls]), task, Path(tempfile.mkdtemp()), 0, "oracle",
+                                    save_screenshots=False)
+            assert row["error"] is None and row["reward"] == reward, row
+        end = await env.end_state()
+        assert [r["state"] for r in end["mail"]["pending_replies"]], "the question drew answers"
     finally:
         await env.close()

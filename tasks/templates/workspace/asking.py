@@ -11,10 +11,10 @@ from tasks.templates.crm.parts import call as crm_call
 from tasks.templates.crm.parts import fill as crm_fill
 from tasks.templates.crm.parts import find as crm_find
 from tasks.templates.harmless import harmless
-from tasks.templates.mail.parts import COMPOSE, Mailbox, click, graded, open_row, phrase, search
+from tasks.templates.mail.parts import COMPOSE, Mailbox, click, open_row, phrase, search
 from tasks.templates.mail.parts import call as mail_call
 from tasks.templates.mail.parts import find as mail_find
-from tasks.templates.workspace.common import calls, done, in_tab, links, plan, scoped, spec
+from tasks.templates.workspace.common import asked_and_answered, calls, done, in_tab, links, plan, scoped, spec
 
 WAIT_MS = 10_000  # the longest screen wait: ten minutes on the workspace's clock, past every correspondent's delay
 WAIT_MINUTES = 10
@@ -70,14 +70,7 @@ def ask_phone_update_contact(w: World, rng: random.Random):
                                      crm_call("update_record", object="Contact", record_id=c["id"], fields={field: value})])
             return out
 
-        mail_part = graded(
-            [{"table": "messages", "in": "created", "where": {"from_email": person["email"], "is_sent": False}, "count": 1,
-              "name": "their answer came (asked, and waited for)"}],
-            [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False, "to": [person["email"]]},
-              "max": 1},
-             {"table": "messages", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1},
-             {"table": "threads", "ops": ["create"], "max": 1},
-             {"table": "pending_replies", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1}])
+        mail_part = asked_and_answered(person["email"])
         gold = steps()
         courteous = f"Hi {contact['first_name']},\n\nCould you tell me the best phone number to reach you?\n\nThanks,\n{mb.me['name']}"
         yield {
@@ -152,14 +145,7 @@ def ask_headcount_order_lunch(w: World, rng: random.Random):
                 food_call("get_account"), food_call("select_address", address_id=work["id"]),
                 food_call("get_checkout"), food_call("place_order")])
 
-        mail_part = graded(
-            [{"table": "messages", "in": "created", "where": {"from_email": person["email"], "is_sent": False},
-              "count": 1, "name": "their answer came (asked, and waited for)"}],
-            [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False,
-                                                               "to": [person["email"]]}, "max": 1},
-             {"table": "messages", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1},
-             {"table": "threads", "ops": ["create"], "max": 1},
-             {"table": "pending_replies", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1}])
+        mail_part = asked_and_answered(person["email"])
         food_checks = created_order(order_expect(f, s, f.unit(it, rows) * n, addr=work), 1) + [
             order_line(it["id"], [r["id"] for r in rows], n)]
         gold = steps()

@@ -57,7 +57,7 @@ def log_call_email_recap(w: World, rng: random.Random):
 
         others = [n for n in NOTES if n != note]
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"to": [email], "cc": [], "bcc": [], "is_sent": True,
                          "body": {"$icontains": note, "$len": text_bound(text, extra=mb.me["signature"]),
                                   "$excludes": others}},

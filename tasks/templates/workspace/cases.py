@@ -59,7 +59,7 @@ def case_escalate_reply(w: World, rng: random.Random):
 
         gold = steps()
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"thread_id": tid, "is_sent": True, "to": [contact["email"].lower()], "cc": [], "bcc": [],
                          "body": {"$icontains": text, "$len": text_bound(text, extra=mb.me["signature"]),
                                   "$excludes": [n for n in numbers if n != t["case_number"]]}},

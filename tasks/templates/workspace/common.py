@@ -66,11 +66,45 @@ def plan(solution: list[dict], *near_misses: list[dict]) -> dict[str, Any]:
     return {"solution": ended(solution), "near_misses": [ended(n) for n in near_misses]}
 
 
+# The world answering what the agent sent (apps/mail/services/correspondence.py: a correspondent's answer queued when
+# the message is sent, delivered into the conversation when the clock passes its time). Never the agent's own change:
+# it writes neither, and each follows from a send the task's own allowances already limit (whom, how many). Without
+# it, a correct email that politely ends with a question ("Does 12:30 still work?") failed as a side effect.
+def answers(allow: list[dict]) -> list[dict]:
+    """The allowances of the correspondents' answers to the sends `allow` permits: at most two answers a permitted
+    message (its To and a Cc), queued (pending_replies) and delivered (an inbound reply in the conversation)."""
+    sends = sum(a.get("max", 1) for a in allow if a.get("table") == f"mail{SEP}messages"
+                and "create" in (a.get("ops") or ["create"]) and (a.get("where") or {}).get("is_sent") is True)
+    if not sends:
+        return []
+    n = 2 * sends
+    return [{"table": f"mail{SEP}pending_replies", "ops": ["create"], "max": n},
+            {"table": f"mail{SEP}pending_replies", "ops": ["update"], "where": {"state": {"$in": ["delivered", "dropped"]}},
+             "fields": ["state", "delivered_id"]},
+            {"table": f"mail{SEP}messages", "ops": ["create"], "max": n,
+             "where": {"is_sent": False, "is_draft": False, "in_reply_to_id": {"$ne": None}}}]
+
+
+def asked_and_answered(email: str) -> dict[str, list[dict]]:
+    """The mail side of a task that asks `email` something and waits for the answer (mail/parts' `graded`: checks and
+    allowances, in the mail app's terms): their answer came; one question sent to them, their reply, its queue."""
+    from tasks.templates.mail.parts import graded
+
+    return graded(
+        [{"table": "messages", "in": "created", "where": {"from_email": email, "is_sent": False}, "count": 1,
+          "name": "their answer came (asked, and waited for)"}],
+        [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False, "to": [email]}, "max": 1},
+         {"table": "messages", "ops": ["create"], "where": {"from_email": email}, "max": 1},
+         {"table": "threads", "ops": ["create"], "max": 1},
+         {"table": "pending_replies", "ops": ["create"], "where": {"from_email": email}, "max": 1}])
+
+
 def spec(checks: list[dict], allow: list[dict], milestones: dict[str, list[dict]] | None = None) -> dict[str, Any]:
     """A workspace verify spec: the checks, and `unchanged_except` over every app (what no allowance names, in any
-    app, must not change). `milestones`: the task's checkpoints for partial credit (grading.Checkpoint), each a name
-    and the checks of `checks` that reach it; the checks no milestone holds stay guards."""
-    out: dict[str, Any] = {"checks": checks, "unchanged_except": allow}
+    app, must not change; the correspondents' answers to the permitted sends, `answers`, are the world's). `milestones`: the task's checkpoints
+    for partial credit (grading.Checkpoint), each a name and the checks of `checks` that reach it; the checks no
+    milestone holds stay guards."""
+    out: dict[str, Any] = {"checks": checks, "unchanged_except": [*allow, *answers(allow)]}
     if milestones:
         out["checkpoints"] = [{"name": name, "checks": [_label(c) for c in cs]} for name, cs in milestones.items()]
     return out
@@ -85,4 +119,5 @@ def _label(check: dict) -> str:
     return TypeAdapter(Check).validate_python(check).label()
 
 
-__all__ = ["body", "calls", "done", "finish", "in_tab", "links", "plan", "scoped", "spec"]
+__all__ = ["answers", "asked_and_answered", "body", "calls", "done", "finish", "in_tab", "links", "plan", "scoped",
+           "spec"]

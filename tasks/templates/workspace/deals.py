@@ -65,7 +65,7 @@ def deal_stage_email_contact(w: World, rng: random.Random):
             return out + (calls("mail", [mail_call("send_email", to=[to], subject=subject, body=said)]) if sent else [])
 
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"to": [email], "cc": [], "bcc": [], "is_sent": True,
                          "body": {"$icontains": f"{o['name']} has moved to the negotiation stage",
                                   "$len": text_bound(text, extra=mb.me["signature"])}},

@@ -49,7 +49,7 @@ def order_total_to_coworker(w: World, rng: random.Random):
 
         wrong = [t for t in totals if t != total]
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"to": [mate["email"]], "cc": [], "bcc": [], "is_sent": True,
                          "body": {"$icontains": total, "$len": text_bound(text, extra=mb.me["signature"]),
                                   "$excludes": wrong}},

@@ -61,7 +61,7 @@ def todays_task_email_contact(w: World, rng: random.Random):
             return out + (calls("mail", [mail_call("send_email", to=[to], subject=subject, body=said)]) if sent else [])
 
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"to": [email], "cc": [], "bcc": [], "is_sent": True,
                          "subject": {"$icontains": opp["name"], "$len": text_bound(subject, slack=40)},
                          "body": {"$icontains": f"following up on {opp['name']}",

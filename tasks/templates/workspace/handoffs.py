@@ -57,12 +57,12 @@ def case_handoff_email(w: World, rng: random.Random):
                           if sent else [])
 
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"to": [mate["email"]], "cc": [], "bcc": [], "is_sent": True,
                          "body": {"$icontains": f"case {number}", "$len": text_bound(text, extra=mb.me["signature"]),
                                   "$excludes": [n for n in numbers if n != number]}},
               "name": "the coworker told which case is theirs now"},
-             {"table": "messages", "in": "created", "count": 1,
+             {"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"body": {"$icontains": f"contact is {who}", "$len": text_bound(text, extra=mb.me["signature"])}},
               "name": "the handoff names the case's contact, as the CRM has it"}],
             [{"table": "messages", "ops": ["create"], "where": sent_message(to=[mate["email"]]), "max": 1},

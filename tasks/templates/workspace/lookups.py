@@ -51,7 +51,7 @@ def contact_phone_to_coworker(w: World, rng: random.Random):
             return out + (calls("mail", [mail_call("send_email", to=[to], subject=subject, body=said)]) if sent else [])
 
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"to": [mate["email"]], "cc": [], "bcc": [], "is_sent": True,
                          "body": {"$icontains": phone, "$len": text_bound(text, extra=mb.me["signature"]),
                                   "$excludes": wrong}},

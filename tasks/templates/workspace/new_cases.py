@@ -62,7 +62,7 @@ def phoned_case_email_number(w: World, rng: random.Random):
             return out + (calls("mail", [mail_call("send_email", to=[email], subject=SUBJECT, body=said)]) if sent else [])
 
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"to": [email], "cc": [], "bcc": [], "is_sent": True,
                          "body": {"$icontains": number, "$len": text_bound(text, extra=mb.me["signature"]),
                                   "$excludes": known}},

@@ -12,9 +12,9 @@ from tasks.templates.crm.parts import Crm, allow_create, button, fill, open_reco
 from tasks.templates.crm.parts import call as crm_call
 from tasks.templates.crm.parts import find as crm_find
 from tasks.templates.harmless import harmless
-from tasks.templates.mail.parts import Mailbox, graded
+from tasks.templates.mail.parts import Mailbox
 from tasks.templates.workspace.asking import ask, t_ask
-from tasks.templates.workspace.common import calls, done, in_tab, links, plan, scoped, spec
+from tasks.templates.workspace.common import asked_and_answered, calls, done, in_tab, links, plan, scoped, spec
 from tasks.templates.workspace.orders import compose
 
 TITLE = "Onsite lunch"
@@ -59,14 +59,7 @@ def ask_diet_account_note(w: World, rng: random.Random):
                                      crm_call("add_note", object="Account", record_id=a["id"], title=TITLE, body=body)])
             return out
 
-        mail_part = graded(
-            [{"table": "messages", "in": "created", "where": {"from_email": person["email"], "is_sent": False},
-              "count": 1, "name": "their answer came (asked, and waited for)"}],
-            [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False,
-                                                               "to": [person["email"]]}, "max": 1},
-             {"table": "messages", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1},
-             {"table": "threads", "ops": ["create"], "max": 1},
-             {"table": "pending_replies", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1}])
+        mail_part = asked_and_answered(person["email"])
         crm_checks = [{"table": "notes", "in": "created", "where": {"parent_type": "Account", "parent_id": acc["id"]},
                        "count": 1,
                        "expect": {"title": {"$ieq": TITLE},

@@ -71,7 +71,7 @@ def office_lunch_confirm(w: World, rng: random.Random):
 
         food_checks = created_order(order_expect(f, s, sub, addr=work), 1) + [order_line(it["id"], [r["id"] for r in rows], q)]
         mail_part = graded(
-            [{"table": "messages", "in": "created", "count": 1,
+            [{"table": "messages", "in": "created", "where": {"is_sent": True}, "count": 1,
               "expect": {"to": [mate["email"]], "cc": [], "bcc": [], "is_sent": True,
                          "body": {"$icontains": f"#{order_id}", "$len": {"$lte": len(text) + len(mb.me["signature"]) + 150},
                                   "$excludes": receipts}},

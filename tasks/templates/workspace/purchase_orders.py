@@ -12,9 +12,9 @@ from tasks.templates.crm.parts import call as crm_call
 from tasks.templates.crm.parts import fill as crm_fill
 from tasks.templates.crm.parts import find as crm_find
 from tasks.templates.harmless import harmless
-from tasks.templates.mail.parts import Mailbox, graded
+from tasks.templates.mail.parts import Mailbox
 from tasks.templates.workspace.asking import ask, t_ask
-from tasks.templates.workspace.common import calls, done, in_tab, links, plan, scoped, spec
+from tasks.templates.workspace.common import asked_and_answered, calls, done, in_tab, links, plan, scoped, spec
 from tasks.templates.workspace.orders import compose
 
 
@@ -62,14 +62,7 @@ def ask_po_opportunity(w: World, rng: random.Random):
                                               fields={field: value})])
             return out
 
-        mail_part = graded(
-            [{"table": "messages", "in": "created", "where": {"from_email": person["email"], "is_sent": False},
-              "count": 1, "name": "their answer came (asked, and waited for)"}],
-            [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False,
-                                                               "to": [person["email"]]}, "max": 1},
-             {"table": "messages", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1},
-             {"table": "threads", "ops": ["create"], "max": 1},
-             {"table": "pending_replies", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1}])
+        mail_part = asked_and_answered(person["email"])
         crm_checks = [{"table": "opportunities", "where": {"id": opp["id"]},
                        "expect": {"next_step": {"$icontains": po, "$len": {"$lte": len(po) + 40},
                                                 "$excludes": [x for x in pos if x != po]},

@@ -15,9 +15,9 @@ from tasks.templates.food.parts import (
     t_add, to_checkout, toggle_notification, user_update,
 )
 from tasks.templates.harmless import harmless
-from tasks.templates.mail.parts import Mailbox, graded
+from tasks.templates.mail.parts import Mailbox
 from tasks.templates.workspace.asking import ask, t_ask
-from tasks.templates.workspace.common import calls, done, in_tab, plan, scoped, spec
+from tasks.templates.workspace.common import asked_and_answered, calls, done, in_tab, plan, scoped, spec
 from tasks.templates.workspace.orders import line_text
 
 
@@ -75,14 +75,7 @@ def ask_time_schedule_lunch(w: World, rng: random.Random):
                              + [food_call("get_checkout"), food_call("place_order")])
             return out
 
-        mail_part = graded(
-            [{"table": "messages", "in": "created", "where": {"from_email": person["email"], "is_sent": False},
-              "count": 1, "name": "their answer came (asked, and waited for)"}],
-            [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False,
-                                                               "to": [person["email"]]}, "max": 1},
-             {"table": "messages", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1},
-             {"table": "threads", "ops": ["create"], "max": 1},
-             {"table": "pending_replies", "ops": ["create"], "where": {"from_email": person["email"]}, "max": 1}])
+        mail_part = asked_and_answered(person["email"])
         food_checks = created_order(order_expect(f, s, f.unit(it, rows) * q, option="scheduled", scheduled=slot,
                                                  addr=work), 1) + [order_line(it["id"], [r["id"] for r in rows], q)]
         gold = steps()
