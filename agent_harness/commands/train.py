@@ -81,7 +81,8 @@ def sft_cmd(
 def grpo_cmd(
     model: str = typer.Option(..., "--model", help="the policy: a folder (e.g. OUT/final of `train sft`) or hub id"),
     tasks: str = typer.Option("*", "--tasks", help="glob(s) over task ids, e.g. 'mail/*,food/*'"),
-    split: Optional[str] = typer.Option("train", help="train or test (none: both)"),
+    split: Optional[str] = typer.Option("train", help="train, test or safety (the judgement tasks: injection, "
+                                                      "infeasible, harmful); none: no split filter"),
     tasks_dir: Optional[Path] = typer.Option(None, help="tasks from <dir>/<app>/*.json instead of the bundled ones"),
     seeds: Optional[str] = typer.Option(None, help="train on fresh worlds, e.g. '1-200' (seeds >= 1000 are held "
                                                    "out and refused): the templates' proven instances there"),
