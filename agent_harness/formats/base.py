@@ -74,7 +74,10 @@ class FormatContext:
     def to_screen(self, x: float, y: float) -> tuple[int, int]:
         mw, mh = self.model_size
         sw, sh = self.screen
-        sx, sy = round(float(x) * sw / mw), round(float(y) * sh / mh)
+        fx, fy = float(x) * sw / mw, float(y) * sh / mh
+        if not (math.isfinite(fx) and math.isfinite(fy)):  # 1e308 is a finite number, but not once scaled
+            raise ParseError(f"point ({x}, {y}) is beyond any screen")
+        sx, sy = round(fx), round(fy)
         # A point on the model's far edge (x == width) lands one pixel outside the screen: pull it in.
         if 0 <= float(x) <= mw:
             sx = min(max(sx, 0), sw - 1)

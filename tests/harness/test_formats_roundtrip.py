@@ -85,6 +85,18 @@ def test_a_screen_with_tabs_is_told_how_to_switch_and_wait(name):
     assert "Ctrl+1 to" not in fmt.system_prompt(FormatContext(screen=(1280, 720)))
 
 
+def test_a_point_too_large_to_scale_is_a_parse_error():
+    """1e308 is a finite number, infinite once scaled to the screen: a parse error, never an OverflowError (found by
+    test_format_fuzz for pyautogui's `pyautogui.click(1e308, 96)`)."""
+    from agent_harness.formats.base import ParseError
+
+    ctx = FormatContext(screen=(1280, 720), image=(1280, 720))
+    with pytest.raises(ParseError, match="beyond any screen"):
+        ctx.to_screen(1e308, 96)
+    with pytest.raises(ParseError):
+        get_format("pyautogui").parse("```python\npyautogui.click(1e308, 96)\n```", ctx)
+
+
 def test_coordinates_scale_between_model_image_and_screen():
     ctx = FormatContext(screen=(1280, 720), image=(640, 360))
     assert ctx.to_model(1279, 719) == (640, 360) and ctx.to_screen(320, 180) == (640, 360)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from domain.correspondence import HOLDING, asked, reply_text
+from gym_core.runtime import Runtime
 from gym_core.tool_env import AsyncToolEnv
 from gym_core.workspace_env import AsyncWorkspaceEnv
 from seed_data import workspace as ws
@@ -81,7 +82,7 @@ async def test_the_clock_only_moves_forward_and_single_app_mail_has_nobody_who_a
         await env.close()
 
 
-async def test_a_courteous_question_in_a_statement_email_is_not_a_side_effect(runtime):
+async def test_a_courteous_question_in_a_statement_email_is_not_a_side_effect():
     """A task that only asks the agent to tell someone something (office-lunch-confirm: email the order's number): the
     gold email ending with a polite question draws the coworker's answer, queued and, after a wait, delivered. That is
     the world answering, not the agent's side effect: still 1 (tasks/templates/workspace/common.py `answers`). The
@@ -100,6 +101,7 @@ async def test_a_courteous_question_in_a_statement_email_is_not_a_side_effect(ru
                  if c["email"] not in gold[send]["args"]["to"])
     extra = [*asked[:-1], {"tool": "mail_send_email", "args": {**gold[send]["args"], "to": [other]}}, asked[-1]]
     call = type(task.tools.solution[0]).model_validate  # the plan's own call model
+    runtime = Runtime()  # its own: an in-process `uigym eval` earlier in the worker may have closed the current one
     env = AsyncWorkspaceEnv("tools", runtime=runtime)
     try:
         for calls, reward in ((asked, 1.0), (extra, 0.0)):
@@ -110,3 +112,4 @@ async def test_a_courteous_question_in_a_statement_email_is_not_a_side_effect(ru
         assert [r["state"] for r in end["mail"]["pending_replies"]], "the question drew answers"
     finally:
         await env.close()
+        await runtime.close()

@@ -10,6 +10,7 @@ from agent_harness.agents import ToolOracleAgent
 from agent_harness.episode import run_episode
 from gym_core.config import EnvConfig
 from gym_core.envs import env_for
+from gym_core.runtime import Runtime
 from tasks.loader import select_tasks
 
 TASK_ID = "workspace/office-lunch-confirm-00"
@@ -20,13 +21,15 @@ def _task():
     return task
 
 
-async def test_the_reward_is_the_share_of_milestones_only_under_partial_credit(runtime, tmp_path):
+async def test_the_reward_is_the_share_of_milestones_only_under_partial_credit(tmp_path):
     task = _task()
     assert [cp.name for cp in task.verify.checkpoints] == ["the lunch ordered to the office",
                                                            "the coworker told its number"]
     order_only = task.tools.near_misses[0]  # the order placed, the confirmation never sent
     cases = [(True, order_only, 0.5, 0.5, False), (False, order_only, 0.0, 0.5, False),
              (True, task.tools.solution, 1.0, 1.0, True), (True, task.tools.solution[-1:], 0.0, 0.0, False)]
+    # A runtime of its own: an in-process `uigym eval` earlier in the same worker closes the session's current one.
+    runtime = Runtime()
     env = env_for(task, "tools", EnvConfig(), runtime, "partial")
     try:
         for i, (on, calls, reward, partial, passed) in enumerate(cases):
@@ -38,6 +41,7 @@ async def test_the_reward_is_the_share_of_milestones_only_under_partial_credit(r
                 (reward, partial, passed, on), i
     finally:
         await env.close()
+        await runtime.close()
 
 
 def test_eval_takes_partial_credit_and_writes_it_in_each_row(tmp_path):
