@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.schema import APPS, Task, is_judgement
+from tasks.schema import TASK_APPS, Task, is_judgement
 
 __all__ = [
     "HELDOUT_SEED_START", "HELDOUT_TEMPLATES", "PROOF_MODES", "Generated", "ValidationCache", "fresh_id",
@@ -57,8 +57,7 @@ HELDOUT_TEMPLATES = frozenset({
 
 # The whole id: fullmatch (a `$` would let "mail/x-00.s1\n" through).
 # Every app's templates and the workspace's (cross-app: its seed is the workspace family's, one cast over the three).
-TEMPLATE_APPS = (*APPS, "workspace")
-_FRESH_ID = re.compile(rf"(?P<app>{'|'.join(TEMPLATE_APPS)})/(?P<template>[a-z0-9][a-z0-9._-]*?)-(?P<index>\d{{2}})"
+_FRESH_ID = re.compile(rf"(?P<app>{'|'.join(TASK_APPS)})/(?P<template>[a-z0-9][a-z0-9._-]*?)-(?P<index>\d{{2}})"
                        rf"\.s(?P<seed>\d+)")
 
 VALIDATION_VERSION = 1  # bump when what "proven" means changes (new probe kinds), to prove everything again
@@ -124,7 +123,7 @@ def templates_matching(pattern: str) -> list[str]:
     """Template keys ('mail/star-latest-from') matched by glob(s) over task ids or template keys."""
     from tasks.templates.base import TEMPLATES, load_templates
 
-    for app in TEMPLATE_APPS:
+    for app in TASK_APPS:
         load_templates(app)
     globs = [g.strip() for g in pattern.split(",") if g.strip()] or ["*"]
     out = []

@@ -34,7 +34,9 @@ WORKSPACE_SYSTEM = ("You operate three apps of one workspace through their tools
 
 def system_for(app: str) -> str:
     """The tool-mode system prompt for `app`'s tools, or the workspace's three apps' (app "workspace")."""
-    return WORKSPACE_SYSTEM if app == "workspace" else SYSTEM.format(app=app)
+    from tasks.schema import WORKSPACE
+
+    return WORKSPACE_SYSTEM if app == WORKSPACE else SYSTEM.format(app=app)
 
 
 # What a `done` call's result says where a conversation goes on after it: TRL's tool loop (GRPO in tool mode)
@@ -60,7 +62,7 @@ class ToolModelAgent(ModelAgent):
         self.env = env
         self.task = task
         self.tools: list[dict] = await env.tools()
-        self.app = env.server.app if getattr(env, "server", None) else (task.app if task else "")
+        self.app = env.server.app if env.server else (task.app if task else "")
         self.turns: list[dict] = [{"role": "user", "content": task.goal if task else "Explore the app."}]
         self.queue: list[tuple[str, dict]] = []  # (call id, action) still to play from the last reply
         self.pending: str | None = None  # the call whose result the next observation holds

@@ -145,9 +145,11 @@ def assign_splits(rows: list[dict], mode: str = "auto", test_fraction: float = 0
 def _tabs(row: dict) -> tuple[str, ...]:
     """The tabs of the episode's screen: the workspace env's apps for a workspace episode (its prompt tells the model
     how to switch them, as the eval's did), none for one app's."""
-    if row.get("app") != "workspace" or row.get("mode") == "tools":
-        return ()
     from seed_data.workspace import APPS
+    from tasks.schema import WORKSPACE
+
+    if row.get("app") != WORKSPACE or row.get("mode") == "tools":
+        return ()
 
     return tuple(APPS)
 

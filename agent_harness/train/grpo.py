@@ -323,12 +323,13 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
     from datasets import Dataset
 
     from agent_harness.formats import get_format
+    from tasks.schema import WORKSPACE
 
     cfg = cfg.resolved()
     tasks = select_tasks(cfg, cfg.tasks, cfg.split)
     if not tasks:
         raise ValueError(f"no task matches {cfg.tasks!r}" + (f" in split {cfg.split!r}" if cfg.split else ""))
-    if cfg.mode != "tools" and any(t.app == "workspace" for t in tasks):
+    if cfg.mode != "tools" and any(t.app == WORKSPACE for t in tasks):
         raise ValueError("screen-mode GRPO plays one app's screen; the workspace's cross-app tasks train in tool mode "
                          "(--mode tools), where the policy gets the three apps' tools")
     processor = processor or load_processor(cfg.model)

@@ -23,7 +23,8 @@ from agent_harness.agents.model import tool_result_text
 from agent_harness.agents.tool_model import TASK_FINISHED, tool_result_message
 from agent_harness.train.env import OVER_TEXT, RolloutEnv, _runtime
 from gym_core.env import EnvConfig
-from gym_core.tool_env import AsyncToolEnv
+from gym_core.envs import env_for
+from tasks.schema import WORKSPACE
 
 _JSON_TYPES: dict[str, Any] = {"integer": int, "string": str, "boolean": bool, "number": float, "object": dict}
 
@@ -48,7 +49,7 @@ def app_tools(app: str, module: str | None = None) -> list[dict]:
     `<app>_<tool>`, its description marked with its app), then `wait`."""
     from apps import load_app_module
 
-    if app == "workspace" and module is None:
+    if app == WORKSPACE and module is None:
         from gym_core.workspace_env import TOOL_SEP, WAIT_TOOL
         from seed_data.workspace import APPS
 
@@ -92,12 +93,9 @@ class ToolEpisodeEnv(RolloutEnv):
         """Start the row's task; returns its goal (the first user turn)."""
         s = self._settings
 
-        def make(t, n):
-            if t.app == "workspace":  # the three worlds of the workspace family, one tool list (app-prefixed)
-                from gym_core.workspace_env import AsyncWorkspaceEnv
-
-                return AsyncWorkspaceEnv("tools", EnvConfig(max_steps=n), runtime=_runtime(s))
-            return AsyncToolEnv(t.app, EnvConfig(max_steps=n, family=s.family), runtime=_runtime(s))
+        def make(t, n):  # the app's tool env, or the workspace's (its own family: the three worlds of one cast)
+            family = None if t.app == WORKSPACE else s.family
+            return env_for(t, "tools", EnvConfig(max_steps=n, family=family), _runtime(s), None)
 
         task = self._begin(row, make)
         if task.app != self.app:

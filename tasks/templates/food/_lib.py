@@ -168,6 +168,17 @@ def place() -> list[dict]:
     return [click("button", "Place Order", exact=True)]
 
 
+def checkout_address(label: str) -> list[dict]:
+    """At checkout: Change address, then the saved address labelled `label` ("Work") in the Addresses dialog."""
+    return [click("button", "Change address", exact=True),
+            click("button", f"Deliver to {label}", within={"role": "dialog", "name": "Addresses"})]
+
+
+def t_checkout_address(address_id: int) -> list[dict]:
+    """The tool calls that deliver the cart to the saved address `address_id` (checkout_address's twin)."""
+    return [call("get_account"), call("select_address", address_id=address_id)]
+
+
 def add_line(fwv: FW, it: dict, opts: list[tuple[str, str]] = (), qty: int = 1, note: str = "") -> list[dict]:
     steps = open_item(it) + pick(fwv, it, list(opts))
     if note:

@@ -12,6 +12,7 @@ from tasks.templates.food._common import cancel_placed, collateral, extra, order
 from tasks.templates.food._lib import (
     add_line,
     call,
+    checkout_address,
     click,
     created_order,
     done,
@@ -239,8 +240,7 @@ def order_express_work(w: World, rng: random.Random):
     for s in rng.sample(open_stores(f), 5):
         it, opts, rows = pick_line(f, s, rng)
         sub = f.unit(it, rows)
-        steps = [*add_line(f, it, opts, 1), *to_checkout(), click("button", "Change address", exact=True),
-                 click("button", f"Deliver to Work", within={"role": "dialog", "name": "Addresses"})]
+        steps = [*add_line(f, it, opts, 1), *to_checkout(), *checkout_address("Work")]
         tail = [click("radio", "Hand it to me", exact=True)] + place() + [done()]
         exp = order_expect(f, s, sub, option="express", addr=work, dropoff="hand")
         # the other natural order: Work chosen in the header first (the current address the goal changes)

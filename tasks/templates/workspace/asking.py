@@ -114,8 +114,9 @@ def ask_headcount_order_lunch(w: World, rng: random.Random):
     """Ask a coworker by mail how many people are coming to lunch, wait for the answer, then order that many of a
     dish on Forkful for delivery to the office."""
     from tasks.templates.food.orders import open_stores, order_expect, pick_line
-    from tasks.templates.food.parts import add_line, call as food_call, click as food_click, created_order, fw, \
-        goto_store, order_allow, order_line, place, t_add, to_checkout, toggle_notification, user_update
+    from tasks.templates.food.parts import add_line, call as food_call, checkout_address, created_order, fw, \
+        goto_store, order_allow, order_line, place, t_add, t_checkout_address, to_checkout, toggle_notification, \
+        user_update
     from tasks.templates.workspace.orders import line_text
 
     f, mb = fw(w.of("food")), Mailbox(w.of("mail"))
@@ -132,9 +133,7 @@ def ask_headcount_order_lunch(w: World, rng: random.Random):
         text = f"Hi {first}, I'm ordering the team lunch. How many people will join?"
 
         def order(q: int) -> list[dict]:
-            return goto_store(s) + add_line(f, it, opts, q) + to_checkout() + [
-                food_click("button", "Change address", exact=True),
-                food_click("button", "Deliver to Work", within={"role": "dialog", "name": "Addresses"})] + place()
+            return goto_store(s) + add_line(f, it, opts, q) + to_checkout() + checkout_address("Work") + place()
 
         def steps(q: int = n, asked: bool = True, said: str = text) -> list[dict]:
             return (ask(person["email"], subject, said) if asked else []) + in_tab("food", order(q)) + [done()]
@@ -142,7 +141,7 @@ def ask_headcount_order_lunch(w: World, rng: random.Random):
         def tcalls(q: int = n, asked: bool = True, said: str = text) -> list[dict]:
             return (t_ask(person["email"], subject, said) if asked else []) + calls("food", [
                 food_call("get_store", store_id=s["id"]), *t_add(it, [r["id"] for r in rows], q),
-                food_call("get_account"), food_call("select_address", address_id=work["id"]),
+                *t_checkout_address(work["id"]),
                 food_call("get_checkout"), food_call("place_order")])
 
         mail_part = asked_and_answered(person["email"])

@@ -7,8 +7,8 @@ import random
 from tasks.templates import World, template
 from tasks.templates.food.orders import open_stores, order_expect, pick_line
 from tasks.templates.food.parts import (
-    add_line, call as food_call, click as food_click, created_order, fw, goto_store, order_allow, order_line,
-    orders_page, place, t_add, to_checkout, toggle_notification, user_update,
+    add_line, call as food_call, checkout_address, click as food_click, created_order, fw, goto_store, order_allow,
+    order_line, orders_page, place, t_add, t_checkout_address, to_checkout, toggle_notification, user_update,
 )
 from tasks.templates.harmless import harmless
 from tasks.templates.mail.parts import COMPOSE, Mailbox, click, graded
@@ -51,8 +51,7 @@ def office_lunch_confirm(w: World, rng: random.Random):
         def order(to_work: bool = True) -> list[dict]:
             out = goto_store(s) + add_line(f, it, opts, q) + to_checkout()
             if to_work:
-                out += [food_click("button", "Change address", exact=True),
-                        food_click("button", "Deliver to Work", within={"role": "dialog", "name": "Addresses"})]
+                out += checkout_address("Work")
             return out + place()
 
         def steps(to_work: bool = True, said: str = text, ordered: bool = True, sent: bool = True) -> list[dict]:
@@ -63,7 +62,7 @@ def office_lunch_confirm(w: World, rng: random.Random):
             out = []
             if ordered:
                 out += calls("food", [food_call("get_store", store_id=s["id"]), *t_add(it, [r["id"] for r in rows], q)]
-                             + ([food_call("get_account"), food_call("select_address", address_id=work["id"])] if to_work else [])
+                             + (t_checkout_address(work["id"]) if to_work else [])
                              + [food_call("get_checkout"), food_call("place_order")])
             if sent:
                 out += calls("mail", [mail_call("send_email", to=[mate["email"]], subject=subject, body=said)])

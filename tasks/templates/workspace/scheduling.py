@@ -11,8 +11,8 @@ from domain.correspondence import asked
 from tasks.templates import World, template
 from tasks.templates.food.orders import open_stores, order_expect, pick_line
 from tasks.templates.food.parts import (
-    add_line, call as food_call, click as food_click, created_order, fw, goto_store, order_allow, order_line, place,
-    t_add, to_checkout, toggle_notification, user_update,
+    add_line, call as food_call, checkout_address, click as food_click, created_order, fw, goto_store, order_allow,
+    order_line, place, t_add, t_checkout_address, to_checkout, toggle_notification, user_update,
 )
 from tasks.templates.harmless import harmless
 from tasks.templates.mail.parts import Mailbox
@@ -52,9 +52,7 @@ def ask_time_schedule_lunch(w: World, rng: random.Random):
         assert asked(subject + "\n" + text) == ["lunch_time"], "the question asks for the time and nothing else"
 
         def order(when: dt.datetime | None) -> list[dict]:
-            out = goto_store(s) + add_line(f, it, opts, q) + to_checkout() + [
-                food_click("button", "Change address", exact=True),
-                food_click("button", "Deliver to Work", within={"role": "dialog", "name": "Addresses"})]
+            out = goto_store(s) + add_line(f, it, opts, q) + to_checkout() + checkout_address("Work")
             if when is not None:
                 out += [food_click("radio", "Schedule", exact=True), food_click("tab", "Tomorrow", exact=True),
                         food_click("radio", logic.slot_label(when), exact=True),
@@ -68,7 +66,7 @@ def ask_time_schedule_lunch(w: World, rng: random.Random):
             out = t_ask(person["email"], subject, said)
             if ordered:
                 out += calls("food", [food_call("get_store", store_id=s["id"]), *t_add(it, [r["id"] for r in rows], q),
-                                      food_call("get_account"), food_call("select_address", address_id=work["id"])]
+                                      *t_checkout_address(work["id"])]
                              + ([food_call("list_delivery_times"),
                                  food_call("set_checkout_options", delivery_option="scheduled",
                                            scheduled_for=when.isoformat(timespec="minutes"))] if when else [])

@@ -11,8 +11,8 @@ from tasks.templates.crm.parts import call as crm_call
 from tasks.templates.crm.parts import find as crm_find
 from tasks.templates.food.orders import open_stores, order_expect, pick_line
 from tasks.templates.food.parts import (
-    add_line, call as food_call, click as food_click, created_order, fw, goto_store, order_allow, order_line,
-    orders_page, place, t_add, to_checkout, toggle_notification, user_update,
+    add_line, call as food_call, checkout_address, created_order, fw, goto_store, order_allow, order_line,
+    orders_page, place, t_add, t_checkout_address, to_checkout, toggle_notification, user_update,
 )
 from tasks.templates.harmless import harmless
 from tasks.templates.workspace.common import calls, done, in_tab, plan, scoped, spec
@@ -41,8 +41,7 @@ def open_cases_lunch(w: World, rng: random.Random):
         def food_order(q: int, to_work: bool = True) -> list[dict]:
             out = goto_store(s) + add_line(f, it, opts, q) + to_checkout()
             if to_work:
-                out += [food_click("button", "Change address", exact=True),
-                        food_click("button", "Deliver to Work", within={"role": "dialog", "name": "Addresses"})]
+                out += checkout_address("Work")
             return out + place()
 
         def steps(q: int = n, to_work: bool = True, looked: dict = a) -> list[dict]:
@@ -52,7 +51,7 @@ def open_cases_lunch(w: World, rng: random.Random):
             return calls("crm", [crm_find("Account", looked["name"]),
                                  crm_call("get_record", object="Account", record_id=looked["id"])]) + calls("food", [
                 food_call("get_store", store_id=s["id"]), *t_add(it, [r["id"] for r in rows], q)]
-                + ([food_call("get_account"), food_call("select_address", address_id=work["id"])] if to_work else [])
+                + (t_checkout_address(work["id"]) if to_work else [])
                 + [food_call("get_checkout"), food_call("place_order")])
 
         food_checks = created_order(order_expect(f, s, f.unit(it, rows) * n, addr=work), 1) + [
