@@ -14,10 +14,15 @@ if [[ ! -x .venv/bin/python ]]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-echo "[setup] installing uigym[$EXTRAS] (editable)"
-# --no-compile: no .pyc of every installed file up front (half the install's CPU: torch, transformers, ray);
-# Python writes those of the modules it imports when it first imports them.
-.venv/bin/python -m pip install -q --no-compile -e ".[$EXTRAS]"
+# uv installs the rest (scripts/venv_install.sh: the same packages as pip, linked from uv's cache; seconds, not minutes);
+# where it cannot be had, pip does. Neither writes the .pyc of every installed file up front (half pip's CPU: torch,
+# transformers, ray): Python writes those of the modules it imports when it first imports them.
+if [[ "${UIGYM_NO_UV:-}" != "1" ]]; then
+  .venv/bin/python -m pip install -q uv 2>&1 | grep -v "^WARNING: Location" || true
+fi
+source scripts/venv_install.sh
+echo "[setup] installing uigym[$EXTRAS] (editable, with $([[ -x .venv/bin/uv && "${UIGYM_NO_UV:-}" != "1" ]] && echo uv || echo pip))"
+venv_install .venv -e ".[$EXTRAS]"
 
 # A browser: Playwright's own if `playwright install chromium` already ran, else the system's
 # Chromium; on Debian/Ubuntu as root, install Debian's chromium; otherwise try Playwright's download.

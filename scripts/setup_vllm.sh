@@ -26,8 +26,10 @@ fi
 STAMP="$VV/.uigym-installed"
 if [[ "$(cat "$STAMP" 2>/dev/null)" != "$VLLM_SPEC $TRL_SPEC" ]]; then
   echo "[setup_vllm] installing $VLLM_SPEC $TRL_SPEC into $VV"
-  "$VV/bin/python" -m pip install -q --no-compile "$VLLM_SPEC" "$TRL_SPEC" 2>&1 \
-    | grep -v "^WARNING: Location\|^ERROR: pip's dependency resolver" || true
+  # uv where scripts/setup.sh put it (scripts/venv_install.sh: torch 2.13's CPU wheels and vLLM's linked from uv's
+  # cache), else pip.
+  source scripts/venv_install.sh
+  venv_install "$VV" "$VLLM_SPEC" "$TRL_SPEC" 2>&1 | grep -v "^WARNING: Location\|^ERROR: pip's dependency resolver" || true
   # torchaudio and torchcodec: pip finds only CUDA builds for this torch (torchaudio stops at 2.11.1 on PyPI); their C
   # libraries do not load on the CPU torch and they raise OSError at import, which transformers (audio_utils) and
   # vLLM (multimodal/media/audio.py catches ImportError, not OSError) do not expect. They decode audio and video,
@@ -60,8 +62,10 @@ except Exception as e:  # the CUDA build on a CPU torch
     guard = 'if torchvision.extension._has_ops() else (lambda fn: fn))  # uigym setup_vllm.sh: guarded'
     new, n = re.subn(r'^@torch\.library\.register_fake\("(torchvision::q?nms)"\)$',
                      lambda m: f'@(torch.library.register_fake("{m.group(1)}") {guard}', src, flags=re.M)
-    if n:
-        open(path, "w").write(new)
+    if n:  # a new file in its place: uv links the venv's files to its cache, which must stay as the wheel has it
+        with open(path + ".uigym", "w") as f:
+            f.write(new)
+        os.replace(path + ".uigym", path)
         for pyc in glob.glob(os.path.join(root, "__pycache__", "_meta_registrations*.pyc")):
             os.remove(pyc)
     done = new.count(guard)
