@@ -32,6 +32,9 @@ def export_sft_cmd(
     source: Optional[list[str]] = typer.Option(None, help="only these sources: human, oracle, model; repeatable"),
     look: Optional[list[str]] = typer.Option(None, help="only episodes shown in these looks (`uigym looks`); "
                                                         "repeatable. Every row has its episode's `look`"),
+    train_variants: bool = typer.Option(False, "--train-variants", help="leave out episodes shown in a held-out "
+                                        "variant value (`uigym variants`: e.g. zoom 150%, de-DE), which `uigym train "
+                                        "sft` refuses; every row has its episode's `variant`"),
     coords: str = typer.Option("abs", help="abs (pixels of the image the model sees) or rel1000"),
     max_pixels: Optional[int] = typer.Option(None, help="the model sees Qwen-resized screenshots of at most this "
                                                         "many pixels (as eval's --max-pixels); images are stored so"),
@@ -76,7 +79,7 @@ def export_sft_cmd(
     try:
         cfg = ExportConfig(runs=list(runs) + list(more_runs or []), out=out, format=action_format, history=history,
                            history_turns=history_turns, only_passed=only_passed, sources=source or None,
-                           looks=look or None,
+                           looks=look or None, train_variants=train_variants,
                            coords=coords, max_pixels=max_pixels, tool_screenshots=tool_screenshots,
                            image_size=size, split=split, test_fraction=test_fraction, group_by=group_by,
                            keep_failed_actions=keep_failed_actions, restate_goal=restate_goal,

@@ -55,6 +55,9 @@ def sft_cmd(
     trl_arg: Optional[list[str]] = typer.Option(None, help="KEY=VALUE for TRL's SFTConfig (JSON values); repeatable"),
     allow_heldout_look: bool = typer.Option(False, "--allow-heldout-look", help="train on samples shown in a "
                                             "held-out look anyway (refused by default)"),
+    allow_heldout_variant: bool = typer.Option(False, "--allow-heldout-variant", help="train on samples shown in a "
+                                               "held-out variant band (`uigym variants`: e.g. zoom 150%, de-DE) "
+                                               "anyway (refused by default)"),
 ):
     """Supervised warm start on demonstrations (TRL SFTTrainer, loss on the completions only)."""
     from rich.console import Console
@@ -69,7 +72,8 @@ def sft_cmd(
                        gradient_accumulation_steps=grad_accum, max_length=max_length, lora=lora, bf16=bf16,
                        gradient_checkpointing=gradient_checkpointing, logging_steps=logging_steps,
                        save_steps=save_steps, eval_steps=eval_steps, report_to=report_to, seed=seed,
-                       extra=_extra(trl_arg), allow_heldout_look=allow_heldout_look)
+                       extra=_extra(trl_arg), allow_heldout_look=allow_heldout_look,
+                       allow_heldout_variant=allow_heldout_variant)
     try:
         last = run_sft(cfg)
     except (FileNotFoundError, ValueError, ImportError) as e:
@@ -136,6 +140,11 @@ def grpo_cmd(
                                                   "comma-separated, or 'random' (looks not held out); default: "
                                                   "each app's first"),
     allow_heldout_look: bool = typer.Option(False, "--allow-heldout-look", help="train on a held-out look anyway"),
+    variant: Optional[str] = typer.Option(None, help="the rollouts' screen variant (`uigym variants`): axis=value "
+                                                     "pairs, 'random' or a preset; a held-out band's value is "
+                                                     "refused, and 'random' draws from the train bands"),
+    allow_heldout_variant: bool = typer.Option(False, "--allow-heldout-variant", help="roll out in a held-out "
+                                               "variant band anyway"),
     family: Optional[str] = typer.Option(None, help="build every rollout's (and --eval-every's) world from this seed "
                                                     "family instead of its app's own seeds: injected (the plain "
                                                     "world plus attacker-written text)"),
@@ -171,7 +180,8 @@ def grpo_cmd(
         eval_split=eval_split, eval_seeds=eval_seeds, eval_server=eval_server, eval_device=eval_device,
         curriculum=CurriculumConfig(enabled=not no_curriculum, drop_after=drop_after),
         app_urls=_app_urls(app_url), app_modules=_pairs(app_module, "--app-module"), extra=_extra(trl_arg), mode=mode,
-        restate_goal=restate_goal, look=look, allow_heldout_look=allow_heldout_look, family=family)
+        restate_goal=restate_goal, look=look, allow_heldout_look=allow_heldout_look, family=family, variant=variant,
+        allow_heldout_variant=allow_heldout_variant)
     console = Console()
     try:
         if dry_run:

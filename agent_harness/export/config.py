@@ -22,6 +22,8 @@ class ExportConfig:
     only_passed: bool = False
     sources: list[str] | None = None  # keep only these sources (human, oracle, model)
     looks: list[str] | None = None  # keep only episodes shown in these looks (apps/_shared/looks.py)
+    # leave out episodes shown in a held-out variant value (gym_core.heldout_variants), which `train sft` refuses
+    train_variants: bool = False
     coords: str = "abs"
     max_pixels: int | None = None  # the model sees Qwen-resized screenshots (as eval's --max-pixels)
     image_size: tuple[int, int] | None = None  # or screenshots resized to WxH (as eval's --image-size)

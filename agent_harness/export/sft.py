@@ -356,6 +356,7 @@ def export_sft(cfg: ExportConfig, progress=None) -> ExportStats:
     import datasets as hf
 
     from agent_harness.export.card import write_card
+    from gym_core.heldout_variants import heldout_named
 
     stats = ExportStats(out=str(cfg.out))
     episodes = []
@@ -368,6 +369,9 @@ def export_sft(cfg: ExportConfig, progress=None) -> ExportStats:
             continue
         if cfg.sources and ep.source not in cfg.sources:
             stats.skipped_episodes[f"source {ep.source}"] += 1
+            continue
+        if cfg.train_variants and heldout_named(episode_variant(ep)):
+            stats.skipped_episodes["held-out variant"] += 1
             continue
         episodes.append(ep)
     _prepare_out(cfg)

@@ -80,6 +80,8 @@ class SFTRunConfig:
     eval_steps: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # more SFTConfig fields
     allow_heldout_look: bool = False  # train on samples shown in a held-out look anyway (apps.training_looks)
+    # train on samples shown in a held-out variant band anyway (gym_core.heldout_variants)
+    allow_heldout_variant: bool = False
 
     def sft_config(self):
         from trl import SFTConfig
@@ -140,6 +142,11 @@ class GRPORunConfig:
     # allow_heldout_look (apps.training_looks).
     look: str | None = None
     allow_heldout_look: bool = False
+    # The episodes' variant in rollouts (EnvConfig.variant: "zoom=0.8|1.1,theme=dark", "random", a preset; `uigym
+    # variants`): a held-out band's value is refused unless allow_heldout_variant, and "random" on a split axis draws
+    # from its train band (gym_core.heldout_variants). Screen mode only.
+    variant: str | None = None
+    allow_heldout_variant: bool = False
     # The seed family rollout (and --eval-every) worlds are built from instead of each app's own seeds
     # (apps.TASK_FAMILIES: "injected", the plain world plus attacker text); None: the apps' own.
     family: str | None = None
@@ -195,8 +202,12 @@ class GRPORunConfig:
         if self.restate_goal and self.mode != "tools":
             raise ValueError("restate_goal is a tool-mode option (the screen's observation text carries the task)")
         from apps import check_family, training_looks
+        from gym_core.heldout_variants import training_variant
 
         training_looks(self.look, self.allow_heldout_look)  # a held-out look is refused here, before anything loads
+        if self.variant and self.mode == "tools":
+            raise ValueError("a variant changes the screen: tool-mode rollouts have none (drop --variant)")
+        training_variant(self.variant, self.allow_heldout_variant)  # and a held-out variant value
         check_family(self.family)  # and a family no app offers (ValueError naming the families)
         return replace(
             self,

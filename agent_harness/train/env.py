@@ -64,6 +64,7 @@ class EnvSettings:
     headless: bool = True
     look: str | list[str] | None = None  # the apps' look in rollouts (EnvConfig.look), checked by apps.training_looks
     family: str | None = None  # the seed family rollout worlds are built from (EnvConfig.family, apps.check_family)
+    variant: Any = None  # the episodes' variant (EnvConfig.variant), checked by gym_core.heldout_variants
     step_timeout_s: float = 120.0
 
     @property
@@ -241,7 +242,7 @@ class UIGymToolEnv(RolloutEnv):
         """Start the row's task; returns the first observation (task text and screenshot) for the prompt."""
         s = self._settings
         task = self._begin(row, lambda t, n: AsyncUIEnv(
-            t.app, EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look, family=s.family),
+            t.app, EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look, family=s.family, variant=s.variant),
             runtime=_runtime(s)))
         self._ctx = s.format_context()
         obs, _ = self._run(self._env.reset(task=task))

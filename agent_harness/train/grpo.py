@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from apps import training_looks
+from gym_core.heldout_variants import training_variant
 from agent_harness.train.budget import (
     TokenBudget,
     image_factor,
@@ -114,7 +115,8 @@ def env_settings(cfg: GRPORunConfig, processor) -> EnvSettings:
                        result_text_tokens=cfg.result_text_tokens, restate_goal=cfg.restate_goal,
                        count_tokens=lambda s: len(tok(s, add_special_tokens=False)["input_ids"]),
                        app_urls=dict(cfg.app_urls), app_modules=dict(cfg.app_modules),
-                       look=training_looks(cfg.look, cfg.allow_heldout_look), family=cfg.family)
+                       look=training_looks(cfg.look, cfg.allow_heldout_look), family=cfg.family,
+                       variant=training_variant(cfg.variant, cfg.allow_heldout_variant))
 
 
 def task_rows(tasks, system_prompt: str) -> list[dict]:

@@ -62,6 +62,14 @@ def build_sft(cfg: SFTRunConfig, model=None, processor=None, callbacks: list | N
         from apps import training_looks
 
         training_looks(sorted({lk for lk in train["look"] if lk}), cfg.allow_heldout_look)
+    if "variant" in train.column_names and not cfg.allow_heldout_variant:  # and the held-out variant bands
+        from gym_core.heldout_variants import heldout_named
+
+        held = sorted({h for label in set(train["variant"]) for h in heldout_named(label)})
+        if held:
+            raise ValueError(f"{cfg.dataset}'s {cfg.split!r} samples include episodes shown in held-out variant "
+                             f"values ({', '.join(held)}; gym_core.variant.SPLITS): export without them, or train on "
+                             "them anyway with --allow-heldout-variant")
     evald = dsd[cfg.eval_split] if cfg.eval_steps and cfg.eval_split in dsd and len(dsd[cfg.eval_split]) else None
     processor = processor or load_processor(cfg.model)
     if model is None:

@@ -83,6 +83,24 @@ def test_export_cli_qwen(oracle_run, tmp_path):
     assert "By app" in card and "| mail |" in card and "By difficulty" in card and "| oracle |" in card
 
 
+def test_export_leaves_out_held_out_variants_when_asked(oracle_run, tmp_path):
+    """--train-variants (issue 45): an episode shown in a held-out variant value (here one row relabelled as shown
+    at 150% zoom) is left out and counted; without it the episode's samples are there, labelled, for `train sft` to
+    refuse (tests/train/test_train_variants.py)."""
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(oracle_run, run)
+    rows = read_results(run)
+    rows[0]["variant"] = dict(rows[0].get("variant") or {}, label="zoom=1.5", zoom=1.5)
+    (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    kept = export_sft(ExportConfig(runs=[run], out=tmp_path / "all"))
+    trained = export_sft(ExportConfig(runs=[run], out=tmp_path / "train", train_variants=True))
+    assert trained.skipped_episodes == {"held-out variant": 1} and kept.episodes == trained.episodes + 1
+    ds = datasets.load_from_disk(str(tmp_path / "all"))
+    assert "zoom=1.5" in set(ds["train"]["variant"]) | set(ds["test"]["variant"])
+
+
 def test_export_formats_and_resized_images(oracle_run, tmp_path):
     for fmt in ("openai", "uitars"):
         stats = export_sft(ExportConfig(runs=[oracle_run], out=tmp_path / fmt, format=fmt, history=1))
