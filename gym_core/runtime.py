@@ -26,6 +26,10 @@ def default_server_pool() -> ServerPool:
     return _default_pool
 
 
+def _client() -> httpx.AsyncClient:
+    return httpx.AsyncClient(limits=httpx.Limits(max_connections=64))
+
+
 class Runtime:
     _by_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Runtime]" = weakref.WeakKeyDictionary()
 
@@ -37,7 +41,7 @@ class Runtime:
         # pictures at all (EnvConfig(images=False): Blink never requests them, see browser_for).
         self._browsers: dict[bool, Browser] = {}
         self._lock = asyncio.Lock()
-        self.http = httpx.AsyncClient(limits=httpx.Limits(max_connections=64))
+        self._http = _client()
         self.browser_launches = 0
         self._start_states: OrderedDict[str, dict] = OrderedDict()
         # The envs' browser contexts (CDP ids): the browser-wide document guard applies to these.
@@ -56,6 +60,15 @@ class Runtime:
         if rt is None:
             rt = cls._by_loop[loop] = Runtime()
         return rt
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        """The client of the apps' control APIs, opened again after `close`: like the browser and Playwright's driver,
+        which `browser` relaunches, so a runtime closed by one of its users (an in-process eval's or validation's
+        `finally`) serves the next one on the loop instead of failing it ("the client has been closed")."""
+        if self._http.is_closed:
+            self._http = _client()
+        return self._http
 
     async def browser(self, images: bool = True) -> Browser:
         """The shared Chromium, relaunched if it crashed or was closed. `images=False`: the one whose pages
@@ -113,7 +126,7 @@ class Runtime:
                 pw, self._pw = self._pw, None
                 await pw.stop()
         finally:
-            await self.http.aclose()
+            await self._http.aclose()
         for loop, rt in list(Runtime._by_loop.items()):
             if rt is self:
                 del Runtime._by_loop[loop]
