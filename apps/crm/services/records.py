@@ -124,6 +124,10 @@ def update_record(obj: str, rid: int, form: Mapping[str, str]):
         values = R.parse_form(obj, form, rec)
     except R.FormError as e:
         raise form_error(e.errors, f"Edit {display_name(obj, rec)}") from None
+    if getattr(rec, "html_body", None) and values.get("description", rec.description) != rec.description:
+        # A received email's body is what was received (Salesforce's EmailMessage is not edited; the record page
+        # shows its HTML, not the text): a changed text would leave the page showing the old body.
+        raise ServiceError("A received email's body can't be edited.")
     if obj == "Case":
         autofill_case_account(values, rec)
     R.update(rec, values)

@@ -39,3 +39,26 @@ def test_no_text_smuggles_markup_past_the_whitelist(text):
     out = clean(f'<div style="color:#fff" onmouseover="x()">{text}</div><script>{text}</script>')
     assert "<script" not in out.lower() and "onmouseover" not in out
     assert out.startswith('<div style="color:#fff">')
+
+
+def test_a_received_emails_body_is_not_edited_by_any_channel(app, client, dbs):
+    """The one update (services/records.update_record, behind the Edit modal and the update_record tool) refuses a new
+    text for an email with an HTML body, which the page would go on showing; its other fields still save."""
+    import pytest
+
+    from apps._shared.tools import ToolError
+    from apps.crm.tools import TOOLS
+
+    email = dbs.scalars(select(m.Task).where(m.Task.task_subtype == "Email").order_by(m.Task.id)).first()
+    email.description, email.html_body = "Hi,\n\nThe first text.", "<div>Hi,</div><div>The first text.</div>"
+    dbs.commit()
+    world = app.config["TEST_WORLD"]
+    with pytest.raises(ToolError, match="received email's body can't be edited"):
+        TOOLS.call(app, world, "update_record", {"object": "Task", "record_id": email.id,
+                                                 "fields": {"description": "Something else"}})
+    TOOLS.call(app, world, "update_record", {"object": "Task", "record_id": email.id,
+                                             "fields": {"description": "Hi,\n\nThe first text.", "status": "Completed"}})
+    dbs.expire_all()
+    assert (email.description, email.status) == ("Hi,\n\nThe first text.", "Completed")
+    page = client.get(f"/lightning/r/Task/{email.id}/view").get_data(as_text=True)
+    assert "<div>The first text.</div>" in page
