@@ -61,12 +61,21 @@ def app_looks(name: str) -> list[str]:
         return ["default"]
 
 
-def display_cookie(density: str | None = None, locale: str | None = None) -> tuple[str, str]:
-    """(name, value) of the cookie that tells a clone's pages the episode's density and locale
+def display_cookie(density: str | None = None, locale: str | None = None, lang: str | None = None) -> tuple[str, str]:
+    """(name, value) of the cookie that tells a clone's pages the episode's density, locale and UI language
     (apps/_shared/display.py); the value is '' for the defaults."""
     from apps._shared.display import DISPLAY_COOKIE, encode_display
 
-    return DISPLAY_COOKIE, encode_display(density, locale)
+    return DISPLAY_COOKIE, encode_display(density, locale, lang)
+
+
+def app_langs(name: str, look: str | None) -> tuple[str, ...]:
+    """The UI languages `look` of the app speaks, English first (AppSpec.langs, apps/_shared/i18n.py)."""
+    try:
+        spec = load_app_module(name).SPEC
+    except KeyError:
+        return ("en",)
+    return ("en",) + tuple(getattr(spec, "langs", {}).get(look or spec.default_look, ()))
 
 
 def app_densities(name: str, look: str | None) -> tuple[str, ...]:

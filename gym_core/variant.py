@@ -17,7 +17,11 @@ locales in apps/_shared/locale.py):
             and HubSpot compact or default; the food looks none)
   font      the browser's default font size ("Font size" in Chrome's settings) as a factor of 16 px: pages
             sized in rem follow it (the CRM's looks), pages sized in px do not, as on the real sites
-  locale    how dates, times, money and numbers are shown: en-US, en-GB, de-DE (the words stay English)
+  locale    how dates, times, money and numbers are shown: en-US, en-GB, de-DE (the words: the lang axis)
+  lang      the language of the pages' words: en; de where the app's look has its catalog (apps/_shared/i18n.py;
+            mail's default look so far). The goals and the world's data stay English; the steps' accessible names
+            are taken into the language by the same catalog (apps/_shared/surface.py). Naming de for an app or
+            look that does not speak it is refused (a VariantError), never a silent English page
   overlays  none; load: the perturbation overlays as the first page loads; mid: the same overlays appearing
             after a seeded step (1 to 3) of the episode
 
@@ -29,7 +33,7 @@ same seed, the same variant, and naming one more axis never changes what another
 
 The world, the verifier and the tools never see a variant: the screen-side axes are applied by the env's tab
 (gym_core/tab.py, with the screen perturbations, gym_core/perturb.py), density and locale reach the app as the
-tab's display cookie (apps/_shared/display.py), never the control API.
+tab's display cookie (apps/_shared/display.py), never the control API; so does lang.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from apps import DEFAULT_LOCALE, LOCALES
+from apps._shared.i18n import DEFAULT_LANG, LANGS
 from gym_core.perturb import Drawn, has_dark_mode, overlay_kinds
 
 THEMES: tuple[str, ...] = ("light", "dark", "contrast")
@@ -66,10 +71,11 @@ AXES: dict[str, Axis] = {a.name: a for a in (
     Axis("zoom", ZOOMS, 1.0, "the browser zoom, 67%-150%; the screen keeps its size"),
     Axis("density", DENSITIES, "default", "where the product offers it (mail: all three; crm: compact)"),
     Axis("font", FONTS, 1.0, "the browser's default font size, x 16 px (pages sized in rem follow it)"),
-    Axis("locale", LOCALES, DEFAULT_LOCALE, "dates, times, money and numbers (the words stay English)"),
+    Axis("locale", LOCALES, DEFAULT_LOCALE, "dates, times, money and numbers (the words: lang)"),
+    Axis("lang", LANGS, DEFAULT_LANG, "the pages' words: English, German (mail's default look so far)"),
     Axis("overlays", OVERLAY_TIMES, "none", "the perturbation overlays: on load, or after a seeded step 1-3"),
 )}
-ALIASES = {"font_scale": "font", "fontscale": "font", "font-scale": "font", "lang": None, "language": None}
+ALIASES = {"font_scale": "font", "fontscale": "font", "font-scale": "font", "language": "lang"}
 
 # Named variants (`--variant NAME`): a preset is a variant string, so `uigym variants` prints what each sets.
 PRESETS: dict[str, str] = {
@@ -83,6 +89,7 @@ PRESETS: dict[str, str] = {
     "large-text": "font=1.25",
     "uk": "locale=en-GB",
     "german-formats": "locale=de-DE",
+    "german": "lang=de,locale=de-DE",
     "interrupted": "overlays=mid",
     "low-vision": "theme=contrast,zoom=1.5,font=1.5",
     "power-user": "theme=dark,zoom=0.8,density=compact",
@@ -117,6 +124,7 @@ class VariantSpec:
     density: Any = None
     font: Any = None
     locale: Any = None
+    lang: Any = None
     overlays: Any = None
 
     def named(self) -> dict[str, Any]:
@@ -191,10 +199,7 @@ def parse_variant(text: Any) -> VariantSpec:
             raise VariantError(f"cannot read {part!r} in the variant {text!r}: write axis=value pairs "
                                f"(axes: {describe_axes()}), 'random', or a preset ({', '.join(PRESETS)})")
         k, v = (x.strip() for x in part.split("=", 1))
-        k = ALIASES.get(k.lower(), k.lower()) if k.lower() in ALIASES else k.lower()
-        if k is None:
-            raise VariantError("a second UI language is not here yet: the locale axis sets how dates, times, money "
-                               "and numbers are shown (locale=de-DE)")
+        k = ALIASES.get(k.lower(), k.lower())
         if k not in AXES:
             raise VariantError(f"unknown variant axis {k!r}: the axes are {describe_axes()}")
         vals = tuple(_value(k, x) for x in v.split("|") if x.strip())
@@ -230,6 +235,10 @@ def offered(axis: str, app: str, look: str | None) -> tuple:
     if axis == "density":
         mine = set(app_densities(app, look)) | {"default"}
         return tuple(d for d in DENSITIES if d in mine)
+    if axis == "lang":
+        from apps import app_langs
+
+        return tuple(v for v in LANGS if v in app_langs(app, look))
     top = variant_limits(app, look).get(axis)
     return AXES[axis].values if top is None else tuple(v for v in AXES[axis].values if v <= top + 1e-9)
 
@@ -244,6 +253,7 @@ class Variant:
     density: str = "default"
     font: float = 1.0
     locale: str = DEFAULT_LOCALE
+    lang: str = DEFAULT_LANG
     overlays: str = "none"
     overlay_kinds: tuple[str, ...] = ()
     overlay_step: int = 0  # "mid": the step after which the overlays appear
@@ -269,8 +279,10 @@ class Variant:
 
     @property
     def display(self) -> dict[str, str]:
-        """What the app is told (apps/_shared/display.py): the density and the locale, where not the default."""
-        return {k: v for k, v in (("density", self.density), ("locale", self.locale)) if v != AXES[k].default}
+        """What the app is told (apps/_shared/display.py): the density, the locale and the language, where not the
+        default."""
+        return {k: v for k, v in (("density", self.density), ("locale", self.locale), ("lang", self.lang))
+                if v != AXES[k].default}
 
 
 def _rng(axis: str, key: str) -> random.Random:
@@ -302,6 +314,7 @@ def draw_variant(spec: VariantSpec | Any, app: str, look: str | None, key: str, 
     the episode got (apps.episode_look, which reads spec.look)."""
     spec = parse_variant(spec)
     drawn = drawn or Drawn()
+    refuse_lang(spec, app, look)
     got = {a: _pick(a, getattr(spec, a), offered(a, app, look), key) for a in AXES if a != "look"}
     if spec.theme is None:
         got["theme"] = "dark" if drawn.dark else "light"
@@ -313,6 +326,20 @@ def draw_variant(spec: VariantSpec | Any, app: str, look: str | None, key: str, 
         kinds = overlay_kinds(key)
         step = _rng("overlay-step", key).choice(MID_STEPS) if got["overlays"] == "mid" else 0
     return Variant(look=look, overlay_kinds=kinds, overlay_step=step, **got)
+
+
+def refuse_lang(spec: VariantSpec, app: str, look: str | None) -> None:
+    """A language named outright (lang=de) that the episode's app and look do not speak is refused: a German run must
+    not quietly show English pages. "random" and a tuple draw among the languages the look speaks (English at least)."""
+    want = spec.lang
+    if want is None or want == "random" or isinstance(want, tuple) or want == DEFAULT_LANG:
+        return
+    if want not in offered("lang", app, look):
+        from apps import APP_MODULES, app_looks
+
+        done = [f"{a}'s {lk} look" for a in APP_MODULES for lk in app_looks(a) if want in offered("lang", a, lk)]
+        raise VariantError(f"lang={want}: {app}'s {look or 'default'} look is not in that language yet; the language is "
+                           f"done for {', '.join(done) or 'no app'} (food, crm and the second looks stay English for now)")
 
 
 def screen(variant: Variant, drawn: Drawn) -> Drawn:
@@ -412,4 +439,4 @@ def covering_sample(app: str, looks: list[str], commit: str) -> list[VariantSpec
 
 __all__ = ["AXES", "PRESETS", "THEMES", "ZOOMS", "DENSITIES", "FONTS", "OVERLAY_TIMES", "Variant", "VariantSpec",
            "VariantError", "parse_variant", "draw_variant", "variant_look", "offered", "screen", "css_size", "zoom_metrics", "font_sizes",
-           "describe_axes", "covering_sample", "SPLITS", "split_variant", "merge_variant"]
+           "describe_axes", "covering_sample", "refuse_lang", "SPLITS", "split_variant", "merge_variant"]

@@ -15,20 +15,21 @@ def step_dicts(steps) -> list[dict]:
     return [s.model_dump(exclude_none=True) if isinstance(s, SolutionStep) else dict(s) for s in steps]
 
 
-def steps_in_look_by_step(app: str, steps, look: str | None) -> list[tuple[int, SolutionStep]]:
+def steps_in_look_by_step(app: str, steps, look: str | None, lang: str | None = None) -> list[tuple[int, SolutionStep]]:
     """Each step of `look` with the index of the task step it comes from (a look may take one step as
     several, or none)."""
     out = []
     for i, d in enumerate(step_dicts(steps)):
-        out += [(i, s) for s in steps_in_look(app, [d], look)]
+        out += [(i, s) for s in steps_in_look(app, [d], look, lang)]
     return out
 
 
-def steps_in_look(app: str, steps, look: str | None) -> list[SolutionStep]:
-    """`steps` (SolutionSteps or their dicts) as they are taken in `look` of `app` (unchanged in the default
-    look, or for an app without a surface)."""
+def steps_in_look(app: str, steps, look: str | None, lang: str | None = None) -> list[SolutionStep]:
+    """`steps` (SolutionSteps or their dicts) as they are taken in `look` of `app` and in the UI language `lang`
+    (the variant's, apps/_shared/i18n.py): unchanged in the default look in English, or for an app without a
+    surface."""
     surface = surface_of(app)
     dicts = step_dicts(steps)
-    if surface is not None and look:
-        dicts = surface.translate(dicts, look)
+    if surface is not None and (look or (lang and lang != "en")):
+        dicts = surface.translate(dicts, look, lang)
     return [SolutionStep.model_validate(d) for d in dicts]

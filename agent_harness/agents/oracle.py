@@ -41,15 +41,18 @@ class OracleAgent(Agent):
         # The steps address the app's default look; in another look they are taken in its terms (tasks/looks.py),
         # each remembering the task step it comes from (`position` counts task steps).
         look = getattr(env, "look", None)
+        lang = getattr(getattr(env, "variant", None), "lang", None)  # the UI language renames the targets too
         n_steps = len(steps)
         app = task.app if task is not None else getattr(getattr(env, "server", None), "app", None)
         if is_workspace(task):  # each tab's run of steps in the look its app is shown in
             pairs = []
             for tab, run in segments(steps):
-                in_look = self._in_look(tab, [s for _, s in run], getattr(env.envs[tab], "look", None))
+                sub = env.envs[tab]
+                in_look = self._in_look(tab, [s for _, s in run], getattr(sub, "look", None),
+                                        getattr(getattr(sub, "variant", None), "lang", None))
                 pairs += [(run[j][0], s) for j, s in in_look]
-        elif app and look:  # a task's steps, or QA's scripted ones on the env's app
-            pairs = steps_in_look_by_step(app, steps, look)
+        elif app and (look or lang):  # a task's steps, or QA's scripted ones on the env's app
+            pairs = steps_in_look_by_step(app, steps, look, lang)
         else:
             pairs = list(enumerate(steps))
         steps = [s for _, s in pairs]
@@ -63,12 +66,14 @@ class OracleAgent(Agent):
         self.position = 0
 
     @staticmethod
-    def _in_look(app: str, steps: list[SolutionStep], look: str | None) -> list[tuple[int, SolutionStep]]:
-        """`steps` of one tab in `look` of its app, each with its index in `steps` (a switch_tab step as it is)."""
+    def _in_look(app: str, steps: list[SolutionStep], look: str | None,
+                 lang: str | None = None) -> list[tuple[int, SolutionStep]]:
+        """`steps` of one tab in `look` of its app (and its UI language), each with its index in `steps` (a
+        switch_tab step as it is)."""
         out: list[tuple[int, SolutionStep]] = []
         for j, s in enumerate(steps):
-            out += [(j, s)] if s.switch_tab is not None or not look else \
-                [(j, t) for _, t in steps_in_look_by_step(app, [s], look)]
+            out += [(j, s)] if s.switch_tab is not None or not (look or lang) else \
+                [(j, t) for _, t in steps_in_look_by_step(app, [s], look, lang)]
         return out
 
     async def act(self, obs: dict) -> dict:

@@ -247,7 +247,7 @@ BREAKDOWN_KEYS = ("app", "difficulty", "template", "generalisation", "look", "mo
 
 # The variant's axes (gym_core/variant.py AXES; a test holds the two equal): a results row's `variant` holds each
 # one's value. Broken down as "variant:<axis>", where the episodes' values differ.
-VARIANT_AXES = ("look", "theme", "zoom", "density", "font", "locale", "overlays")
+VARIANT_AXES = ("look", "theme", "zoom", "density", "font", "locale", "lang", "overlays")
 VARIANT_KEYS = tuple(f"variant:{a}" for a in VARIANT_AXES)
 
 

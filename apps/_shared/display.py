@@ -1,7 +1,7 @@
-"""The display preferences an episode's variant gives the pages (issue 45): density and locale.
+"""The display preferences an episode's variant gives the pages (issue 45): density, locale and language.
 
 The world never holds them. The env sets them on the tab as one cookie, `uigym_display` (HttpOnly, beside
-the world binding, gym_core/tab.py), e.g. `density=compact&locale=de-DE`; each request reads it here. What
+the world binding, gym_core/tab.py), e.g. `density=compact&locale=de-DE&lang=de`; each request reads it here. What
 the cookie names and the app does not offer is ignored (the app's default shows): a page never fails on it.
 
 - Density: the densities a product offers, per look (`AppSpec.densities`: look -> the values, in the
@@ -9,8 +9,8 @@ the cookie names and the app does not offer is ignored (the app's default shows)
   Lightning and HubSpot in the user: the world's setting. The variant's density is the user's preference
   where the world's setting is the product's default (`shown_density`); a density the user picks in the app
   is the world's, and from then on the world's shows (the pick's response drops the variant's density).
-- Locale: how dates, times, money and numbers are shown (apps/_shared/locale.py), one of LOCALES. The pages'
-  words stay English (a second UI language is not here yet).
+- Locale: how dates, times, money and numbers are shown (apps/_shared/locale.py), one of LOCALES.
+- Lang: the language of the pages' words (apps/_shared/i18n.py), en or de where the app's look has it.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ DISPLAY_COOKIE = "uigym_display"
 DEFAULT_DENSITY = "default"
 
 
-def encode_display(density: str | None = None, locale: str | None = None) -> str:
+def encode_display(density: str | None = None, locale: str | None = None, lang: str | None = None) -> str:
     """The cookie value for these preferences ('' for none)."""
-    return urlencode([(k, v) for k, v in (("density", density), ("locale", locale)) if v])
+    return urlencode([(k, v) for k, v in (("density", density), ("locale", locale), ("lang", lang)) if v])
 
 
 def _prefs() -> dict[str, str]:
@@ -76,18 +76,21 @@ def drop_variant_density(response):
     locale, drops the density)."""
     prefs = dict(_prefs())
     if prefs.pop("density", None) is not None:
-        response.set_cookie(DISPLAY_COOKIE, encode_display(locale=prefs.get("locale")), httponly=True,
+        response.set_cookie(DISPLAY_COOKIE, encode_display(locale=prefs.get("locale"),
+                                                           lang=prefs.get("lang")), httponly=True,
                             samesite="Strict")
     return response
 
 
 def init_display(app: Flask) -> None:
     """Templates see `locale`, `html_lang` and `shown_density(...)`."""
+    from apps._shared.i18n import DEFAULT_LANG, current_lang
 
     @app.context_processor
     def _display_context():
-        loc = current_locale()
-        return {"locale": loc, "html_lang": loc.split("-")[0] if loc != DEFAULT_LOCALE else "en",
+        loc, lang = current_locale(), current_lang()
+        html_lang = lang if lang != DEFAULT_LANG else (loc.split("-")[0] if loc != DEFAULT_LOCALE else "en")
+        return {"locale": loc, "html_lang": html_lang,
                 "shown_density": shown_density}
 
 

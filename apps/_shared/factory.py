@@ -15,6 +15,7 @@ from apps._shared.caching import init_caching
 from apps._shared.control import create_control_app
 from apps._shared.db import DEFAULT_WORLD, close_db, store
 from apps._shared.display import init_display
+from apps._shared.i18n import init_i18n
 from apps._shared.looks import LookEnvironment, init_looks
 from apps._shared.sandbox import init_sandbox
 from apps._shared.session import WORLD_COOKIE, verified_world
@@ -101,6 +102,7 @@ def create_app(spec: AppSpec, config: dict[str, Any] | None = None) -> Flask:
     init_sandbox(app, inline_scripts=spec.inline_scripts)
     init_looks(app)
     init_display(app)
+    init_i18n(app)
 
     @app.context_processor
     def _shared_context():

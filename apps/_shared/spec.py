@@ -62,6 +62,9 @@ class AppSpec:
     # where it is below the axis's top: look -> {axis: value}. Above it the look's layout does not hold yet (a tab bar
     # cut off at 150%: the variant sweep found it), so variants offer it no higher.
     variant_limits: dict[str, dict[str, float]] = field(default_factory=dict)
+    # The UI languages beyond English each look speaks (apps/_shared/i18n.py: its catalog under translations/):
+    # look -> ("de",). A look not listed speaks English only; the variant's lang axis refuses another language there.
+    langs: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def default_look(self) -> str:

@@ -14,6 +14,12 @@ or to [] where it takes none), and which templates it carries (`Look.covers`). A
 "button:Delete in dialog": it maps only that control inside that container and wins over the bare key there (the
 record page's Delete is a menu item in one look while the confirmation dialog's Delete is a button in both). `Surface.translate` rewrites a
 step list into a look's terms: the oracle plays it, validation proves it, QA clicks it.
+
+A UI language (the variant's lang, apps/_shared/i18n.py) renames the controls too, through the app's own catalog,
+the one its pages are rendered with: `translate(steps, look, lang="de")` takes every target's name into German
+after the look's names (a whole name the catalog has: "Compose" -> "Schreiben"; a pattern's text with its slots:
+"Back to {folder}" through the msgid "Back to %(folder)s", each slot's value taken too where the catalog has it,
+"Inbox" -> "Posteingang"; a name the catalog lacks, the world's data, stays as it is).
 """
 
 from __future__ import annotations
@@ -132,15 +138,53 @@ class Surface:
                                + "; ".join(sorted(set(bad))[:8]))
 
     # --------------------------------------------------------------- translation
-    def translate(self, steps: list[dict], look: str | None) -> list[dict]:
-        """`steps` (dicts as tasks hold them) as they are taken in `look` (the default look: unchanged)."""
+    def translate(self, steps: list[dict], look: str | None, lang: str | None = None) -> list[dict]:
+        """`steps` (dicts as tasks hold them) as they are taken in `look` (the default look: unchanged) and in the UI
+        language `lang` (None or "en": unchanged)."""
         lk = self.looks.get(look) if look else None
-        if lk is None or not lk.names:
-            return steps
-        out: list[dict] = []
-        for step in steps:
-            out.extend(self._step(step, lk))
-        return out
+        if lk is not None and lk.names:
+            out: list[dict] = []
+            for step in steps:
+                out.extend(self._step(step, lk))
+            steps = out
+        if lang and lang != "en":
+            from apps._shared.i18n import names
+
+            words = names(self.app, lang)
+            if words:
+                steps = [self._in_lang(step, words) for step in steps]
+        return steps
+
+    def _in_lang(self, step: dict, words: dict[str, str]) -> dict:
+        s = copy.deepcopy(step)
+        for k in _TARGET_KEYS:
+            if isinstance(s.get(k), dict):
+                self._name_in_lang(s[k], words)
+        if isinstance(s.get("drag"), dict):
+            for t in s["drag"].values():
+                if isinstance(t, dict):
+                    self._name_in_lang(t, words)
+        return s
+
+    def _name_in_lang(self, target: dict, words: dict[str, str]) -> None:
+        """`target` (and its containers) renamed in place into the catalog's language."""
+        while isinstance(target, dict):
+            name = target.get("name")
+            if isinstance(name, str):
+                target["name"] = self.name_in_lang(target.get("role"), name, words)
+            target = target.get("within")
+
+    def name_in_lang(self, role: str | None, name: str, words: dict[str, str]) -> str:
+        """One accessible name in the language of `words` (apps/_shared/i18n.py `names`)."""
+        if name in words:
+            return words[name]
+        hit = self.match({"role": role, "name": name})
+        if hit is None or not hit[1]:
+            return name
+        msgid = _SLOT.sub(lambda m: f"%({m.group(1)})s", hit[0].name or "")
+        if msgid not in words:
+            return name
+        return words[msgid] % {k: words.get(v, v) for k, v in hit[1].items()}
 
     def _step(self, step: dict, lk: Look) -> list[dict]:
         kind = next((k for k in _TARGET_KEYS if step.get(k)), None)

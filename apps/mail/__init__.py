@@ -41,6 +41,8 @@ SPEC = AppSpec(
     # pane loses its To field's focus to an overlay mid-episode and the oracle's second click does not bring it back
     # (send-with-attachment-00; the real one drops to one pane there, which the clone has not yet).
     variant_limits={"outlook": {"zoom": 1.25}},
+    # The UI languages beyond English (apps/_shared/i18n.py; the catalog: translations/de/LC_MESSAGES/messages.po)
+    langs={"gmail": ("de",)},
     views="apps.mail.views",
     tools="apps.mail.tools",
     on_clock="apps.mail.services.correspondence:deliver_due",  # a correspondent's answer lands when it is due

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import and_, false, func, select, true
 from sqlalchemy.orm import Session
 
+from apps._shared.i18n import gettext as _  # the page's UI language (English for a tool's answer)
 from apps.mail import formatting as fmt
 from apps.mail.folders import label_by_path, label_descendants, labels_tree, where  # noqa: F401 - the views' names
 from apps.mail.models import Account, Attachment, Contact, Label, Message, MessageLabel, Thread
@@ -156,7 +157,7 @@ def _senders(msgs: list[Message], d: Directory, sent_view: bool) -> list[tuple[s
         for e in mine[-1].to or []:
             n = d.short(e) if len(mine[-1].to) > 1 else d.name(e)
             rec.append(n)
-        return [("To: " + (", ".join(rec) or "(no recipients)"), False)]
+        return [(_("To: ") + (", ".join(rec) or _("(no recipients)")), False)]
     seen: dict[str, bool] = {}
     order: list[str] = []
     names = {}
@@ -225,7 +226,7 @@ def list_threads(session: Session, conds: list, visible: list, now: dt.datetime,
         shown = latest.sent_at
         r = Row(
             id=tid,
-            subject=(latest.subject if view in ("drafts", "scheduled") else t.subject) or "(no subject)",
+            subject=(latest.subject if view in ("drafts", "scheduled") else t.subject) or _("(no subject)"),
             snippet=fmt.snippet(latest.body),
             senders=_senders(ms, d, view in ("sent", "scheduled")),
             count=len(ms),
@@ -246,19 +247,19 @@ def list_threads(session: Session, conds: list, visible: list, now: dt.datetime,
         if view == "drafts":
             r.draft_id = latest.id
             to = ", ".join(d.short(e) if len(latest.to) > 1 else d.name(e) for e in latest.to)
-            r.senders = [(to, False)] if to else [("(no recipients)", False)]
+            r.senders = [(to, False)] if to else [(_("(no recipients)"), False)]
             r.unread = False
         snz = [m.snoozed_until for m in ms if m.snoozed_until and m.snoozed_until > now]
         if snz:
             r.snoozed_until = max(snz)
             if view == "snoozed":
                 r.date = fmt.snooze_label(r.snoozed_until, now)
-                r.date_title = "Snoozed until " + fmt.long_date(r.snoozed_until)
+                r.date_title = _("Snoozed until ") + fmt.long_date(r.snoozed_until)
         if view == "scheduled":
             r.scheduled_at = latest.scheduled_at
             r.date = fmt.list_date(latest.scheduled_at, now) if latest.scheduled_at else r.date
         sender_text = ", ".join(n for n, _ in r.senders)
-        prefix = "Draft, " if view == "drafts" else ("Unread, " if r.unread else "")
+        prefix = _("Draft, ") if view == "drafts" else (_("Unread, ") if r.unread else "")
         r.aria = f"{prefix}{sender_text}, {r.subject}, {r.date}"
         rows.append(r)
     return rows, total or 0

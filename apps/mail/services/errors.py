@@ -15,4 +15,8 @@ class ServiceError(ToolError):
 
 
 def plural(n: int, one: str, many: str) -> str:
-    return one if n == 1 else many.replace("{n}", f"{n:,}")
+    """The message for `n` things, in the page's UI language where a page asks (apps/_shared/i18n.py; a tool's
+    answer, outside a page's request, stays English)."""
+    from apps._shared.i18n import gettext
+
+    return gettext(one) if n == 1 else gettext(many).replace("{n}", f"{n:,}")

@@ -12,6 +12,7 @@ import threading
 import time
 from typing import Any
 
+from apps._shared.i18n import gettext
 from flask import g, jsonify, request
 from sqlalchemy import delete, select
 
@@ -116,7 +117,7 @@ def send():
         for k in list(_SENT_AT)[:1000]:
             _SENT_AT.pop(k, None)
     acct = C.me(session)
-    return jsonify(ok=True, thread_id=thread.id, message_id=msg.id, toast="Message sent",
+    return jsonify(ok=True, thread_id=thread.id, message_id=msg.id, toast=gettext("Message sent"),
                    undo_seconds=acct.undo_send_seconds)
 
 
@@ -135,7 +136,7 @@ def undo_send(mid: int):
         raise ApiError("This message has already been sent.", 409)
     out = perform(C.undo_send, session, mid)
     _SENT_AT.pop((getattr(g, "uigym_world", ""), mid), None)
-    return jsonify(ok=True, toast="Sending undone.", **out)
+    return jsonify(ok=True, toast=gettext("Sending undone."), **out)
 
 
 # ----------------------------------------------------------------------------------------- drafts
@@ -201,7 +202,7 @@ def discard_draft(mid: int):
     with _COMPOSE_LOCK:  # committed under the lock, as Send
         perform(C.discard_draft, session, mid)
         _remember(_compose_key(request.get_json(silent=True) or {}), "done")
-    return jsonify(ok=True, toast="Draft discarded.")
+    return jsonify(ok=True, toast=gettext("Draft discarded."))
 
 
 @bp.post("/api/schedule")
@@ -232,7 +233,7 @@ def cancel_scheduled(mid: int):
     """Cancel send: the scheduled message goes back to Drafts (and opens in compose)."""
     session = db()
     m = perform(C.cancel_scheduled, session, mid)
-    return jsonify(ok=True, draft_id=m.id, toast="Sending cancelled.")
+    return jsonify(ok=True, draft_id=m.id, toast=gettext("Sending cancelled."))
 
 
 # ------------------------------------------------------------------------------ conversation actions
@@ -297,7 +298,7 @@ def undo():
     if not isinstance(changes, list):
         raise ApiError("'changes' must be a list")
     perform(_restore, db(), changes, body)
-    return jsonify(ok=True, toast="Action undone.")
+    return jsonify(ok=True, toast=gettext("Action undone."))
 
 
 def _restore(session, changes: list, body: dict) -> None:
@@ -335,14 +336,14 @@ def trash_message(mid: int):
     """'Delete this message' (one message of a conversation)."""
     session = db()
     empty = perform(S.trash_message, session, mid)
-    return jsonify(ok=True, toast="Message moved to Trash.", thread_empty=empty)
+    return jsonify(ok=True, toast=gettext("Message moved to Trash."), thread_empty=empty)
 
 
 @bp.post("/api/messages/<int:mid>/unread_from_here")
 def unread_from_here(mid: int):
     session = db()
     perform(S.unread_from_here, session, mid)
-    return jsonify(ok=True, toast="Marked as unread.")
+    return jsonify(ok=True, toast=gettext("Marked as unread."))
 
 
 @bp.post("/api/block")
@@ -361,7 +362,7 @@ def unblock():
         perform(S.unblock, session, block_id=body["id"])
     else:
         perform(S.unblock, session, email=body.get("email"))
-    return jsonify(ok=True, toast="Address unblocked.")
+    return jsonify(ok=True, toast=gettext("Address unblocked."))
 
 
 @bp.post("/api/empty")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import jsonify
 
 from apps._shared import db
+from apps._shared.i18n import gettext
 from apps._shared.actions import perform
 from apps._shared.display import drop_variant_density
 from apps.mail.models import Thread
@@ -47,7 +48,7 @@ def update_label(lid: int):
     body = _json()
     session = db()
     perform(L.update, session, lid, body)
-    return jsonify(ok=True, toast="Label updated.")
+    return jsonify(ok=True, toast=gettext("Label updated."))
 
 
 @bp.post("/api/labels/<int:lid>/delete")
@@ -73,14 +74,14 @@ def update_filter(fid: int):
     body = _json()
     session = db()
     _f, n = perform(F.update, session, fid, body, apply_existing=bool(body.get("apply_existing")))
-    return jsonify(ok=True, toast="Your filter was updated.", applied=n)
+    return jsonify(ok=True, toast=gettext("Your filter was updated."), applied=n)
 
 
 @bp.post("/api/filters/<int:fid>/delete")
 def delete_filter(fid: int):
     session = db()
     perform(F.remove, session, fid)
-    return jsonify(ok=True, toast="Filter deleted.")
+    return jsonify(ok=True, toast=gettext("Filter deleted."))
 
 
 @bp.get("/api/filters/count")
@@ -103,7 +104,7 @@ def settings():
     body = _json()
     session = db()
     acct = perform(A.update_settings, session, body)
-    resp = jsonify(ok=True, toast="Your preferences have been saved.",
+    resp = jsonify(ok=True, toast=gettext("Your preferences have been saved."),
                    **{k: getattr(acct, k) for k in A.SETTING_CHOICES if k in body})
     # A density picked here is the account's from now on, over the episode's variant (apps/_shared/display.py).
     return drop_variant_density(resp) if "display_density" in body else resp
@@ -115,7 +116,7 @@ def create_contact():
     body = _json()
     session = db()
     c = perform(A.create_contact, session, body)
-    return jsonify(ok=True, id=c.id, toast="Contact saved.")
+    return jsonify(ok=True, id=c.id, toast=gettext("Contact saved."))
 
 
 @bp.post("/api/contacts/<int:cid>")
@@ -123,7 +124,7 @@ def update_contact(cid: int):
     body = _json()
     session = db()
     c = perform(A.update_contact, session, cid, body)
-    return jsonify(ok=True, id=c.id, toast="Contact saved.")
+    return jsonify(ok=True, id=c.id, toast=gettext("Contact saved."))
 
 
 @bp.post("/api/contacts/<int:cid>/star")
@@ -141,7 +142,7 @@ def star_contact(cid: int):
 def delete_contact(cid: int):
     session = db()
     perform(A.delete_contact, session, cid)
-    return jsonify(ok=True, toast="Contact deleted.")
+    return jsonify(ok=True, toast=gettext("Contact deleted."))
 
 
 __all__ = ["filter_query", "filter_actions_text", "Thread"]

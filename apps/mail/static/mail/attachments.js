@@ -106,7 +106,7 @@
       $(".c-att-size", chip).textContent = "(" + a.size_label + ")";
       const x = $(".c-att-x", chip);
       x.setAttribute("aria-label", "Remove attachment " + a.filename);
-      x.title = "Remove attachment";
+      x.title = NS.t("Remove attachment");
       x.addEventListener("click", () => onRemove(a));
       box.appendChild(chip);
     });

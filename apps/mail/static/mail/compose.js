@@ -50,16 +50,16 @@
   function hasContent(d) {
     return !!(d.to || d.cc || d.bcc || d.subject.trim() || (d.body.trim() && d.body.trim() !== signatureBlock().trim()));
   }
-  function setStatus(t) { const s = $("#draft-status"); if (s) s.textContent = t; }
+  function setStatus(t) { const s = $("#draft-status"); if (s) s.textContent = NS.t(t); }
   function resetCompose() {
     $("#compose-form").reset();
     RTE.setText($("#compose-body"), "");
     $$("#compose .addr-chip").forEach((c) => c.remove());
     $("#cc-row").hidden = true;
     $("#bcc-row").hidden = true;
-    $("#compose-title").textContent = "New Message";
+    $("#compose-title").textContent = NS.t("New Message");
     compose.classList.remove("minimized");
-    $("#compose-min").setAttribute("aria-label", "Minimize");
+    $("#compose-min").setAttribute("aria-label", NS.t("Minimize"));
     setFull(false);
     clearTimeout(C.timer);
     C.timer = null; C.draftId = null; C.dirty = false; C.busy = false; C.key = "";
@@ -102,8 +102,8 @@
   function setFull(on) {
     compose.classList.toggle("full", on);
     const b = $("#compose-full");
-    b.setAttribute("aria-label", on ? "Exit full screen" : "Full screen");
-    b.title = on ? "Exit full screen" : "Full screen";
+    b.setAttribute("aria-label", on ? NS.t("Exit full screen") : NS.t("Full screen"));
+    b.title = on ? NS.t("Exit full screen") : NS.t("Full screen");
     $(".ms", b).textContent = on ? "close_fullscreen" : "open_in_full";
     if (on && !backdrop) {
       backdrop = document.createElement("div");
@@ -140,11 +140,11 @@
       if ((opts.draft.cc || []).length) { $("#cc-row").hidden = false; setAddrs($("#compose-cc"), opts.draft.cc, opts.draft.names); }
       if ((opts.draft.bcc || []).length) { $("#bcc-row").hidden = false; setAddrs($("#compose-bcc"), opts.draft.bcc, opts.draft.names); }
       $("#compose-subject").value = opts.draft.subject || "";
-      $("#compose-title").textContent = opts.draft.subject || "New Message";
+      $("#compose-title").textContent = opts.draft.subject || NS.t("New Message");
       if (opts.draft.body_html) RTE.setHtml($("#compose-body"), opts.draft.body_html);
       else RTE.setText($("#compose-body"), opts.draft.body || "");
       renderComposeAtts(opts.draft.attachments || []);
-      setStatus("Draft");
+      setStatus(NS.t("Draft"));
     } else {
       if (opts.to) setAddrs($("#compose-to"), [opts.to], opts.names);
       if (!RTE.text($("#compose-body"))) RTE.setText($("#compose-body"), signatureBlock());
@@ -264,25 +264,25 @@
       e.stopPropagation();
       setFull(false);
       const min = compose.classList.toggle("minimized");
-      $("#compose-min").setAttribute("aria-label", min ? "Maximize" : "Minimize");
+      $("#compose-min").setAttribute("aria-label", min ? NS.t("Maximize") : NS.t("Minimize"));
       if (min) saveDraft();
     });
     $("#compose-full").addEventListener("click", (e) => {
       e.stopPropagation();
       compose.classList.remove("minimized");
-      $("#compose-min").setAttribute("aria-label", "Minimize");
+      $("#compose-min").setAttribute("aria-label", NS.t("Minimize"));
       setFull(!compose.classList.contains("full"));
     });
     $("#compose-head").addEventListener("click", () => {
       if (compose.classList.contains("minimized")) {
         compose.classList.remove("minimized");
-        $("#compose-min").setAttribute("aria-label", "Minimize");
+        $("#compose-min").setAttribute("aria-label", NS.t("Minimize"));
       }
     });
     $("#add-cc").addEventListener("click", () => { $("#cc-row").hidden = false; $("#compose-cc").focus(); });
     $("#add-bcc").addEventListener("click", () => { $("#bcc-row").hidden = false; $("#compose-bcc").focus(); });
     $("#compose-subject").addEventListener("input", (e) => {
-      $("#compose-title").textContent = e.target.value.trim() || "New Message";
+      $("#compose-title").textContent = e.target.value.trim() || NS.t("New Message");
     });
     $("#compose-form").addEventListener("input", scheduleSave);
     $("#compose-form").addEventListener("chips", scheduleSave);

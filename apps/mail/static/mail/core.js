@@ -13,6 +13,15 @@
   const TOAST_KEY = "inkbox.toast";
   const appEl = $("#app");
   const NOW = appEl && appEl.dataset.now ? appEl.dataset.now : "2026-01-01T00:00:00";
+  // The page's UI language (apps/_shared/i18n.py): the catalog the layout hands over in #app[data-i18n] (none in
+  // English). t("Undo") is the text in the page's language; "%(name)s" in it is filled from `args`.
+  let I18N = {};
+  try { I18N = appEl && appEl.dataset.i18n ? JSON.parse(appEl.dataset.i18n) : {}; } catch (e) { I18N = {}; }
+  function t(text, args) {
+    let s = (text && Object.prototype.hasOwnProperty.call(I18N, text)) ? I18N[text] : text;
+    if (args && typeof s === "string") s = s.replace(/%\((\w+)\)s/g, (m, k) => (k in args ? String(args[k]) : m));
+    return s;
+  }
 
   async function api(url, body) {
     const resp = await fetch(url, {
@@ -43,7 +52,7 @@
   function showToast(t) {
     const box = $("#toast");
     if (!box || !t) return;
-    $("#toast-text").textContent = t.text;
+    $("#toast-text").textContent = NS.t(t.text);
     const actions = $("#toast-actions");
     actions.textContent = "";
     (t.actions || []).forEach((a) => {
@@ -67,7 +76,7 @@
         // Undo Send is offered for the send cancellation period only (Settings > General > Undo Send).
         if (a.seconds) setTimeout(() => el.remove(), a.seconds * 1000);
       }
-      el.textContent = a.label;
+      el.textContent = NS.t(a.label);
       actions.appendChild(el);
     });
     box.hidden = false;
@@ -93,11 +102,11 @@
   function modal(title, text, withCancel, okLabel) {
     return new Promise((resolve) => {
       const m = $("#modal");
-      $("#modal-title").textContent = title;
-      $("#modal-text").textContent = text;
+      $("#modal-title").textContent = t(title);
+      $("#modal-text").textContent = t(text);
       const cancel = $("#modal-cancel");
       const ok = $("#modal-ok");
-      ok.textContent = okLabel || "OK";
+      ok.textContent = t(okLabel || "OK");
       cancel.hidden = !withCancel;
       m.hidden = false;
       ok.focus();
@@ -224,6 +233,6 @@
   });
 
 
-  Object.assign(NS, { $, $$, MENU_TRIGGER, NOW, REPLY_KEY, RTE, alertModal, api, appEl, closeDropdowns, closeFloating, closePopovers, confirmModal, getJSON, go, openFloating, popover, reload, setDropdown, showToast, storeToast, takeStoredToast, takesText, undoSendAction });
+  Object.assign(NS, { $, $$, MENU_TRIGGER, NOW, REPLY_KEY, RTE, alertModal, api, appEl, closeDropdowns, closeFloating, closePopovers, confirmModal, getJSON, go, openFloating, popover, reload, setDropdown, showToast, storeToast, t, takeStoredToast, takesText, undoSendAction });
   Object.defineProperty(NS, "floatingOpen", { get: () => floatingOpen, set: (v) => { floatingOpen = v; } });
 })(window.Inkbox = window.Inkbox || {});

@@ -36,7 +36,7 @@
     const x = document.createElement("button");
     x.type = "button";
     x.className = "chip-x";
-    x.setAttribute("aria-label", "Remove " + addr.email);
+    x.setAttribute("aria-label", NS.t("Remove %(email)s", { email: addr.email }));
     x.innerHTML = '<span class="material-symbols-outlined ms" aria-hidden="true">close</span>';
     x.addEventListener("mousedown", (e) => e.preventDefault());
     x.addEventListener("click", (e) => { e.stopPropagation(); chip.remove(); input.focus(); input.dispatchEvent(new Event("chips", { bubbles: true })); });
@@ -191,7 +191,7 @@
   function renderCalendar() {
     const grid = $("#dt-grid");
     const y = dtState.year, mo = dtState.month;
-    $("#dt-month").textContent = MONTHS[mo] + " " + y;
+    $("#dt-month").textContent = NS.t(MONTHS[mo]) + " " + y;
     grid.textContent = "";
     ["S", "M", "T", "W", "T", "F", "S"].forEach((l) => {
       const h = document.createElement("span");
@@ -210,7 +210,8 @@
       b.type = "button";
       b.className = "dt-day";
       b.textContent = String(d);
-      b.setAttribute("aria-label", DAYS[day.getUTCDay()] + ", " + MONTHS[mo] + " " + d + ", " + y);
+      b.setAttribute("aria-label", NS.t("%(weekday)s, %(month)s %(day)s, %(year)s",
+                                        { weekday: NS.t(DAYS[day.getUTCDay()]), month: NS.t(MONTHS[mo]), day: d, year: y }));
       if (day.getTime() < t0) b.disabled = true;
       if (day.getTime() === t0) b.classList.add("today");
       if (dtState.selected && day.getTime() === dtState.selected.getTime()) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); }
@@ -222,6 +223,7 @@
     closePopovers();
     const start = utcDay(today().getUTCFullYear(), today().getUTCMonth(), today().getUTCDate() + 1);
     dtState = { year: start.getUTCFullYear(), month: start.getUTCMonth(), selected: start, onSave: onSave };
+    title = NS.t(title); okLabel = NS.t(okLabel);
     $("#dt-dialog").setAttribute("aria-label", title);
     $(".dialog-title", $("#dt-dialog")).textContent = title;
     $("#dt-save").textContent = okLabel;
@@ -249,10 +251,10 @@
       const d = parseDate($("#dt-date").value);
       const t = parseTime($("#dt-time").value);
       const err = $("#dt-error");
-      if (!d) { err.textContent = "Please enter a valid date."; err.hidden = false; return; }
-      if (!t) { err.textContent = "Please enter a valid time, like 8:00 AM."; err.hidden = false; return; }
+      if (!d) { err.textContent = NS.t("Please enter a valid date."); err.hidden = false; return; }
+      if (!t) { err.textContent = NS.t("Please enter a valid time, like 8:00 AM."); err.hidden = false; return; }
       const iso = isoLocal(d, t);
-      if (iso <= NOW) { err.textContent = "Please choose a time in the future."; err.hidden = false; return; }
+      if (iso <= NOW) { err.textContent = NS.t("Please choose a time in the future."); err.hidden = false; return; }
       dtWrap.hidden = true;
       dtState.onSave(iso);
     });

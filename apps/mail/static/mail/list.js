@@ -22,11 +22,11 @@
     btn.classList.toggle("on", on);
     btn.setAttribute("aria-pressed", on ? "true" : "false");
     if (contact) {
-      btn.setAttribute("aria-label", on ? "Remove from favorites" : "Add to favorites");
-      btn.title = on ? "Remove from favorites" : "Add to favorites";
+      btn.setAttribute("aria-label", on ? NS.t("Remove from favorites") : NS.t("Add to favorites"));
+      btn.title = on ? NS.t("Remove from favorites") : NS.t("Add to favorites");
     } else {
-      btn.setAttribute("aria-label", on ? "Unstar" : "Star");
-      btn.title = on ? "Starred" : "Not starred";
+      btn.setAttribute("aria-label", on ? NS.t("Unstar") : NS.t("Star"));
+      btn.title = on ? NS.t("Starred") : NS.t("Not starred");
     }
     $(".ms", btn).classList.toggle("fill", on);
     const row = btn.closest(".row");
@@ -35,8 +35,8 @@
   function setImportant(btn, on) {
     btn.classList.toggle("on", on);
     btn.setAttribute("aria-pressed", on ? "true" : "false");
-    btn.setAttribute("aria-label", on ? "Mark as not important" : "Mark as important");
-    btn.title = on ? "Important" : "Click to teach Inkbox this conversation is important.";
+    btn.setAttribute("aria-label", on ? NS.t("Mark as not important") : NS.t("Mark as important"));
+    btn.title = on ? NS.t("Important") : "Click to teach Inkbox this conversation is important.";
     $(".ms", btn).classList.toggle("fill", on);
   }
   $$(".star-btn").forEach((btn) => btn.addEventListener("click", async (e) => {
@@ -329,7 +329,7 @@
     selectAllMatching = true;
     const total = Number(listToolbar.dataset.total || 0);
     $("#select-banner-text").textContent = "All " + total.toLocaleString("en-US") + " conversations in " + listToolbar.dataset.title + " are selected.";
-    selAllMatching.textContent = "Clear selection";
+    selAllMatching.textContent = NS.t("Clear selection");
   });
   popover($("#select-menu-btn"), $("#select-menu"));
   $$("#select-menu [data-select]").forEach((item) => item.addEventListener("click", () => {

@@ -264,7 +264,7 @@
       $('[data-msg-cmd="forward"]', msgMenu).hidden = !form;
       $('[data-msg-cmd="block"]', msgMenu).hidden = mine;
       $('[data-msg-cmd="filter"]', msgMenu).hidden = mine;
-      $("#msg-block-text").textContent = 'Block "' + msg.dataset.name + '"';
+      $("#msg-block-text").textContent = NS.t('Block "%(from_name)s"', { from_name: msg.dataset.name });
       openFloating(msgMenu, btn, { msg: msg, mid: Number(msg.dataset.mid) });
     }));
     if (msgMenu) $$("[data-msg-cmd]", msgMenu).forEach((it) => it.addEventListener("click", async () => {

@@ -1,0 +1,178 @@
+"""The pages' UI language (issue 45's `lang` axis): English, or German where an app's look has its catalog.
+
+The words of a page's chrome (buttons, labels, menus, headings, placeholders, aria-labels, titles, the server's
+flash messages, empty states) are written in English in the templates and the views, each wrapped once:
+`{{ _('Compose') }}` in a template, `gettext("Conversation archived.")` in Python, `t('Undo')` in the page
+scripts (the layout hands them the page's catalog). The German words live in one gettext catalog per app,
+`apps/<app>/translations/de/LC_MESSAGES/messages.po`, read at start with Babel's own reader (no compiled .mo:
+a clean clone needs no build step). The world's data (mail, names, dishes) and the task goals stay English.
+
+In English a wrapped string is the template's text byte for byte (`_` returns it as it is written, markup
+included), so the default language's pages are the pages they were. A msgid is written as the template
+writes the text (an `&amp;` where the HTML had one); lookups by accessible name (`names`) read it unescaped.
+
+The same catalog renames the controls a task's steps address: apps/_shared/surface.py `Surface.translate`
+takes the default look's names into the language through `names(app, lang)`, so one gold solution plays in
+every language.
+
+Which looks speak which languages: `AppSpec.langs` (look -> languages beyond English); a run that asks for a
+language an app or look does not have is refused (gym_core/variant.py), never shown a silent English page.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+LANGS: tuple[str, ...] = ("en", "de")
+DEFAULT_LANG = "en"
+LANG_NAMES = {"en": "English", "de": "German"}
+APPS_DIR = Path(__file__).resolve().parent.parent
+
+
+def catalog_path(app: str, lang: str) -> Path:
+    return APPS_DIR / app / "translations" / lang / "LC_MESSAGES" / "messages.po"
+
+
+@lru_cache(maxsize=16)
+def catalog(app: str, lang: str) -> dict[str, str]:
+    """msgid -> msgstr of the app's catalog in `lang` ({} for English, or an app without one); untranslated and
+    fuzzy entries are left out (they show in English)."""
+    if lang == DEFAULT_LANG:
+        return {}
+    path = catalog_path(app, lang)
+    if not path.exists():
+        return {}
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as f:
+        cat = read_po(f, locale=lang)
+    return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+
+
+@lru_cache(maxsize=16)
+def names(app: str, lang: str) -> dict[str, str]:
+    """The catalog as accessible names read it (entities unescaped): 'Save & close' -> 'Speichern & schließen'."""
+    return {html.unescape(k): html.unescape(v) for k, v in catalog(app, lang).items()}
+
+
+def current_lang() -> str:
+    """The language of the current request's pages (English outside a request, or for one the app lacks)."""
+    from apps._shared.display import _prefs
+
+    lang = _prefs().get("lang")
+    return lang if lang in LANGS else DEFAULT_LANG
+
+
+def _current_catalog() -> dict[str, str]:
+    lang = current_lang()
+    if lang == DEFAULT_LANG:
+        return {}
+    from flask import current_app
+
+    return catalog(current_app.extensions["uigym_spec"].name, lang)
+
+
+def gettext(msgid: str, **kw) -> str:
+    """`msgid` in the current request's language, `%(name)s` filled from `kw` (for Python: flash messages)."""
+    s = _current_catalog().get(msgid, msgid)
+    return s % kw if kw else s
+
+
+def _jinja_gettext(msgid: str, **kw) -> Markup:
+    """Templates' `_`: the text as the template writes it (markup included; the catalog's German likewise), the
+    arguments escaped."""
+    s = Markup(_current_catalog().get(msgid, msgid))
+    return s % {k: escape(v) for k, v in kw.items()} if kw else s
+
+
+def page_catalog() -> dict[str, str]:
+    """The catalog the page scripts' `t()` reads ({} in English): the whole app's, it is small."""
+    return {html.unescape(k): html.unescape(v) for k, v in _current_catalog().items()}
+
+
+def ui(text):
+    """A template's filter for a word that comes from the code, not the template (a folder's title, a menu's option):
+    its translation where the catalog has one, else the text as it is (escaped as any value): `{{ f.title|ui }}`."""
+    if not isinstance(text, str):
+        return text
+    hit = _current_catalog().get(text)
+    return text if hit is None else html.unescape(hit)
+
+
+def init_i18n(app) -> None:
+    """Templates see `_`, the `ui` filter, `page_catalog()` and `lang`."""
+    app.jinja_env.globals["_"] = _jinja_gettext
+    app.jinja_env.globals["gettext"] = _jinja_gettext
+    app.jinja_env.globals["page_catalog"] = page_catalog
+    app.jinja_env.filters["ui"] = ui
+
+    @app.context_processor
+    def _lang_context():
+        return {"lang": current_lang()}
+
+
+__all__ = ["ui", "LANGS", "DEFAULT_LANG", "LANG_NAMES", "catalog", "names", "current_lang", "gettext", "page_catalog",
+           "init_i18n", "catalog_path"]
+
+
+# ---------------------------------------------------------------------------------------------- the check
+# What a page in another language may still show in English: the brand, the product's loanwords, data, operators.
+SAME_IN = {"de": {"Inkbox", "Mail", "OK", "Spam", "Cc", "Bcc", "Labels", "Label", "Name", "Sans Serif", "Serif", "Filter",
+                  "Details", "App", "Apps", "Status", "Info", "E-Mail", "Normal", "(optional)", "Garamond", "Georgia",
+                  "Tahoma", "Trebuchet MS", "Verdana", "subject:"}}
+_TEXT_ATTRS = ("aria-label", "placeholder", "title", "alt")
+_WORD = __import__("re").compile(r"[A-Za-z]{3,}")
+
+
+def page_strings(page: str) -> list[str]:
+    """The words a page shows or names its controls with: its text (outside scripts, styles and icon ligatures) and
+    its aria-label, placeholder, title and alt attributes."""
+    from html.parser import HTMLParser
+
+    out: list[str] = []
+
+    class P(HTMLParser):
+        skip = 0
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            for k in _TEXT_ATTRS:
+                if a.get(k):
+                    out.append(a[k].strip())
+            icon = "material-symbols" in (a.get("class") or "") or a.get("aria-hidden") == "true"
+            if tag in ("script", "style", "template") or (icon and tag in ("span", "i")):
+                self.skip += 1
+                self._stack = getattr(self, "_stack", []) + [tag]
+
+        def handle_endtag(self, tag):
+            st = getattr(self, "_stack", [])
+            if self.skip and st and st[-1] == tag:
+                st.pop()
+                self.skip -= 1
+
+        def handle_data(self, data):
+            if not self.skip and data.strip():
+                out.append(" ".join(data.split()))
+
+    P(convert_charrefs=True).feed(page)
+    return [s for s in out if s]
+
+
+def untranslated(page_en: str, page_lang: str, lang: str, data_words: set[str] = frozenset()) -> list[str]:
+    """The strings the page in `lang` still shows in English: those it shows exactly as the English page does, with a
+    word that is neither the world's (`data_words`: every word of the world's data), nor kept in that language
+    (SAME_IN), nor a word of the translated page's other strings. [] for a page fully in `lang`."""
+    english = set(page_strings(page_en))
+    kept = SAME_IN.get(lang, set())
+    bad = []
+    for s in dict.fromkeys(page_strings(page_lang)):
+        if s not in english or s in kept:
+            continue
+        words = [w for w in _WORD.findall(s) if w not in kept and w.lower() not in data_words]
+        if words:
+            bad.append(s)
+    return bad
