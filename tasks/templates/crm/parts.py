@@ -2,9 +2,16 @@
 `_common`, so a helper has one definition and its users a public name."""
 
 from tasks.templates.crm._common import (  # noqa: F401
-    DIALOG, ME, Crm, allow_create, allow_update, button, call, fill, find, lookup, menuitem, open_record, pick, save_modal,
-    tab,
+    DIALOG, ME, Crm, allow_create, allow_update, button, call, fill, find, iso, lookup, mdy, menuitem, money, open_record,
+    pick, save_modal, tab,
 )
 
-__all__ = ["DIALOG", "ME", "Crm", "allow_create", "allow_update", "button", "call", "fill", "find", "lookup", "menuitem",
-           "open_record", "pick", "save_modal", "tab"]
+__all__ = ["DIALOG", "ME", "Crm", "allow_create", "allow_update", "button", "call", "close_as", "fill", "find", "iso",
+           "lookup", "mdy", "menuitem", "money", "open_record", "pick", "save_modal", "tab"]
+
+
+def close_as(stage: str) -> list[dict]:
+    """On an opportunity's page: the Closed step of the path, Select Closed Stage, the closed stage (Closed Won or
+    Closed Lost) picked and saved."""
+    return [{"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Stage"),
+            *pick("Stage", stage), save_modal()]

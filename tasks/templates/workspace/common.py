@@ -85,18 +85,67 @@ def answers(allow: list[dict]) -> list[dict]:
              "where": {"is_sent": False, "is_draft": False, "in_reply_to_id": {"$ne": None}}}]
 
 
-def asked_and_answered(email: str) -> dict[str, list[dict]]:
+def asked_and_answered(email: str, then: tuple[list[dict], list[dict]] = ([], [])) -> dict[str, list[dict]]:
     """The mail side of a task that asks `email` something and waits for the answer (mail/parts' `graded`: checks and
-    allowances, in the mail app's terms): their answer came; one question sent to them, their reply, its queue."""
+    allowances, in the mail app's terms): their answer came; one question sent to them, their reply, its queue.
+    `then`: the checks and allowances of what the task sends after the answer (`sent_once`), after those."""
     from tasks.templates.mail.parts import graded
 
     return graded(
         [{"table": "messages", "in": "created", "where": {"from_email": email, "is_sent": False}, "count": 1,
-          "name": "their answer came (asked, and waited for)"}],
+          "name": "their answer came (asked, and waited for)"}, *then[0]],
         [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False, "to": [email]}, "max": 1},
          {"table": "messages", "ops": ["create"], "where": {"from_email": email}, "max": 1},
          {"table": "threads", "ops": ["create"], "max": 1},
-         {"table": "pending_replies", "ops": ["create"], "where": {"from_email": email}, "max": 1}])
+         {"table": "pending_replies", "ops": ["create"], "where": {"from_email": email}, "max": 1}, *then[1]])
+
+
+def sent_once(to: str, body: dict, name: str, **expect: Any) -> tuple[list[dict], list[dict]]:
+    """One new email the task sends to `to` alone (no Cc, no Bcc), in the mail app's terms: its check (`body`'s tests,
+    `expect`'s fields) and its allowances (the message and its thread)."""
+    check = {"table": "messages", "in": "created", "where": {"is_sent": True, "to": [to]}, "count": 1,
+             "expect": {"to": [to], "cc": [], "bcc": [], "is_sent": True, "body": body, **expect}, "name": name}
+    return [check], [{"table": "messages", "ops": ["create"], "where": {"is_sent": True, "is_draft": False, "to": [to]},
+                      "max": 1}, {"table": "threads", "ops": ["create"], "max": 1}]
+
+
+def every(*parts: str) -> str:
+    """A text test (`$regex`): each of `parts` somewhere in the text, in any order, any case."""
+    import re
+
+    return "(?is)^" + "".join(f"(?=.*{re.escape(p)})" for p in parts)
+
+
+def told(to: str, body: dict, name: str, **expect: Any) -> dict[str, list[dict]]:
+    """The mail side of a task whose one write in the mailbox is a new email to `to` (`sent_once`, `graded`)."""
+    from tasks.templates.mail.parts import graded
+
+    return graded(*sent_once(to, body, name, **expect))
+
+
+def office_order(f: Any, s: dict, it: dict, opts: list, rows: list[dict], q: int) -> dict[str, Any]:
+    """One Forkful order of `q` x a store's dish for standard delivery to the office (the Work address): its UI steps
+    (`steps(q, to_work)`, in the food tab, no `done`), its tool calls (`calls(q, to_work)`, workspace names), its
+    checks and its allowances (food's terms)."""
+    from tasks.templates.food.orders import order_expect
+    from tasks.templates.food.parts import (add_line, call, checkout_address, created_order, goto_store, order_allow,
+                                            order_line, place, t_add, t_checkout_address, to_checkout, user_update)
+
+    work = next(a for a in f.addr.values() if a["label"] == "Work")
+    ids = [r["id"] for r in rows]
+
+    def steps(n: int = q, to_work: bool = True) -> list[dict]:
+        return (goto_store(s) + add_line(f, it, opts, n) + to_checkout()
+                + (checkout_address("Work") if to_work else []) + place())
+
+    def tcalls(n: int = q, to_work: bool = True) -> list[dict]:
+        return calls("food", [call("get_store", store_id=s["id"]), *t_add(it, ids, n),
+                              *(t_checkout_address(work["id"]) if to_work else []),
+                              call("get_checkout"), call("place_order")])
+
+    return {"steps": steps, "calls": tcalls, "id": max(o["id"] for o in f.orders) + 1,
+            "checks": created_order(order_expect(f, s, f.unit(it, rows) * q, addr=work), 1) + [order_line(it["id"], ids, q)],
+            "allow": order_allow(s["id"], [it["id"]], 1, user_update("current_address_id"))}
 
 
 def spec(checks: list[dict], allow: list[dict], milestones: dict[str, list[dict]] | None = None) -> dict[str, Any]:
@@ -119,5 +168,5 @@ def _label(check: dict) -> str:
     return TypeAdapter(Check).validate_python(check).label()
 
 
-__all__ = ["answers", "asked_and_answered", "body", "calls", "done", "finish", "in_tab", "links", "plan", "scoped",
-           "spec"]
+__all__ = ["answers", "asked_and_answered", "body", "calls", "done", "every", "finish", "in_tab", "links", "office_order", "plan",
+           "scoped", "sent_once", "spec", "told"]

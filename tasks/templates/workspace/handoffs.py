@@ -21,6 +21,13 @@ from tasks.templates.workspace.orders import compose
 MATES = (7, 8, 9, 10, 11, 13, 14)  # CRM users who are mail coworkers (seed_data/workspace.py casts them), first names unique
 
 
+def give_case(crm: Crm, case: dict, user: dict) -> list[dict]:
+    """In the CRM tab: open the case, Change Owner to the CRM user `user`."""
+    return open_record(case["case_number"]) + [button("Show more actions"), menuitem("Change Owner"),
+                                               *lookup("Owner", user["first_name"], crm.uname(user["id"])),
+                                               button("Change Owner", within=DIALOG)]
+
+
 @template("workspace", "case-handoff-email", difficulty="hard", max_steps=40, count=5, test_every=5)
 def case_handoff_email(w: World, rng: random.Random):
     """Before time off: make a coworker the owner of one of my open cases in the CRM, then email them the handoff,
@@ -41,9 +48,7 @@ def case_handoff_email(w: World, rng: random.Random):
         assert not asked(subject + "\n" + text), "a statement: the coworker does not answer it"
 
         def give(c: dict, u: dict) -> list[dict]:
-            return open_record(c["case_number"]) + [button("Show more actions"), menuitem("Change Owner"),
-                                                    *lookup("Owner", u["first_name"], crm.uname(u["id"])),
-                                                    button("Change Owner", within=DIALOG)]
+            return give_case(crm, c, u)
 
         def steps(owner: dict = mate, said: str = text, given: bool = True, sent: bool = True) -> list[dict]:
             out = in_tab("crm", give(case, owner) if given else open_record(number))

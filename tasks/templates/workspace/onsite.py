@@ -20,6 +20,12 @@ from tasks.templates.workspace.orders import compose
 TITLE = "Onsite lunch"
 
 
+def account_note(account: str, title: str, body: str | None) -> list[dict]:
+    """In the CRM tab: open the account, New Notes, the title and (if any) the text, saved."""
+    return open_record(account) + [button("New Notes"), fill("Title", title), *([fill("Note", body)] if body else []),
+                                   save_modal()]
+
+
 @template("workspace", "ask-diet-account-note", difficulty="long", max_steps=60, count=5, test_every=5)
 def ask_diet_account_note(w: World, rng: random.Random):
     """Ask a client by mail about their team's dietary needs for next week's onsite lunch, wait for the answer, and
@@ -44,8 +50,7 @@ def ask_diet_account_note(w: World, rng: random.Random):
         assert asked(subject + "\n" + text) == ["diet"], "the question asks about dietary needs and nothing else"
 
         def note(a: dict, body: str | None) -> list[dict]:
-            return open_record(a["name"]) + [button("New Notes"), fill("Title", TITLE),
-                                             *([fill("Note", body)] if body else []), save_modal()]
+            return account_note(a["name"], TITLE, body)
 
         def steps(who: dict = person, a: dict = acc, body: str | None = diet, said: str = text,
                   noted: bool = True) -> list[dict]:
