@@ -162,17 +162,20 @@ def page_strings(page: str) -> list[str]:
     return [s for s in out if s]
 
 
-def untranslated(page_en: str, page_lang: str, lang: str, data_words: set[str] = frozenset()) -> list[str]:
+def untranslated(page_en: str, page_lang: str, lang: str, data_words: set[str] = frozenset(),
+                 app: str | None = None) -> list[str]:
     """The strings the page in `lang` still shows in English: those it shows exactly as the English page does, with a
-    word that is neither the world's (`data_words`: every word of the world's data), nor kept in that language
-    (SAME_IN), nor a word of the translated page's other strings. [] for a page fully in `lang`."""
+    word that is neither the world's (`data_words`: every word of the world's data) nor kept in that language
+    (SAME_IN); and, whatever its words, any string that is a message of `app`'s catalog ("Primary" is chrome even
+    where a world's column holds "primary"). [] for a page fully in `lang`."""
     english = set(page_strings(page_en))
     kept = SAME_IN.get(lang, set())
+    known = names(app, lang) if app else {}
     bad = []
     for s in dict.fromkeys(page_strings(page_lang)):
         if s not in english or s in kept:
             continue
         words = [w for w in _WORD.findall(s) if w not in kept and w.lower() not in data_words]
-        if words:
+        if words or known.get(s, s) != s:
             bad.append(s)
     return bad

@@ -38,7 +38,7 @@ def _german(client):
 def test_the_german_inbox_shows_no_english_chrome(client, app):
     english = get_page(client, "/inbox")
     german = get_page(_german(client), "/inbox")
-    assert untranslated(english, german, "de", _data_words(app)) == []
+    assert untranslated(english, german, "de", _data_words(app), "mail") == []
     for word in ("Schreiben", "Posteingang", "Markiert", "Gesendet", "Entwürfe", "In E-Mails suchen", "Archivieren",
                  "Als gelesen markieren", "Papierkorb"):
         assert word in german, word
@@ -52,7 +52,7 @@ def test_the_german_inbox_shows_no_english_chrome(client, app):
 def test_every_mail_page_is_german_but_for_the_worlds_words(client, app, path):
     english = get_page(client, path)
     german = get_page(_german(client), path)
-    left = untranslated(english, german, "de", _data_words(app))
+    left = untranslated(english, german, "de", _data_words(app), "mail")
     # what may stay: a message's own text (a spam snippet, the quoted message a reply or forward will send: it is
     # the mail's content), and a filter's label clause
     left = [s for s in left if not re.match(r"(- |Hi |Apply label |-+ Forwarded message)", s)]

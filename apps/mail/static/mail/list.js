@@ -290,9 +290,9 @@
       const total = Number(listToolbar.dataset.total || 0);
       banner.hidden = !(n > 0 && n === cbs.length && total > cbs.length);
       if (!banner.hidden && !selectAllMatching) {
-        $("#select-banner-text").textContent = "All " + n + " conversations on this page are selected.";
+        $("#select-banner-text").textContent = NS.t("All %(n)s conversations on this page are selected.", { n: n });
         const b = $("#select-all-matching");
-        b.textContent = "Select all " + total.toLocaleString("en-US") + " conversations in " + listToolbar.dataset.title;
+        b.textContent = NS.t("Select all %(n)s conversations in %(title)s", { n: total.toLocaleString("en-US"), title: listToolbar.dataset.title });
       }
     }
   }
@@ -328,7 +328,7 @@
     }
     selectAllMatching = true;
     const total = Number(listToolbar.dataset.total || 0);
-    $("#select-banner-text").textContent = "All " + total.toLocaleString("en-US") + " conversations in " + listToolbar.dataset.title + " are selected.";
+    $("#select-banner-text").textContent = NS.t("All %(n)s conversations in %(title)s are selected.", { n: total.toLocaleString("en-US"), title: listToolbar.dataset.title });
     selAllMatching.textContent = NS.t("Clear selection");
   });
   popover($("#select-menu-btn"), $("#select-menu"));

@@ -282,7 +282,7 @@
     try {
       const qs = new URLSearchParams({ ...c, has_attachment: c.has_attachment ? "1" : "" });
       const r = await getJSON("/api/filters/count?" + qs.toString());
-      $("#f-apply-text").textContent = "Also apply filter to " + r.count + " matching conversation" + (r.count === 1 ? "" : "s") + ".";
+      $("#f-apply-text").textContent = NS.t(r.count === 1 ? "Also apply filter to %(n)s matching conversation." : "Also apply filter to %(n)s matching conversations.", { n: r.count });
     } catch (e) { /* keep the generic text */ }
   }
   function resetFilterActions() {
