@@ -276,18 +276,25 @@ def promo_error(promo: Any, store: Any, user: Any, subtotal: int, mode: str, now
     return None
 
 
-def promo_summary(promo: Any) -> str:
+def money_whole(cents: int | None) -> str:
+    """Whole dollars the app's way, in its own copy: "$0", "$12"."""
+    return f"${int(cents or 0) // 100:,}"
+
+
+def promo_summary(promo: Any, money_fn: Any = money, whole_fn: Any = money_whole) -> str:
+    """"20% off, up to $10.00 on orders $25.00+". The amounts through `money_fn` / `whole_fn` (a page in another
+    locale passes its own: apps/food/views/common.py); the tools and the world read the app's own."""
     kind, value = g(promo, "kind"), int(g(promo, "value"))
     if kind == "percent":
         s = f"{value}% off"
         if g(promo, "max_discount_cents"):
-            s += f", up to {money(g(promo, 'max_discount_cents'))}"
+            s += f", up to {money_fn(g(promo, 'max_discount_cents'))}"
     elif kind == "amount":
-        s = f"{money(value)} off"
+        s = f"{money_fn(value)} off"
     else:
-        s = "$0 delivery fee"
+        s = f"{whole_fn(0)} delivery fee"
     if g(promo, "min_subtotal_cents"):
-        s += f" on orders {money(g(promo, 'min_subtotal_cents'))}+"
+        s += f" on orders {money_fn(g(promo, 'min_subtotal_cents'))}+"
     return s
 
 

@@ -21,6 +21,7 @@ import re
 
 from flask import Flask, current_app, g, has_request_context
 from flask.templating import Environment
+from apps._shared.request_filters import per_request
 
 LOOK_DIR = "looks"
 DEFAULT_PREFIX = "default/"  # "default/<name>": the default look's template <name>, whatever the current look
@@ -105,7 +106,7 @@ def init_looks(app: Flask) -> None:
     """Templates see `look` (the current look's id) and `brand` (the name that look shows)."""
     spec = app.extensions["uigym_spec"]
 
-    app.jinja_env.filters["say"] = say
+    app.jinja_env.filters["say"] = per_request(say)  # the look's words: never folded at compile time
 
     @app.context_processor
     def _look_context():

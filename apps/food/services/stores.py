@@ -45,12 +45,13 @@ def store_deals() -> dict[int, Promo]:
     return g.food_deals
 
 
-def deal_badge(p: Promo) -> str:
+def deal_badge(p: Promo, money_fn=logic.money, whole_fn=logic.money_whole) -> str:
+    """A store card's deal badge; the amounts through `money_fn` / `whole_fn` (a page in another locale passes its own)."""
     if p.kind == "percent":
         return f"{p.value}% off"
     if p.kind == "amount":
-        return f"{logic.money(p.value)} off {logic.money(p.min_subtotal_cents)}+"
-    return "$0 delivery fee"
+        return f"{money_fn(p.value)} off {money_fn(p.min_subtotal_cents)}+"
+    return f"{whole_fn(0)} delivery fee"
 
 
 @dataclass
@@ -60,7 +61,7 @@ class StoreCard:
     distance: float
     eta: int
     fee_cents: int
-    fee_text: str
+    fee_text: str  # the app's own words (tools, search results); a page writes `fee_label` in its locale
     status: dict
     saved: bool
     deal: Promo | None
@@ -69,6 +70,8 @@ class StoreCard:
     score: float = 0.0
     match: str = ""  # dish that matched a search
     extra: dict = field(default_factory=dict)
+    fee_kind: str = "fee"  # closed (the store cannot serve the mode) | pickup | member | free | fee
+    mode: str = "delivery"
 
     @property
     def id(self) -> int:
@@ -81,22 +84,24 @@ def store_card(s: Store) -> StoreCard:
     serves = logic.serves_mode(s, mode)
     fee = 0 if mode == "pickup" else s.delivery_fee_cents
     member_free = logic.is_member(u, t) and s.plus_eligible and mode == "delivery"
-    if not serves:  # never labelled as if it could (a saved store on the account page, the store page)
-        fee_text = "No pickup" if mode == "pickup" else f"No {mode}"
-    elif mode == "pickup":
-        fee_text = "Pickup"
-    elif member_free:
-        fee_text = "$0 delivery fee over $12"
-    elif fee == 0:
-        fee_text = "$0 delivery fee"
-    else:
-        fee_text = f"{logic.money(fee)} delivery fee"
+    # never labelled as if it could serve the mode (a saved store on the account page, the store page)
+    kind = ("closed" if not serves else "pickup" if mode == "pickup" else "member" if member_free
+            else "free" if fee == 0 else "fee")
     return StoreCard(
         s=s, cuisine=cuisine_map()[s.cuisine_id].name, distance=logic.distance_mi(s, a),
-        eta=logic.eta_minutes(s, a, mode if serves else "delivery"), fee_cents=0 if member_free else fee, fee_text=fee_text,
-        status=logic.store_status(s, t), saved=s.id in saved_ids(), deal=store_deals().get(s.id),
-        is_new=(t.date() - s.opened_on).days <= 30, serves=serves,
+        eta=logic.eta_minutes(s, a, mode if serves else "delivery"), fee_cents=0 if member_free else fee,
+        fee_text=fee_label(kind, fee, mode), status=logic.store_status(s, t), saved=s.id in saved_ids(),
+        deal=store_deals().get(s.id), is_new=(t.date() - s.opened_on).days <= 30, serves=serves, fee_kind=kind,
+        mode=mode,
     )
+
+
+def fee_label(kind: str, fee_cents: int, mode: str, money_fn=logic.money, whole_fn=logic.money_whole) -> str:
+    """A store card's fee line: "$0 delivery fee over $12" for a member, "$2.99 delivery fee", "Pickup", "No pickup".
+    The amounts through `money_fn` / `whole_fn` (a page in another locale passes its own)."""
+    return {"closed": "No pickup" if mode == "pickup" else f"No {mode}", "pickup": "Pickup",
+            "member": f"{whole_fn(0)} delivery fee over {whole_fn(logic.PLUS_MIN_SUBTOTAL)}",
+            "free": f"{whole_fn(0)} delivery fee"}.get(kind) or f"{money_fn(fee_cents)} delivery fee"
 
 
 def all_cards() -> list[StoreCard]:

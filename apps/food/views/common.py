@@ -12,6 +12,7 @@ from apps._shared.actions import not_found
 from apps._shared import locale as L
 from apps._shared.display import current_locale
 from apps._shared.looks import say
+from apps._shared.request_filters import per_request
 from apps.food.services import Conflict, Invalid, NotFound
 
 # The user and the cart live in the service layer (apps/food/services/state.py); re-exported for the views.
@@ -34,6 +35,7 @@ from apps.food.services.stores import (  # noqa: F401
     cuisine_map,
     cuisines,
     deal_badge,
+    fee_label,
     item_groups,
     listed_cards,
     saved_ids,
@@ -110,14 +112,33 @@ def shown_money(cents: int | None) -> str:
     return logic.money(cents) if loc == L.DEFAULT_LOCALE else L.money(int(cents or 0) / 100, loc)
 
 
+def shown_whole(cents: int | None) -> str:
+    """Whole dollars as the page shows them: the app's own "$12" in en-US, else the page's locale ("12 $")."""
+    loc = current_locale()
+    return logic.money_whole(cents) if loc == L.DEFAULT_LOCALE else L.money(int(cents or 0) // 100, loc, decimals=0)
+
+
+def shown_fee(card: Any) -> str:
+    """A store card's fee line in the page's locale (services/stores.fee_label)."""
+    return fee_label(card.fee_kind, card.fee_cents, card.mode, shown_money, shown_whole)
+
+
+def shown_promo(promo: Any) -> str:
+    """A promotion's summary in the page's locale (domain/food.promo_summary)."""
+    return logic.promo_summary(promo, shown_money, shown_whole)
+
+
 def init_app(app) -> None:
-    app.jinja_env.filters["money"] = shown_money
+    # in the page's locale: evaluated at each render (apps/_shared/request_filters.py)
+    for name, fn in (("money", shown_money), ("money_whole", shown_whole), ("fee_label", shown_fee),
+                     ("promo_summary", shown_promo)):
+        app.jinja_env.filters[name] = per_request(fn)
     app.jinja_env.filters["count_label"] = logic.count_label
     app.jinja_env.filters["price_sign"] = logic.price_sign
     app.jinja_env.globals["logic"] = logic
     app.jinja_env.globals["filter_url"] = filter_url
     app.jinja_env.globals["SORTS"] = SORTS
-    app.jinja_env.globals["deal_badge"] = deal_badge
+    app.jinja_env.globals["deal_badge"] = lambda p: deal_badge(p, shown_money, shown_whole)
     app.jinja_env.globals["brand_short"] = lambda b: {"Mastercard": "MC", "Discover": "DISC"}.get(b, b.upper() if b == "Visa" else b)
     app.jinja_env.globals["dt_delta"] = lambda m: dt.timedelta(minutes=m)
 
