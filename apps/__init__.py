@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 from apps._shared.locale import DEFAULT_LOCALE, LOCALES  # noqa: F401 - the locales every clone shows (issue 45)
+from apps._shared.display import DEFAULT_LANG, LANGS  # noqa: F401 - the languages of the pages' words (issue 45)
 
 # name -> module that exposes `SPEC` (an AppSpec) and `create_app(config)`.
 APP_MODULES: dict[str, str] = {

@@ -44,8 +44,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from apps import DEFAULT_LOCALE, LOCALES
-from apps._shared.i18n import DEFAULT_LANG, LANGS
+from apps import DEFAULT_LANG, DEFAULT_LOCALE, LANGS, LOCALES
 from gym_core.perturb import Drawn, has_dark_mode, overlay_kinds
 
 THEMES: tuple[str, ...] = ("light", "dark", "contrast")

@@ -22,6 +22,8 @@ from flask import Flask, current_app, g, has_request_context, request
 from apps._shared.locale import DEFAULT_LOCALE, LOCALES
 
 DISPLAY_COOKIE = "uigym_display"
+LANGS: tuple[str, ...] = ("en", "de")  # the pages' languages (apps/_shared/i18n.py has their catalogs)
+DEFAULT_LANG = "en"
 DEFAULT_DENSITY = "default"
 
 
@@ -42,6 +44,13 @@ def _prefs() -> dict[str, str]:
             cached = {}
         g.uigym_display = cached
     return cached
+
+
+def current_lang() -> str:
+    """The language of the current request's pages' words (apps/_shared/i18n.py; English outside a request, or for one
+    the app lacks)."""
+    lang = _prefs().get("lang")
+    return lang if lang in LANGS else DEFAULT_LANG
 
 
 def current_locale() -> str:
@@ -84,8 +93,6 @@ def drop_variant_density(response):
 
 def init_display(app: Flask) -> None:
     """Templates see `locale`, `html_lang` and `shown_density(...)`."""
-    from apps._shared.i18n import DEFAULT_LANG, current_lang
-
     @app.context_processor
     def _display_context():
         loc, lang = current_locale(), current_lang()
@@ -94,5 +101,6 @@ def init_display(app: Flask) -> None:
                 "shown_density": shown_density}
 
 
-__all__ = ["DISPLAY_COOKIE", "encode_display", "current_locale", "variant_density", "shown_density",
+__all__ = ["DISPLAY_COOKIE", "LANGS", "DEFAULT_LANG", "encode_display", "current_lang", "current_locale",
+           "variant_density", "shown_density",
            "drop_variant_density", "init_display"]

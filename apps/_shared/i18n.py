@@ -27,8 +27,9 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-LANGS: tuple[str, ...] = ("en", "de")
-DEFAULT_LANG = "en"
+from apps._shared.request_filters import per_request
+
+from apps._shared.display import DEFAULT_LANG, LANGS, current_lang  # noqa: F401 - the request's language is a display pref
 LANG_NAMES = {"en": "English", "de": "German"}
 APPS_DIR = Path(__file__).resolve().parent.parent
 
@@ -57,14 +58,6 @@ def catalog(app: str, lang: str) -> dict[str, str]:
 def names(app: str, lang: str) -> dict[str, str]:
     """The catalog as accessible names read it (entities unescaped): 'Save & close' -> 'Speichern & schließen'."""
     return {html.unescape(k): html.unescape(v) for k, v in catalog(app, lang).items()}
-
-
-def current_lang() -> str:
-    """The language of the current request's pages (English outside a request, or for one the app lacks)."""
-    from apps._shared.display import _prefs
-
-    lang = _prefs().get("lang")
-    return lang if lang in LANGS else DEFAULT_LANG
 
 
 def _current_catalog() -> dict[str, str]:
@@ -108,7 +101,7 @@ def init_i18n(app) -> None:
     app.jinja_env.globals["_"] = _jinja_gettext
     app.jinja_env.globals["gettext"] = _jinja_gettext
     app.jinja_env.globals["page_catalog"] = page_catalog
-    app.jinja_env.filters["ui"] = ui
+    app.jinja_env.filters["ui"] = per_request(ui)  # the request's language: never folded at compile time
 
     @app.context_processor
     def _lang_context():
