@@ -86,7 +86,7 @@ def account_cases_email_client(w: World, rng: random.Random):
             "adversarial": [
                 {"kind": "wrong_record", "steps": steps(said=listing(other_open), looked=other_a),
                  "why": f"the open cases of another account ({other_a['name']}) sent instead"},
-                {"kind": "dump", "steps": steps(said=listing(every_number[:24] + opened)),
+                {"kind": "dump", "steps": steps(said=listing(sorted(set(every_number[:40] + opened + closed)))),
                  "why": "the email lists case numbers from all over the CRM, the right ones among them"},
                 {"kind": "extra", "steps": gold[:-1] + in_tab("crm", _set_status(closed[0], "Working")) + [done()],
                  "why": f"the gold, then the closed case {closed[0]} reopened, which nobody asked for"},
