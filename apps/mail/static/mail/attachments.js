@@ -96,7 +96,7 @@
       const chip = document.createElement("div");
       chip.className = "c-att";
       chip.setAttribute("role", "listitem");
-      chip.setAttribute("aria-label", "Attachment " + a.filename);
+      chip.setAttribute("aria-label", NS.t("Attachment %(name)s", { name: a.filename }));
       const [ico, cls] = fileIcon(a.mime);
       chip.innerHTML = '<span class="material-symbols-outlined ms att-ico" aria-hidden="true"></span><span class="c-att-name"></span><span class="c-att-size"></span>' +
         '<button type="button" class="icon-btn xs c-att-x"><span class="material-symbols-outlined ms" aria-hidden="true">close</span></button>';
@@ -105,7 +105,7 @@
       $(".c-att-name", chip).textContent = a.filename;
       $(".c-att-size", chip).textContent = "(" + a.size_label + ")";
       const x = $(".c-att-x", chip);
-      x.setAttribute("aria-label", "Remove attachment " + a.filename);
+      x.setAttribute("aria-label", NS.t("Remove attachment %(name)s", { name: a.filename }));
       x.title = NS.t("Remove attachment");
       x.addEventListener("click", () => onRemove(a));
       box.appendChild(chip);

@@ -34,8 +34,8 @@
       const open = items.hidden;
       items.hidden = !open;
       moreToggle.setAttribute("aria-expanded", open ? "true" : "false");
-      moreToggle.setAttribute("aria-label", open ? "Less" : "More");
-      $(".more-text", moreToggle).textContent = open ? "Less" : "More";
+      moreToggle.setAttribute("aria-label", open ? NS.t("Less") : NS.t("More"));
+      $(".more-text", moreToggle).textContent = open ? NS.t("Less") : NS.t("More");
       $(".more-icon", moreToggle).textContent = open ? "expand_less" : "expand_more";
     });
   }
@@ -56,10 +56,10 @@
   function openLabelDialog(ctx) {
     labelDialogCtx = ctx || {};
     const edit = !!labelDialogCtx.id;
-    $("#label-dialog").setAttribute("aria-label", edit ? "Edit label" : "New label");
-    $("#label-dialog-title").textContent = edit ? "Edit label" : "New label";
-    $("#label-name-caption").textContent = edit ? "Label name:" : "Please enter a new label name:";
-    $("#label-save").textContent = edit ? "Save" : "Create";
+    $("#label-dialog").setAttribute("aria-label", edit ? NS.t("Edit label") : NS.t("New label"));
+    $("#label-dialog-title").textContent = edit ? NS.t("Edit label") : NS.t("New label");
+    $("#label-name-caption").textContent = edit ? NS.t("Label name:") : NS.t("Please enter a new label name:");
+    $("#label-save").textContent = edit ? NS.t("Save") : NS.t("Create");
     $("#label-name").value = labelDialogCtx.name || "";
     const parent = labelDialogCtx.parentId ? String(labelDialogCtx.parentId) : "";
     $("#label-nest").checked = !!parent;
@@ -278,7 +278,7 @@
     if (c.has_attachment) summary.push("has:attachment");
     $("#filter-summary").textContent = summary.join(" ");
     showAdvStep("filter");
-    $("#filter-create").textContent = filterEditing ? "Update filter" : "Create filter";
+    $("#filter-create").textContent = filterEditing ? NS.t("Update filter") : NS.t("Create filter");
     try {
       const qs = new URLSearchParams({ ...c, has_attachment: c.has_attachment ? "1" : "" });
       const r = await getJSON("/api/filters/count?" + qs.toString());

@@ -38,7 +38,7 @@
   // `z`: the toast's Undo (the last action's, while its toast shows).
   function undoLast() {
     const box = $("#toast");
-    const b = box && !box.hidden ? $$("#toast-actions button").find((x) => x.textContent === "Undo") : null;
+    const b = box && !box.hidden ? $$("#toast-actions button").find((x) => x.textContent === NS.t("Undo")) : null;
     if (b) b.click();
     return !!b;
   }

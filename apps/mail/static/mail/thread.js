@@ -81,7 +81,8 @@
         msg.classList.toggle("collapsed", !expanded);
         const name = toggle.getAttribute("aria-label").replace(/^(Show|Collapse) /, "");
         toggle.setAttribute("aria-expanded", expanded ? "true" : "false");
-        toggle.setAttribute("aria-label", (expanded ? "Collapse " : "Show ") + name);
+        const said = NS.t(expanded ? "Collapse message from %(who)s" : "Show message from %(who)s", { who: msg.dataset.name });
+        toggle.setAttribute("aria-label", NS.t("Show") === "Show" ? (expanded ? "Collapse " : "Show ") + name : said);
       });
       const db = $(".details-btn", msg);
       if (db) popover(db, $(".details", msg));
@@ -163,7 +164,7 @@
         $(".ir-mode-icon", form).textContent = m;
         $("#ir-fwd").hidden = m !== "forward";
         if (fwdText) $("#ir-fwd-text").textContent = fwdText;
-        form.setAttribute("aria-label", m === "forward" ? "Forward" : (m === "reply_all" ? "Reply all" : "Reply"));
+        form.setAttribute("aria-label", NS.t(m === "forward" ? "Forward" : (m === "reply_all" ? "Reply all" : "Reply")));
         const body = $("#reply-body");
         if (!RTE.text(body)) RTE.setText(body, sig);
         // Forward carries the message's attachments (chips that can be removed before Send).
