@@ -6,7 +6,7 @@ from tasks.templates.crm._common import (  # noqa: F401
     pick, save_modal, tab,
 )
 
-__all__ = ["DIALOG", "ME", "Crm", "allow_create", "allow_update", "button", "call", "close_as", "fill", "find", "iso",
+__all__ = ["DIALOG", "ME", "Crm", "allow_create", "allow_update", "button", "call", "close_as", "email_composer", "fill", "find", "iso",
            "lookup", "mdy", "menuitem", "money", "open_record", "pick", "save_modal", "tab"]
 
 
@@ -15,3 +15,9 @@ def close_as(stage: str) -> list[dict]:
     Closed Lost) picked and saved."""
     return [{"click": {"role": "option", "name": "Closed", "exact": True}}, button("Select Closed Stage"),
             *pick("Stage", stage), save_modal()]
+
+
+def email_composer(subject: str, body: str) -> list[dict]:
+    """On a record's page: the Email composer's tab, the subject and body, Send (the email logged as the record's
+    activity; nothing goes through the mailbox)."""
+    return [tab("Email"), fill("Subject", subject, within=None), fill("Body", body, within=None), button("Send")]

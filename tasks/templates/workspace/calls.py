@@ -7,7 +7,7 @@ import random
 
 from domain.correspondence import asked
 from tasks.templates import World, template
-from tasks.templates.crm.parts import Crm, button, fill, open_record, tab
+from tasks.templates.crm.parts import Crm, button, email_composer, fill, open_record, tab
 from tasks.templates.crm.parts import call as crm_call
 from tasks.templates.crm.parts import find as crm_find
 from tasks.templates.harmless import harmless
@@ -85,8 +85,7 @@ def log_call_email_recap(w: World, rng: random.Random):
             "solution": gold,
             "near_misses": [steps(sent=False), steps(logged=False), steps(who=other)],
             "adversarial": [
-                {"kind": "wrong_app", "steps": in_tab("crm", log() + [tab("Email"), fill("Subject", SUBJECT, within=None),
-                                                                     fill("Body", text, within=None), button("Send")])
+                {"kind": "wrong_app", "steps": in_tab("crm", log() + email_composer(SUBJECT, text))
                  + [done()], "why": "the recap written in the CRM's Email composer (an activity logged there): "
                                     "nothing sent from the mailbox"},
                 {"kind": "wrong_record", "steps": steps(to=other["email"].lower()),

@@ -173,6 +173,7 @@ def client_lunch_account_note(w: World, rng: random.Random):
     """A client's team comes to the office for a working lunch: order it on Forkful for delivery to the office, then
     keep a note on their CRM account naming the new order's number."""
     f, crm = fw(w.of("food")), Crm(w.of("crm"))
+    me = links(w)["me"]["email"]
     receipts = [f"#{r['order_id']}" for r in links(w)["receipts"]]
     clients = rng.sample(_clients(w, crm), len(_clients(w, crm)))
     stores = rng.sample(open_stores(f), 6)
@@ -217,6 +218,8 @@ def client_lunch_account_note(w: World, rng: random.Random):
             "solution": gold,
             "near_misses": [steps(noted=False), steps(ordered=False), steps(to_work=False)],
             "adversarial": [
+                {"kind": "wrong_app", "steps": steps(noted=False)[:-1] + in_tab("mail", compose(me, title, text))
+                 + [done()], "why": "the note kept as an email to yourself in the mailbox: nothing on the CRM account"},
                 {"kind": "wrong_record", "steps": steps(acc=other_a),
                  "why": f"the note put on another account ({other_a['name']})"},
                 {"kind": "dump", "steps": steps(said=text.replace(f"#{lunch['id']}", " ".join([*receipts, f"#{lunch['id']}"]))),

@@ -7,7 +7,7 @@ import random
 
 from domain.correspondence import asked
 from tasks.templates import World, template
-from tasks.templates.crm.parts import ME, Crm, allow_update, button, fill, open_record, tab
+from tasks.templates.crm.parts import ME, Crm, allow_update, button, email_composer, open_record
 from tasks.templates.crm.parts import call as crm_call
 from tasks.templates.crm.parts import find as crm_find
 from tasks.templates.harmless import harmless
@@ -95,9 +95,8 @@ def deal_stage_email_contact(w: World, rng: random.Random):
             "adversarial": [
                 {"kind": "wrong_record", "steps": steps(to=side_email),
                  "why": f"the email sent to {crm.cname(side)}, who has a role on the deal but is not its primary contact"},
-                {"kind": "wrong_app", "steps": in_tab("crm", open_record(o["name"]) + to_stage("Negotiation") + [
-                    tab("Email"), fill("Subject", subject, within=None), fill("Body", text, within=None),
-                    button("Send")]) + [done()],
+                {"kind": "wrong_app", "steps": in_tab("crm", open_record(o["name"]) + to_stage("Negotiation")
+                                                    + email_composer(subject, text)) + [done()],
                  "why": "the email written in the CRM's own Email composer on the deal: nothing sent from the mailbox"},
                 {"kind": "extra", "steps": gold[:-1] + in_tab("crm", open_record(other_o["name"]) + to_stage("Negotiation"))
                  + [done()], "why": f"another deal (\u201c{other_o['name']}\u201d) moved to Negotiation too"},

@@ -7,7 +7,7 @@ import random
 
 from domain.correspondence import asked
 from tasks.templates import World, template
-from tasks.templates.crm.parts import ME, Crm, allow_update, button, fill, open_record, tab
+from tasks.templates.crm.parts import ME, Crm, allow_update, button, email_composer, fill, open_record, tab
 from tasks.templates.crm.parts import call as crm_call
 from tasks.templates.harmless import harmless
 from tasks.templates.mail.basics import sent_message
@@ -86,9 +86,8 @@ def todays_task_email_contact(w: World, rng: random.Random):
             "solution": gold,
             "near_misses": [steps(ticked=None), steps(sent=False), steps(to=oc["email"].lower())],
             "adversarial": [
-                {"kind": "wrong_app", "steps": in_tab("crm", [tick(t["subject"]), *open_record(name), tab("Email"),
-                                                              fill("Subject", subject, within=None),
-                                                              fill("Body", text, within=None), button("Send")]) + [done()],
+                {"kind": "wrong_app", "steps": in_tab("crm", [tick(t["subject"]), *open_record(name),
+                                                              *email_composer(subject, text)]) + [done()],
                  "why": "the email written in the CRM's own Email composer (an activity logged there): nothing sent "
                         "from the mailbox"},
                 {"kind": "wrong_record", "steps": steps(ticked=other),

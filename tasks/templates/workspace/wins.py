@@ -7,7 +7,7 @@ import random
 
 from domain.correspondence import asked
 from tasks.templates import World, template
-from tasks.templates.crm.parts import ME, Crm, allow_update, close_as, open_record
+from tasks.templates.crm.parts import ME, Crm, allow_update, close_as, email_composer, open_record
 from tasks.templates.crm.parts import call as crm_call
 from tasks.templates.crm.parts import find as crm_find
 from tasks.templates.food.orders import open_stores, pick_line
@@ -83,6 +83,9 @@ def won_deal_celebration(w: World, rng: random.Random):
             "solution": gold,
             "near_misses": [steps(sent=False), steps(won=False), steps(to_work=False), steps(stage="Closed Lost")],
             "adversarial": [
+                {"kind": "wrong_app", "steps": steps(sent=False)[:-1] + in_tab("crm", open_record(o["name"])
+                                                                              + email_composer(subject, text)) + [done()],
+                 "why": "the email written in the CRM's own Email composer on the deal: nothing sent from the mailbox"},
                 {"kind": "wrong_record", "steps": steps(opp=other),
                  "why": f"another deal (\u201c{other['name']}\u201d) marked Closed Won instead"},
                 {"kind": "dump", "steps": steps(said=text.replace(f"#{lunch['id']}", " ".join([*receipts, f"#{lunch['id']}"]))),
