@@ -32,6 +32,7 @@ from apps._shared.request_filters import per_request
 from apps._shared.display import DEFAULT_LANG, LANGS, current_lang  # noqa: F401 - the request's language is a display pref
 LANG_NAMES = {"en": "English", "de": "German"}
 APPS_DIR = Path(__file__).resolve().parent.parent
+CONTEXT_SEP = "\x04"  # GNU gettext's separator of a message's context and its msgid
 
 
 def catalog_path(app: str, lang: str) -> Path:
@@ -51,7 +52,9 @@ def catalog(app: str, lang: str) -> dict[str, str]:
 
     with path.open("rb") as f:
         cat = read_po(f, locale=lang)
-    return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+    # A message with a context (msgctxt) is keyed "context\x04msgid", as GNU gettext keys it (see `pgettext`).
+    return {(f"{m.context}{CONTEXT_SEP}{m.id}" if m.context else m.id): m.string
+            for m in cat if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
 
 
 @lru_cache(maxsize=16)
@@ -72,6 +75,13 @@ def _current_catalog() -> dict[str, str]:
 def gettext(msgid: str, **kw) -> str:
     """`msgid` in the current request's language, `%(name)s` filled from `kw` (for Python: flash messages)."""
     s = _current_catalog().get(msgid, msgid)
+    return s % kw if kw else s
+
+
+def pgettext(context: str, msgid: str, **kw) -> str:
+    """`msgid` where the same English says different things in German (msgctxt `context`): "me" is "ich" among a
+    thread's senders and "mich" in "an mich", its recipients. English, or no entry: `msgid`."""
+    s = _current_catalog().get(f"{context}{CONTEXT_SEP}{msgid}", msgid)
     return s % kw if kw else s
 
 

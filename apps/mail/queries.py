@@ -11,6 +11,7 @@ from sqlalchemy import and_, false, func, select, true
 from sqlalchemy.orm import Session
 
 from apps._shared.i18n import gettext as _  # the page's UI language (English for a tool's answer)
+from apps._shared.i18n import pgettext
 from apps.mail import formatting as fmt
 from apps.mail.folders import label_by_path, label_descendants, labels_tree, where  # noqa: F401 - the views' names
 from apps.mail.models import Account, Attachment, Contact, Label, Message, MessageLabel, Thread
@@ -117,10 +118,10 @@ class Directory:
             return self.me.name
         return self.names.get(email.lower()) or email.split("@")[0]
 
-    def short(self, email: str) -> str:
-        """'me' for me, a first name for others."""
+    def short(self, email: str, recipient: bool = False) -> str:
+        """'me' for me, a first name for others. `recipient`: as a recipient ("to me": German "an mich")."""
         if self.is_me(email):
-            return "me"
+            return pgettext("recipient", "me") if recipient else _("me")
         n = self.names.get(email.lower())
         return fmt.first_name(n) if n else email.split("@")[0]
 
@@ -155,7 +156,7 @@ def _senders(msgs: list[Message], d: Directory, sent_view: bool) -> list[tuple[s
         mine = [m for m in msgs if d.is_me(m.from_email)] or msgs
         rec = []
         for e in mine[-1].to or []:
-            n = d.short(e) if len(mine[-1].to) > 1 else d.name(e)
+            n = d.short(e, recipient=True) if len(mine[-1].to) > 1 else d.name(e)
             rec.append(n)
         return [(_("To: ") + (", ".join(rec) or _("(no recipients)")), False)]
     seen: dict[str, bool] = {}
@@ -170,7 +171,7 @@ def _senders(msgs: list[Message], d: Directory, sent_view: bool) -> list[tuple[s
         names[key] = m.from_name or m.from_email
     if len(order) == 1:
         k = order[0]
-        return [("me" if k == "me" else names[k], seen[k])]
+        return [(_("me") if k == "me" else names[k], seen[k])]
     # Gmail keeps the first sender, then the most recent ones; first names when several.
     first = next(("me" if d.is_me(m.from_email) else m.from_email.lower()) for m in msgs)
     keys = [first] + [k for k in order if k != first]
@@ -181,7 +182,7 @@ def _senders(msgs: list[Message], d: Directory, sent_view: bool) -> list[tuple[s
         if k == "..":
             out.append(("..", False))
         else:
-            out.append(("me" if k == "me" else fmt.first_name(names[k]), seen[k]))
+            out.append((_("me") if k == "me" else fmt.first_name(names[k]), seen[k]))
     return out
 
 
@@ -246,7 +247,7 @@ def list_threads(session: Session, conds: list, visible: list, now: dt.datetime,
             lab.path = paths.get(lab.id, lab.name)
         if view == "drafts":
             r.draft_id = latest.id
-            to = ", ".join(d.short(e) if len(latest.to) > 1 else d.name(e) for e in latest.to)
+            to = ", ".join(d.short(e, recipient=True) if len(latest.to) > 1 else d.name(e) for e in latest.to)
             r.senders = [(to, False)] if to else [(_("(no recipients)"), False)]
             r.unread = False
         snz = [m.snoozed_until for m in ms if m.snoozed_until and m.snoozed_until > now]

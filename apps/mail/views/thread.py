@@ -7,6 +7,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from apps._shared import db, now
+from apps._shared.i18n import gettext
 from apps._shared.actions import perform
 from apps.mail import formatting as fmt
 from apps.mail import queries as Q
@@ -95,14 +96,14 @@ def thread(thread_id: int):
     last_index = len(msgs) - 1
     for i, m in enumerate(msgs):
         recipients = [*m.to, *m.cc]
-        to_short = ", ".join(d.short(e) for e in recipients) or "undisclosed-recipients"
+        to_short = ", ".join(d.short(e, recipient=True) for e in recipients) or "undisclosed-recipients"
         mine = d.is_me(m.from_email)
         all_to, all_cc = reply_all_recipients(session, m)
         views.append({
             "m": m,
             "name": d.me.name if mine and d.me else (m.from_name or m.from_email),
             "mine": mine,
-            "to_line": f"to {to_short}",
+            "to_line": gettext("to %(who)s", who=to_short),
             "to_full": [f"{d.name(e)} <{e}>" for e in m.to],
             "cc_full": [f"{d.name(e)} <{e}>" for e in m.cc],
             "bcc_full": [f"{d.name(e)} <{e}>" for e in m.bcc] if mine else [],

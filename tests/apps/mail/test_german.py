@@ -117,3 +117,18 @@ def test_lang_is_a_variant_axis_that_refuses_what_is_not_done():
             draw_variant("lang=de", app, look, "k")
         assert draw_variant("lang=random", app, look, "k").lang == "en"  # drawn among what the look speaks
     assert encode_display(density="compact", lang="de") == "density=compact&lang=de"
+
+
+def test_the_user_is_ich_among_senders_and_mich_as_a_recipient(client):
+    """Gmail's German names the user "ich" in a thread's senders ("ich, Katherine") and "mich" as its recipient ("an
+    mich"): one English word, two German ones (msgctxt "recipient", i18n.pgettext)."""
+    senders = re.compile(r'<span class="from">(.*?)</span><span class="count">', re.S)
+    english = " ".join(senders.findall(get_page(client, "/inbox")))
+    assert re.search(r">me<", english)
+    thread_en = get_page(client, "/thread/1")
+    assert re.search(r">to (?:[^<]*, )?me(?:,|<)", thread_en)
+    _german(client)
+    german = " ".join(senders.findall(get_page(client, "/inbox")))
+    assert re.search(r">ich<", german) and not re.search(r">me<", german)
+    thread_de = get_page(client, "/thread/1")
+    assert re.search(r">an (?:[^<]*, )?mich(?:,|<)", thread_de) and not re.search(r">to [^<]*\bme\b", thread_de)
