@@ -58,8 +58,8 @@ def test_image_requirements_come_from_pyproject():
 
 
 # Import name -> distribution, where they differ; modules that come with another requirement (Flask brings
-# Werkzeug, itsdangerous and MarkupSafe) count as that requirement's.
-DIST_OF = {"PIL": "pillow", "werkzeug": "flask", "itsdangerous": "flask", "markupsafe": "flask"}
+# Werkzeug, Jinja2, itsdangerous and MarkupSafe) count as that requirement's.
+DIST_OF = {"PIL": "pillow", "werkzeug": "flask", "jinja2": "flask", "itsdangerous": "flask", "markupsafe": "flask"}
 
 
 def test_app_image_installs_what_the_apps_import():
