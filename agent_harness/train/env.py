@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import threading
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
@@ -32,7 +33,9 @@ from PIL import Image
 from agent_harness.agents.model import observation_text
 from agent_harness.agents.tool_model import TASK_FINISHED
 from agent_harness.formats import FormatContext, ParseError, get_format
-from gym_core.env import AsyncUIEnv, EnvConfig
+from gym_core.env import EnvConfig
+from gym_core.envs import env_for, fits
+from tasks.schema import WORKSPACE
 
 OVER_TEXT = "The episode is over; no more actions are possible."
 
@@ -187,6 +190,8 @@ class RolloutEnv:
             raise ValueError("a training row needs a `task` (the task as JSON) or a `task_id`")
         s = self._settings
         max_steps = min(task.max_steps, s.max_steps) if s.max_steps else task.max_steps
+        if self._env is not None and not fits(self._env, task):  # a workspace task after a single-app one, or back
+            self._close()
         if self._env is None:
             self._env = make_env(task, max_steps)
         self._env.app = task.app
@@ -241,9 +246,12 @@ class UIGymToolEnv(RolloutEnv):
     def reset(self, **row: Any) -> list[dict]:
         """Start the row's task; returns the first observation (task text and screenshot) for the prompt."""
         s = self._settings
-        task = self._begin(row, lambda t, n: AsyncUIEnv(
-            t.app, EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look, family=s.family, variant=s.variant),
-            runtime=_runtime(s)))
+        def make(t, n):  # the app's screen, or the workspace's three apps in tabs (its own family: one cast)
+            family = None if t.app == WORKSPACE else s.family
+            config = EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look, family=family, variant=s.variant)
+            return env_for(t, "ui", config, _runtime(s), f"grpo-{uuid.uuid4().hex[:12]}")
+
+        task = self._begin(row, make)
         self._ctx = s.format_context()
         obs, _ = self._run(self._env.reset(task=task))
         text = observation_text(obs, goal=task.goal, include_url=s.include_url)

@@ -25,7 +25,7 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from apps import training_looks
 from gym_core.heldout_variants import training_variant
@@ -119,9 +119,11 @@ def env_settings(cfg: GRPORunConfig, processor) -> EnvSettings:
                        variant=training_variant(cfg.variant, cfg.allow_heldout_variant))
 
 
-def task_rows(tasks, system_prompt: str) -> list[dict]:
-    """One dataset row per task: the prompt (system message; the env adds the task and first screenshot)."""
-    return [{"prompt": [{"role": "system", "content": system_prompt}, {"role": "user", "content": ""}],
+def task_rows(tasks, system_prompt: str | Callable[[Any], str]) -> list[dict]:
+    """One dataset row per task: the prompt (system message, the same for every task or the task's own; the env adds
+    the task and first screenshot)."""
+    system_of = system_prompt if callable(system_prompt) else (lambda _t: system_prompt)
+    return [{"prompt": [{"role": "system", "content": system_of(t)}, {"role": "user", "content": ""}],
              "task": t.model_dump_json(), "task_id": t.id, "app": t.app, "difficulty": t.difficulty,
              "template": t.template or t.id} for t in tasks]
 
@@ -144,8 +146,15 @@ def token_budget(cfg: GRPORunConfig, processor, settings: EnvSettings, tasks, ep
                               result_text_tokens=cfg.result_text_tokens + restated, system_prompt=system, tools=tools,
                               task_texts=[t.goal for t in tasks])
     else:
+        from dataclasses import replace
+
+        from seed_data.workspace import APPS as WORKSPACE_TABS
+        from tasks.schema import WORKSPACE
+
         fmt = get_format("gym")
         ctx = settings.format_context()
+        if any(t.app == WORKSPACE for t in tasks):  # the longer prompt: the workspace's tabs are in it
+            ctx = replace(ctx, tabs=WORKSPACE_TABS)
         texts = [observation_text({"url": t.start_path, "step": 0}, goal=t.goal) for t in tasks]
         budget = measure(processor, screen=tuple(cfg.viewport), image_size=settings.image_size,
                          max_pixels=cfg.max_pixels, turns=turns, reply_tokens=cfg.reply_tokens,
@@ -324,16 +333,16 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from datasets import Dataset
 
+    from dataclasses import replace
+
     from agent_harness.formats import get_format
+    from seed_data.workspace import APPS as WORKSPACE_TABS
     from tasks.schema import WORKSPACE
 
     cfg = cfg.resolved()
     tasks = select_tasks(cfg, cfg.tasks, cfg.split)
     if not tasks:
         raise ValueError(f"no task matches {cfg.tasks!r}" + (f" in split {cfg.split!r}" if cfg.split else ""))
-    if cfg.mode != "tools" and any(t.app == WORKSPACE for t in tasks):
-        raise ValueError("screen-mode GRPO plays one app's screen; the workspace's cross-app tasks train in tool mode "
-                         "(--mode tools), where the policy gets the three apps' tools")
     processor = processor or load_processor(cfg.model)
     settings = env_settings(cfg, processor)
     if cfg.mode == "tools":
@@ -344,7 +353,10 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         fmt, ctx = get_format("gym"), settings.format_context()
         tools = fmt.tools(ctx)  # the list `export sft --format gym` and `uigym eval --format gym` show, in its order
         budget = token_budget(cfg, processor, settings, tasks)
-        system = fmt.system_prompt(ctx)
+        # A workspace task's screen is three apps in tabs: its system prompt says how to switch (Ctrl+N, a keypress)
+        # and to wait for answers, as the eval's says it (FormatContext.tabs).
+        one, tabbed = fmt.system_prompt(ctx), fmt.system_prompt(replace(ctx, tabs=WORKSPACE_TABS))
+        system = lambda t: tabbed if t.app == WORKSPACE else one  # noqa: E731
         make_env = lambda: UIGymToolEnv(settings)  # noqa: E731
     model_len = cfg.max_model_len or budget.total_tokens
     args = cfg.grpo_config(budget.completion_tokens, model_len)

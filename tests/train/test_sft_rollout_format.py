@@ -89,11 +89,6 @@ def test_grpo_trains_on_workspace_tasks_with_the_workspace_envs_tool_list():
     assert {"mail_send_email", "crm_update_record", "food_place_order", "wait", "done"} <= set(names)
     assert names[-2:] == ["wait", "done"] and all(n.split("_", 1)[0] in ("mail", "food", "crm") for n in names[:-2])
     assert all(callable(getattr(env_class, n)) for n in names) and "mail, food (Forkful) and crm" in system
-    from agent_harness.train.config import GRPORunConfig
-    from agent_harness.train.grpo import build_grpo
-
-    with pytest.raises(ValueError, match="--mode tools"):  # the screen's GRPO plays one app: refused, with the way
-        build_grpo(GRPORunConfig(model="no-model-loaded", out="unused", tasks="workspace/*", split=None, mode="ui"))
     task = next(t for t in workspace if t.id == "workspace/office-lunch-confirm-00")
     row = task_rows([task], system)[0]
     try:
@@ -326,3 +321,67 @@ def add_response_schema_copy(processor):
     from trl.chat_template_utils import add_response_schema
 
     return add_response_schema(copy.deepcopy(processor))
+
+
+def test_screen_grpo_plays_a_workspace_task_in_the_three_tabs_and_then_a_single_app_one():
+    """Screen-mode GRPO takes workspace tasks (#38): the rollout env (TRL's tool methods) opens the workspace's three
+    apps in tabs for a workspace row, where the gold, played through those methods alone (a tab brought to the front
+    with Ctrl+N, a keypress), is rewarded 1 and a stop halfway 0; a single-app row after it gets its app's screen.
+    The workspace row's system prompt says how to switch tabs and wait (FormatContext.tabs)."""
+    from agent_harness.agents.oracle import OracleAgent
+    from agent_harness.formats import get_format
+    from agent_harness.train.env import EnvSettings, UIGymToolEnv, close_runtimes
+    from agent_harness.train.grpo import task_rows
+    from gym_core.workspace_env import AsyncWorkspaceEnv
+    from seed_data.workspace import APPS
+    from tasks import load_task
+
+    task, single = load_task("workspace/office-lunch-confirm-00"), load_task("mail/archive-conversation-00")
+    fmt = get_format("gym")
+    settings = EnvSettings(max_pixels=1280 * 720, factor=8)  # the image is the screen: a point is the same point
+    one, tabbed = fmt.system_prompt(settings.format_context()), fmt.system_prompt(
+        settings.format_context().__class__(**{**settings.format_context().__dict__, "tabs": APPS}))
+    row = task_rows([task], lambda t: tabbed if t.app == "workspace" else one)[0]
+    assert "Ctrl+1 to Ctrl+3" in row["prompt"][0]["content"]
+    env = UIGymToolEnv(settings)
+
+    def play(stop_after: int | None = None) -> float | None:
+        env.reset(**row)
+        assert isinstance(env._env, AsyncWorkspaceEnv) and env._env.tab == "mail"
+        agent = OracleAgent()
+        env._run(agent.reset(env._env, task))
+        for n in range(task.max_steps):
+            a = env._run(agent.act({}))
+            if stop_after is not None and n == stop_after:
+                a = {"type": "done"}
+            kind = a["type"]
+            if kind == "switch_tab":
+                env.keypress(["Control", str(APPS.index(a["tab"]) + 1)])
+                assert env._env.tab == a["tab"]
+            elif kind == "click":
+                env.click(a["x"], a["y"])
+            elif kind == "double_click":
+                env.double_click(a["x"], a["y"])
+            elif kind == "type":
+                env.type_text(a["text"])
+            elif kind in ("key", "keypress"):
+                env.keypress(a["keys"])
+            elif kind == "scroll":
+                env.scroll(a["x"], a["y"], a.get("dx", 0), a.get("dy", 0))
+            elif kind == "wait":
+                env.wait(a.get("ms", 1000))
+            elif kind == "done":
+                env.done(a.get("answer") or "")
+                break
+            else:
+                raise AssertionError(f"an oracle action the rollout's tools do not take: {a}")
+        return env.get_reward()
+
+    try:
+        assert play() == 1.0
+        assert play(stop_after=3) == 0.0
+        env.reset(task=single.model_dump_json())
+        assert not isinstance(env._env, AsyncWorkspaceEnv) and env._env.app == "mail"
+    finally:
+        env._close()
+        close_runtimes()
