@@ -24,6 +24,7 @@ import asyncio
 import dataclasses
 import datetime as dt
 import json
+import time
 import uuid
 from typing import Any
 
@@ -54,6 +55,7 @@ from tasks.schema import WORKSPACE
 # waits at most PAGE_WAIT_MS of real time (nothing on a frozen clock happens in real time but the page settling).
 WORLD_TIME_PER_MS = dt.timedelta(milliseconds=60)
 PAGE_WAIT_MS = 500
+QUIET_S = 0.2  # before the clock moves, the open tabs' requests have been over this long (AsyncWorkspaceEnv._quiet)
 WAIT_TOOL = {"type": "function", "function": {
     "name": "wait",
     "description": "Let time pass (the people you wrote to answer after a while), then see what arrived.",
@@ -268,8 +270,9 @@ class AsyncWorkspaceEnv(WorldEnv):
             self.active = tab
             await self._open_tab(self.tab)
             return
-        if isinstance(action, Wait):  # time passes for the three worlds; the front page settles
-            await self._pass_time(WORLD_TIME_PER_MS * action.ms)
+        passes = None
+        if isinstance(action, Wait):  # the front page settles, then time passes for the three worlds (below)
+            passes = WORLD_TIME_PER_MS * action.ms
             action = Wait(ms=min(action.ms, PAGE_WAIT_MS))
         elif isinstance(action, ToolUse) and action.name == WAIT_TOOL["function"]["name"]:
             minutes = action.args.get("minutes")
@@ -294,6 +297,26 @@ class AsyncWorkspaceEnv(WorldEnv):
                 self._tell(env.last_error)
             if isinstance(action, ToolUse):
                 self.last_tool_result = env.last_tool_result
+        if passes is not None:
+            await self._quiet()
+            await self._pass_time(passes)
+
+    async def _quiet(self) -> None:
+        """Until the open tabs have had no request in flight for QUIET_S: what the last actions set off reaches the
+        apps before the clock moves, a request one response sets off included (mail's Send posts once the draft save
+        in flight is in). Seen under load: the clock moved first, the question was sent 10 minutes late, and its
+        answer never came within the task (the gold of ask-time-schedule-lunch scored 0). The page's request events
+        can reach the env after its own round trips, hence a quiet period, not one look."""
+        deadline = time.monotonic() + self.config.action_timeout_s
+        tabs = [self.envs[app] for app in self.opened if self.envs[app].page is not None]
+        quiet_from = time.monotonic()
+        while tabs and time.monotonic() < deadline:
+            if any(t._inflight for t in tabs):
+                await asyncio.gather(*(t._drain(deadline) for t in tabs))
+                quiet_from = time.monotonic()
+            elif time.monotonic() - quiet_from >= QUIET_S:
+                return
+            await asyncio.sleep(0.01)
 
     async def _pass_time(self, delta: dt.timedelta) -> int:
         """The three worlds' clock moved on by `delta` (one clock: they stay equal); what came due is delivered (a
