@@ -10,16 +10,19 @@ asked (--allow-heldout-variant). "random" on a split axis draws from its train b
 from __future__ import annotations
 
 import dataclasses
+from functools import cache
 from typing import Any
 
 from gym_core.variant import SPLITS, VariantSpec, parse_variant
 
 
+@cache  # SPLITS is fixed: parsed once (an export asks for every episode)
 def heldout_bands() -> dict[str, tuple]:
     """Each split axis's held-out values: {"zoom": (0.67, 0.75, 1.5), "locale": ("de-DE",), ...}."""
     return {axis: _values(axis, SPLITS[axis][1]) for axis in SPLITS}
 
 
+@cache
 def train_bands() -> dict[str, tuple]:
     """Each split axis's train values."""
     return {axis: _values(axis, SPLITS[axis][0]) for axis in SPLITS}

@@ -75,8 +75,19 @@ class EnvSettings:
         return resize_for_model(*self.viewport, factor=self.factor, min_pixels=self.min_pixels,
                                 max_pixels=self.max_pixels)
 
-    def format_context(self) -> FormatContext:
-        return FormatContext(screen=self.viewport, image=self.image_size)
+    def format_context(self, task: Any = None) -> FormatContext:
+        """The screen as the model sees it; a workspace task's is its three apps in tabs (FormatContext.tabs: the system
+        prompt then says how to switch them, Ctrl+N, and to wait for answers, as the eval's says it)."""
+        if getattr(task, "app", None) != WORKSPACE:
+            return FormatContext(screen=self.viewport, image=self.image_size)
+        from seed_data.workspace import APPS
+
+        return FormatContext(screen=self.viewport, image=self.image_size, tabs=tuple(APPS))
+
+    def family_for(self, task: Any) -> str | None:
+        """The seed family a rollout of `task` builds its worlds from: `family` (--family) for a single-app task; a
+        workspace task's worlds are the workspace family's own (its env refuses another)."""
+        return None if task.app == WORKSPACE else self.family
 
     def cut_text(self, text: str) -> str:
         """`text` within `result_text_tokens` tokens: the last line (the step) is kept, earlier lines are cut."""
@@ -246,9 +257,9 @@ class UIGymToolEnv(RolloutEnv):
     def reset(self, **row: Any) -> list[dict]:
         """Start the row's task; returns the first observation (task text and screenshot) for the prompt."""
         s = self._settings
-        def make(t, n):  # the app's screen, or the workspace's three apps in tabs (its own family: one cast)
-            family = None if t.app == WORKSPACE else s.family
-            config = EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look, family=family, variant=s.variant)
+        def make(t, n):  # the app's screen, or the workspace's three apps in tabs
+            config = EnvConfig(viewport=tuple(s.viewport), max_steps=n, look=s.look, family=s.family_for(t),
+                               variant=s.variant)
             return env_for(t, "ui", config, _runtime(s), f"grpo-{uuid.uuid4().hex[:12]}")
 
         task = self._begin(row, make)

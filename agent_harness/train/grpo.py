@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -119,6 +120,14 @@ def env_settings(cfg: GRPORunConfig, processor) -> EnvSettings:
                        variant=training_variant(cfg.variant, cfg.allow_heldout_variant))
 
 
+def screen_system_prompt(settings: EnvSettings, task: Any) -> str:
+    """The system prompt of a screen rollout of `task` (the gym format's, as `uigym eval --format gym` sends it): a
+    workspace task's tells how to switch its tabs and to wait for answers (EnvSettings.format_context)."""
+    from agent_harness.formats import get_format
+
+    return get_format("gym").system_prompt(settings.format_context(task))
+
+
 def task_rows(tasks, system_prompt: str | Callable[[Any], str]) -> list[dict]:
     """One dataset row per task: the prompt (system message, the same for every task or the task's own; the env adds
     the task and first screenshot)."""
@@ -146,15 +155,11 @@ def token_budget(cfg: GRPORunConfig, processor, settings: EnvSettings, tasks, ep
                               result_text_tokens=cfg.result_text_tokens + restated, system_prompt=system, tools=tools,
                               task_texts=[t.goal for t in tasks])
     else:
-        from dataclasses import replace
-
-        from seed_data.workspace import APPS as WORKSPACE_TABS
         from tasks.schema import WORKSPACE
 
         fmt = get_format("gym")
-        ctx = settings.format_context()
-        if any(t.app == WORKSPACE for t in tasks):  # the longer prompt: the workspace's tabs are in it
-            ctx = replace(ctx, tabs=WORKSPACE_TABS)
+        # the longest prompt: a workspace task's, where the tabs are in it
+        ctx = settings.format_context(next((t for t in tasks if t.app == WORKSPACE), None))
         texts = [observation_text({"url": t.start_path, "step": 0}, goal=t.goal) for t in tasks]
         budget = measure(processor, screen=tuple(cfg.viewport), image_size=settings.image_size,
                          max_pixels=cfg.max_pixels, turns=turns, reply_tokens=cfg.reply_tokens,
@@ -333,11 +338,7 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from datasets import Dataset
 
-    from dataclasses import replace
-
     from agent_harness.formats import get_format
-    from seed_data.workspace import APPS as WORKSPACE_TABS
-    from tasks.schema import WORKSPACE
 
     cfg = cfg.resolved()
     tasks = select_tasks(cfg, cfg.tasks, cfg.split)
@@ -353,10 +354,7 @@ def build_grpo(cfg: GRPORunConfig, model=None, processor=None, callbacks: list |
         fmt, ctx = get_format("gym"), settings.format_context()
         tools = fmt.tools(ctx)  # the list `export sft --format gym` and `uigym eval --format gym` show, in its order
         budget = token_budget(cfg, processor, settings, tasks)
-        # A workspace task's screen is three apps in tabs: its system prompt says how to switch (Ctrl+N, a keypress)
-        # and to wait for answers, as the eval's says it (FormatContext.tabs).
-        one, tabbed = fmt.system_prompt(ctx), fmt.system_prompt(replace(ctx, tabs=WORKSPACE_TABS))
-        system = lambda t: tabbed if t.app == WORKSPACE else one  # noqa: E731
+        system = partial(screen_system_prompt, settings)
         make_env = lambda: UIGymToolEnv(settings)  # noqa: E731
     model_len = cfg.max_model_len or budget.total_tokens
     args = cfg.grpo_config(budget.completion_tokens, model_len)

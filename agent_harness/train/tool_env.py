@@ -93,9 +93,8 @@ class ToolEpisodeEnv(RolloutEnv):
         """Start the row's task; returns its goal (the first user turn)."""
         s = self._settings
 
-        def make(t, n):  # the app's tool env, or the workspace's (its own family: the three worlds of one cast)
-            family = None if t.app == WORKSPACE else s.family
-            return env_for(t, "tools", EnvConfig(max_steps=n, family=family), _runtime(s), None)
+        def make(t, n):  # the app's tool env, or the workspace's (the three worlds of one cast)
+            return env_for(t, "tools", EnvConfig(max_steps=n, family=s.family_for(t)), _runtime(s), None)
 
         task = self._begin(row, make)
         if task.app != self.app:

@@ -27,9 +27,9 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from apps._shared.display import DEFAULT_LANG, LANGS, current_lang  # noqa: F401 - the request's language is a display pref
 from apps._shared.request_filters import per_request
 
-from apps._shared.display import DEFAULT_LANG, LANGS, current_lang  # noqa: F401 - the request's language is a display pref
 LANG_NAMES = {"en": "English", "de": "German"}
 APPS_DIR = Path(__file__).resolve().parent.parent
 CONTEXT_SEP = "\x04"  # GNU gettext's separator of a message's context and its msgid
@@ -63,38 +63,39 @@ def names(app: str, lang: str) -> dict[str, str]:
     return {html.unescape(k): html.unescape(v) for k, v in catalog(app, lang).items()}
 
 
-def _current_catalog() -> dict[str, str]:
+def _current(of) -> dict[str, str]:
+    """The current request's app's catalog (or its `names`) in the request's language ({} in English)."""
     lang = current_lang()
     if lang == DEFAULT_LANG:
         return {}
     from flask import current_app
 
-    return catalog(current_app.extensions["uigym_spec"].name, lang)
+    return of(current_app.extensions["uigym_spec"].name, lang)
 
 
 def gettext(msgid: str, **kw) -> str:
     """`msgid` in the current request's language, `%(name)s` filled from `kw` (for Python: flash messages)."""
-    s = _current_catalog().get(msgid, msgid)
-    return s % kw if kw else s
+    return pgettext("", msgid, **kw)
 
 
 def pgettext(context: str, msgid: str, **kw) -> str:
     """`msgid` where the same English says different things in German (msgctxt `context`): "me" is "ich" among a
-    thread's senders and "mich" in "an mich", its recipients. English, or no entry: `msgid`."""
-    s = _current_catalog().get(f"{context}{CONTEXT_SEP}{msgid}", msgid)
+    thread's senders and "mich" in "an mich", its recipients. English, or no entry: `msgid`. No context: `gettext`."""
+    s = _current(catalog).get(f"{context}{CONTEXT_SEP}{msgid}" if context else msgid, msgid)
     return s % kw if kw else s
 
 
 def _jinja_gettext(msgid: str, **kw) -> Markup:
     """Templates' `_`: the text as the template writes it (markup included; the catalog's German likewise), the
     arguments escaped."""
-    s = Markup(_current_catalog().get(msgid, msgid))
+    s = Markup(_current(catalog).get(msgid, msgid))
     return s % {k: escape(v) for k, v in kw.items()} if kw else s
 
 
 def page_catalog() -> dict[str, str]:
-    """The catalog the page scripts' `t()` reads ({} in English): the whole app's, it is small."""
-    return {html.unescape(k): html.unescape(v) for k, v in _current_catalog().items()}
+    """The catalog the page scripts' `t()` reads ({} in English): the whole app's, it is small; unescaped as
+    accessible names read it (`names`, built once per app and language, not per page)."""
+    return _current(names)
 
 
 def ui(text):
@@ -102,7 +103,7 @@ def ui(text):
     its translation where the catalog has one, else the text as it is (escaped as any value): `{{ f.title|ui }}`."""
     if not isinstance(text, str):
         return text
-    hit = _current_catalog().get(text)
+    hit = _current(catalog).get(text)
     return text if hit is None else html.unescape(hit)
 
 
@@ -119,7 +120,7 @@ def init_i18n(app) -> None:
 
 
 __all__ = ["ui", "LANGS", "DEFAULT_LANG", "LANG_NAMES", "catalog", "names", "current_lang", "gettext", "page_catalog",
-           "init_i18n", "catalog_path"]
+           "init_i18n", "catalog_path", "pgettext"]
 
 
 # ---------------------------------------------------------------------------------------------- the check

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -329,20 +329,17 @@ def test_screen_grpo_plays_a_workspace_task_in_the_three_tabs_and_then_a_single_
     with Ctrl+N, a keypress), is rewarded 1 and a stop halfway 0; a single-app row after it gets its app's screen.
     The workspace row's system prompt says how to switch tabs and wait (FormatContext.tabs)."""
     from agent_harness.agents.oracle import OracleAgent
-    from agent_harness.formats import get_format
     from agent_harness.train.env import EnvSettings, UIGymToolEnv, close_runtimes
-    from agent_harness.train.grpo import task_rows
+    from agent_harness.train.grpo import screen_system_prompt, task_rows
     from gym_core.workspace_env import AsyncWorkspaceEnv
     from seed_data.workspace import APPS
     from tasks import load_task
 
     task, single = load_task("workspace/office-lunch-confirm-00"), load_task("mail/archive-conversation-00")
-    fmt = get_format("gym")
     settings = EnvSettings(max_pixels=1280 * 720, factor=8)  # the image is the screen: a point is the same point
-    one, tabbed = fmt.system_prompt(settings.format_context()), fmt.system_prompt(
-        settings.format_context().__class__(**{**settings.format_context().__dict__, "tabs": APPS}))
-    row = task_rows([task], lambda t: tabbed if t.app == "workspace" else one)[0]
-    assert "Ctrl+1 to Ctrl+3" in row["prompt"][0]["content"]
+    rows = task_rows([task, single], partial(screen_system_prompt, settings))  # as build_grpo builds them
+    row = rows[0]
+    assert "Ctrl+1 to Ctrl+3" in row["prompt"][0]["content"] and "Ctrl+1" not in rows[1]["prompt"][0]["content"]
     env = UIGymToolEnv(settings)
 
     def play(stop_after: int | None = None) -> float | None:
