@@ -92,6 +92,13 @@ def _jinja_gettext(msgid: str, **kw) -> Markup:
     return s % {k: escape(v) for k, v in kw.items()} if kw else s
 
 
+def _jinja_pgettext(context: str, msgid: str, **kw) -> Markup:
+    """Templates' `pgettext`: `_` for a message with a context (food's drawer "Home" is "Startseite", while an address
+    labelled Home stays the world's word)."""
+    s = Markup(_current(catalog).get(f"{context}{CONTEXT_SEP}{msgid}", msgid))
+    return s % {k: escape(v) for k, v in kw.items()} if kw else s
+
+
 def page_catalog() -> dict[str, str]:
     """The catalog the page scripts' `t()` reads ({} in English): the whole app's, it is small; unescaped as
     accessible names read it (`names`, built once per app and language, not per page)."""
@@ -111,6 +118,7 @@ def init_i18n(app) -> None:
     """Templates see `_`, the `ui` filter, `page_catalog()` and `lang`."""
     app.jinja_env.globals["_"] = _jinja_gettext
     app.jinja_env.globals["gettext"] = _jinja_gettext
+    app.jinja_env.globals["pgettext"] = _jinja_pgettext
     app.jinja_env.globals["page_catalog"] = page_catalog
     app.jinja_env.filters["ui"] = per_request(ui)  # the request's language: never folded at compile time
 

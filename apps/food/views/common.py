@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
+from functools import lru_cache
 from typing import Any
 
 from flask import jsonify, request
 
 from apps._shared import now
 from apps._shared.actions import not_found
+from apps._shared import i18n
 from apps._shared import locale as L
 from apps._shared.display import current_locale
 from apps._shared.looks import say
@@ -119,13 +122,50 @@ def shown_whole(cents: int | None) -> str:
 
 
 def shown_fee(card: Any) -> str:
-    """A store card's fee line in the page's locale (services/stores.fee_label)."""
-    return fee_label(card.fee_kind, card.fee_cents, card.mode, shown_money, shown_whole)
+    """A store card's fee line in the page's locale and language (services/stores.fee_label)."""
+    return phrase(fee_label(card.fee_kind, card.fee_cents, card.mode, shown_money, shown_whole))
 
 
 def shown_promo(promo: Any) -> str:
-    """A promotion's summary in the page's locale (domain/food.promo_summary)."""
-    return logic.promo_summary(promo, shown_money, shown_whole)
+    """A promotion's summary in the page's locale and language (domain/food.promo_summary)."""
+    return phrase(logic.promo_summary(promo, shown_money, shown_whole))
+
+
+_SLOT_RX = re.compile(r"%\((\w+)\)s")
+
+
+@lru_cache(maxsize=4)
+def _phrase_patterns(lang: str) -> list[tuple[re.Pattern, str]]:
+    """The catalog's messages with placeholders as patterns over the English the code builds ("Open until 9:00 PM",
+    "$2.99 delivery fee"), the most specific (longest literal text) first."""
+    out = []
+    for msgid, msgstr in i18n.names("food", lang).items():
+        if "%(" not in msgid or "<" in msgid:
+            continue
+        parts = _SLOT_RX.split(msgid)
+        rx = "".join(re.escape(p.replace("%%", "%")) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+        out.append((len("".join(parts[::2])), re.compile(rx), msgstr))
+    return [(rx, msgstr) for _, rx, msgstr in sorted(out, key=lambda t: -t[0])]
+
+
+def phrase(text: Any) -> Any:
+    """A sentence the code builds in English (a store's status, a fee line, a promotion, a server message) in the page's
+    language: the catalog's message, else the pattern of one of its messages with placeholders, the values in it
+    translated where the catalog has them ("Monday"); a list ("Friendly, Fast delivery") item by item. English, or no
+    message: the text as it is."""
+    lang = i18n.current_lang()
+    if lang == i18n.DEFAULT_LANG or not isinstance(text, str):
+        return text
+    words = i18n.names("food", lang)
+    if text in words:
+        return words[text]
+    for rx, msgstr in _phrase_patterns(lang):
+        m = rx.fullmatch(text)
+        if m:
+            return msgstr % {k: words.get(v, v) for k, v in m.groupdict().items()}
+    if ", " in text and all(p in words for p in text.split(", ")):
+        return ", ".join(words[p] for p in text.split(", "))
+    return text
 
 
 def init_app(app) -> None:
@@ -138,7 +178,8 @@ def init_app(app) -> None:
     app.jinja_env.globals["logic"] = logic
     app.jinja_env.globals["filter_url"] = filter_url
     app.jinja_env.globals["SORTS"] = SORTS
-    app.jinja_env.globals["deal_badge"] = lambda p: deal_badge(p, shown_money, shown_whole)
+    app.jinja_env.filters["phrase"] = per_request(phrase)  # the request's language: never folded at compile time
+    app.jinja_env.globals["deal_badge"] = lambda p: phrase(deal_badge(p, shown_money, shown_whole))
     app.jinja_env.globals["brand_short"] = lambda b: {"Mastercard": "MC", "Discover": "DISC"}.get(b, b.upper() if b == "Visa" else b)
     app.jinja_env.globals["dt_delta"] = lambda m: dt.timedelta(minutes=m)
 

@@ -12,6 +12,15 @@
     try { j = await r.json(); } catch (e) { j = {}; }
     return {ok: r.ok && j.ok !== false, status: r.status, data: j};
   }
+  // The page's UI language (apps/_shared/i18n.py): the catalog base.html hands over in #page-i18n (none in English).
+  // t("Link copied") is the text in the page's language; "%(name)s" in it is filled from `args`.
+  let I18N = {};
+  try { const el = document.getElementById("page-i18n"); I18N = el ? JSON.parse(el.textContent) : {}; } catch (e) { I18N = {}; }
+  function t(text, args) {
+    let s = (text && Object.prototype.hasOwnProperty.call(I18N, text)) ? I18N[text] : text;
+    if (args && typeof s === "string") s = s.replace(/%\((\w+)\)s/g, (m, k) => (k in args ? String(args[k]) : m));
+    return s;
+  }
   function toast(msg) {
     const t = $("#toast");
     if (!t) return;
@@ -137,19 +146,19 @@
     const del = e.target.closest("[data-addr-delete]");
     if (del) {
       const r = await api(`/api/address/${del.dataset.addrDelete}/delete`, {});
-      if (!r.ok) { toast(r.data.error || "Could not delete"); return; }
+      if (!r.ok) { toast(t(r.data.error || "Could not delete")); return; }
       location.reload();
     }
   });
   function showAddrList() {
     const d = $("#addr-dialog");
     $("[data-addr-list]", d).hidden = false; $("[data-addr-form]", d).hidden = true;
-    $(".modal-head h2", d).textContent = "Addresses";
+    $(".modal-head h2", d).textContent = t("Addresses");
   }
   function showAddrForm(data) {
     const d = $("#addr-dialog"), f = $("[data-addr-form]", d);
     $("[data-addr-list]", d).hidden = true; f.hidden = false;
-    $(".modal-head h2", d).textContent = data ? "Edit address" : "Add new address";
+    $(".modal-head h2", d).textContent = data ? t("Edit address") : t("Add new address");
     f.reset();
     $$("[data-err]", f).forEach(x => { x.textContent = ""; });
     f.elements.id.value = data ? data.addrEdit : "";
@@ -169,7 +178,7 @@
     const r = await api(url, body);
     $$("[data-err]", f).forEach(x => { x.textContent = ""; });
     if (!r.ok) {
-      Object.entries(r.data.errors || {}).forEach(([k, v]) => { const el = $(`[data-err=${k}]`, f); if (el) el.textContent = v; });
+      Object.entries(r.data.errors || {}).forEach(([k, v]) => { const el = $(`[data-err=${k}]`, f); if (el) el.textContent = t(v); });
       return;
     }
     location.reload();
@@ -187,10 +196,10 @@
       if (seq !== sugSeq) return;
       const d = r.data, parts = [];
       const row = (x, kind) => `<a role="option" class="sug-row" href="${x.url}" aria-label="${esc(x.name)}${x.sub ? ", " + esc(x.sub) : ""}"><span>${esc(x.name)}</span>${x.sub ? `<span class="sub">${esc(x.sub)}</span>` : ""}</a>`;
-      if (d.cuisines && d.cuisines.length) parts.push(`<div class="sug-head">Cuisines</div>` + d.cuisines.map(x => row(x)).join(""));
-      if (d.stores && d.stores.length) parts.push(`<div class="sug-head">Stores</div>` + d.stores.map(x => row(x)).join(""));
-      if (d.dishes && d.dishes.length) parts.push(`<div class="sug-head">Dishes</div>` + d.dishes.map(x => row(x)).join(""));
-      parts.push(`<a role="option" class="sug-row" href="/search?q=${encodeURIComponent(v)}" aria-label="Search for ${esc(v)}"><span>Search for “${esc(v)}”</span></a>`);
+      if (d.cuisines && d.cuisines.length) parts.push(`<div class="sug-head">${t("Cuisines")}</div>` + d.cuisines.map(x => row(x)).join(""));
+      if (d.stores && d.stores.length) parts.push(`<div class="sug-head">${t("Stores")}</div>` + d.stores.map(x => row(x)).join(""));
+      if (d.dishes && d.dishes.length) parts.push(`<div class="sug-head">${t("Dishes")}</div>` + d.dishes.map(x => row(x)).join(""));
+      parts.push(`<a role="option" class="sug-row" href="/search?q=${encodeURIComponent(v)}" aria-label="${esc(t("Search for %(q)s", {q: v}))}"><span>${esc(t("Search for “%(q)s”", {q: v}))}</span></a>`);
       sug.innerHTML = parts.join("");
       sug.hidden = false; q.setAttribute("aria-expanded", "true");
     });
@@ -224,16 +233,16 @@
     $$(`[data-save-store="${b.dataset.saveStore}"]`).forEach(x => {
       x.classList.toggle("on", saved);
       x.setAttribute("aria-pressed", saved ? "true" : "false");
-      x.setAttribute("aria-label", (saved ? "Unsave " : "Save ") + x.dataset.name);
-      const t = x.querySelector(".heart-text"); if (t) t.textContent = saved ? "Saved" : "Save";
+      x.setAttribute("aria-label", t(saved ? "Unsave %(name)s" : "Save %(name)s", {name: x.dataset.name}));
+      const ht = x.querySelector(".heart-text"); if (ht) ht.textContent = saved ? t("Saved") : t("Save");
     });
-    toast(saved ? `Saved ${r.data.name}` : `Removed ${r.data.name} from saved stores`);
+    toast(saved ? t("Saved %(name)s", {name: r.data.name}) : t("Removed %(name)s from saved stores", {name: r.data.name}));
   });
 
   /* ------------------------------------------------------------ cart drawer */
   function setCartCount(n) {
     $$(".cart-n").forEach(x => { x.textContent = n; });
-    $$("[data-cart-open]").forEach(b => b.setAttribute("aria-label", `Cart, ${n} item${n === 1 ? "" : "s"}`));
+    $$("[data-cart-open]").forEach(b => b.setAttribute("aria-label", n === 1 ? t("Cart, 1 item") : t("Cart, %(n)s items", {n})));
   }
   async function openCart() {
     // The drawer slides in at once (as DoorDash's does); its lines follow.
@@ -275,7 +284,7 @@
     const r = await fetch(`/cart/item/${id}/edit`);
     const html = await r.text();
     if (holder.hidden || holder.dataset.loading !== String(id)) return;
-    if (!r.ok) { holder.hidden = true; toast("That item is no longer in your cart."); return; }
+    if (!r.ok) { holder.hidden = true; toast(t("That item is no longer in your cart.")); return; }
     holder.innerHTML = html;
     wireItem(holder.querySelector(".modal-item"));
   }
@@ -291,7 +300,7 @@
     return new Promise((resolve) => {
       const d = $("#newcart-dialog");
       $("[data-newcart-text]", d).textContent =
-        `Your cart has items from ${current}. Start a new cart to add items from ${next || "this store"}?`;
+        t("Your cart has items from %(current)s. Start a new cart to add items from %(next)s?", {current, next: next || t("this store")});
       d.hidden = false;
       const ok = $("[data-newcart-ok]", d);
       const done = (v) => { d.hidden = true; ok.onclick = null; $$("[data-close]", d).forEach(x => { x.onclick = null; }); resolve(v); };
@@ -360,8 +369,8 @@
       groups.forEach(g => {
         const n = $$("input:checked", g).length, min = Number(g.dataset.min), max = Number(g.dataset.max);
         const badge = $("[data-req]", g);
-        if (badge && n >= min) { badge.classList.add("ok"); badge.classList.remove("bad"); badge.textContent = "✓ Required"; }
-        else if (badge) { badge.classList.remove("ok"); badge.textContent = "Required"; }
+        if (badge && n >= min) { badge.classList.add("ok"); badge.classList.remove("bad"); badge.textContent = "✓ " + t("Required"); }
+        else if (badge) { badge.classList.remove("ok"); badge.textContent = t("Required"); }
         if (max > 1) $$("input[type=checkbox]", g).forEach(i => { i.disabled = !i.checked && n >= max; });
       });
       steps();
@@ -375,7 +384,7 @@
         const n = $$("input:checked", g).length;
         if (n < Number(g.dataset.min)) {
           const badge = $("[data-req]", g); if (badge) badge.classList.add("bad");
-          err.textContent = `Choose ${Number(g.dataset.min) > 1 ? g.dataset.min + " options" : "an option"} for ${g.getAttribute("aria-label")}.`;
+          err.textContent = Number(g.dataset.min) > 1 ? t("Choose %(n)s options for %(group)s.", {n: g.dataset.min, group: g.getAttribute("aria-label")}) : t("Choose an option for %(group)s.", {group: g.getAttribute("aria-label")});
           g.scrollIntoView({block: "center"});
           return;
         }
@@ -387,8 +396,8 @@
       };
       if (line) {
         const u = await api(`/api/cart/item/${line}/edit`, body);
-        if (!u.ok) { err.textContent = u.data.error || "Could not update the item."; return; }
-        lineSaved(m, u.data, "Cart updated");
+        if (!u.ok) { err.textContent = t(u.data.error || "Could not update the item."); return; }
+        lineSaved(m, u.data, t("Cart updated"));
         return;
       }
       let r = await api("/api/cart/add", body);
@@ -397,15 +406,15 @@
         body.replace = true;
         r = await api("/api/cart/add", body);
       }
-      if (!r.ok) { err.textContent = r.data.error || "Could not add to cart."; return; }
+      if (!r.ok) { err.textContent = t(r.data.error || "Could not add to cart."); return; }
       m.closest(".scrim").hidden = true;
       setCartCount(r.data.count);
-      toast(`Added ${r.data.name} to cart`);
+      toast(t("Added %(name)s to cart", {name: r.data.name}));
     });
     const rm = $("[data-line-remove]", m);
     if (rm) rm.addEventListener("click", async () => {
       const r = await api(`/api/cart/item/${line}`, {quantity: 0});
-      if (r.ok) lineSaved(m, r.data, "Removed from cart");
+      if (r.ok) lineSaved(m, r.data, t("Removed from cart"));
     });
     update();
   }
@@ -436,7 +445,7 @@
     if (c) {
       const v = $("[data-group-link]").value;
       try { await navigator.clipboard.writeText(v); } catch (err) { /* clipboard may be unavailable */ }
-      toast("Link copied");
+      toast(t("Link copied"));
     }
   });
 
@@ -501,7 +510,7 @@
       }));
       $("[data-sched-ok]", sd).addEventListener("click", async () => {
         const pick = $("input[name=slot_pick]:checked", sd);
-        if (!pick) { toast("Choose a time"); return; }
+        if (!pick) { toast(t("Choose a time")); return; }
         sd.hidden = true;
         await refresh({delivery_option: "scheduled", scheduled_for: pick.value});
       });
@@ -517,7 +526,7 @@
     const r = await api("/api/cards", body);
     $$("[data-err]", cardForm).forEach(x => { x.textContent = ""; });
     if (!r.ok) {
-      Object.entries(r.data.errors || {}).forEach(([k, v]) => { const el = $(`[data-err=${k}]`, cardForm); if (el) el.textContent = v; });
+      Object.entries(r.data.errors || {}).forEach(([k, v]) => { const el = $(`[data-err=${k}]`, cardForm); if (el) el.textContent = t(v); });
       return;
     }
     location.reload();
@@ -526,14 +535,14 @@
     const del = e.target.closest("[data-card-delete]");
     if (del) {
       const r = await api(`/api/cards/${del.dataset.cardDelete}/delete`, {});
-      if (!r.ok) { toast(r.data.error || "Could not remove card"); return; }
+      if (!r.ok) { toast(t(r.data.error || "Could not remove card")); return; }
       location.reload();
       return;
     }
     const def = e.target.closest("[data-card-default]");
     if (def) {
       const r = await api(`/api/cards/${def.dataset.cardDefault}/default`, {});
-      if (!r.ok) { toast(r.data.error || "Could not update card"); return; }
+      if (!r.ok) { toast(t(r.data.error || "Could not update card")); return; }
       location.reload();
     }
   });
@@ -541,7 +550,7 @@
   /* notifications */
   $$("[data-notify]").forEach(sw => sw.addEventListener("change", async () => {
     await api("/api/notifications", {key: sw.dataset.notify, on: sw.checked});
-    toast("Notification settings saved");
+    toast(t("Notification settings saved"));
   }));
 
   /* ------------------------------------------------------------ orders */
@@ -557,7 +566,7 @@
   const rf = $("[data-rate-form]");
   if (rf) rf.addEventListener("submit", (e) => {
     const n = Number(($(".rate-stars") || {dataset: {}}).dataset.value || 0);
-    if (!n) { e.preventDefault(); $("[data-rate-err]").textContent = "Choose a rating from 1 to 5 stars."; return; }
+    if (!n) { e.preventDefault(); $("[data-rate-err]").textContent = t("Choose a rating from 1 to 5 stars."); return; }
     $("[data-rate-value]").value = n;
   });
   $$("[data-issue]").forEach(r => r.addEventListener("change", () => {
@@ -585,7 +594,7 @@
   }));
   const df = $("[data-dasher-form]");
   if (df) df.addEventListener("submit", (e) => {
-    if (!$("[data-thumb]:checked")) { e.preventDefault(); $("[data-dasher-err]").textContent = "Choose thumbs up or thumbs down."; }
+    if (!$("[data-thumb]:checked")) { e.preventDefault(); $("[data-dasher-err]").textContent = t("Choose thumbs up or thumbs down."); }
   });
   $$("input[name=plan]").forEach(r => r.addEventListener("change", () => {
     $$("input[name=plan]").forEach(i => i.closest(".opt-card").classList.toggle("on", i.checked));
