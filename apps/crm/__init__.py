@@ -33,6 +33,8 @@ SPEC = AppSpec(
     # tabs into More, which the clone has not yet) and HubSpot's list actions are cut off; at 1.25x text Lightning's
     # event composer's time list lies over the next field (schedule-event-00 fails).
     variant_limits={"salesforce": {"zoom": 1.25, "font": 1.0}, "hubspot": {"zoom": 1.25, "font": 1.25}},
+    # The UI languages beyond English (apps/_shared/i18n.py; the catalog: translations/de/LC_MESSAGES/messages.po)
+    langs={"salesforce": ("de",)},
     views="apps.crm.views",
     tools="apps.crm.tools",
     # A Thursday late in Q1: "this quarter" ends in 19 days.

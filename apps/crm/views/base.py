@@ -146,9 +146,10 @@ def json_error(html: str | None = None, message: str | None = None, status: int 
 
 
 def lookup_placeholder(objects) -> str:
+    from apps._shared.i18n import gettext, ui
     if objects and objects[0] == "User":
-        return "Search People..."
-    return "Search " + " / ".join(OBJECTS[x].plural for x in objects) + "..."
+        return gettext("Search People...")
+    return gettext("Search %(objects)s...", objects=" / ".join(ui(OBJECTS[x].plural) for x in objects))
 
 
 def _fmt_field(f, rec):

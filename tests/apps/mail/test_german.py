@@ -112,7 +112,7 @@ def test_lang_is_a_variant_axis_that_refuses_what_is_not_done():
     v = draw_variant("lang=de", "mail", "gmail", "k")
     assert v.lang == "de" and v.display == {"lang": "de"} and v.label("gmail") == "lang=de"
     assert draw_variant("", "mail", "gmail", "k").display == {}
-    for app, look in (("mail", "outlook"), ("food", "doordash"), ("crm", "salesforce")):
+    for app, look in (("mail", "outlook"), ("food", "ubereats"), ("crm", "hubspot")):
         with pytest.raises(VariantError, match="done for mail's gmail look"):
             draw_variant("lang=de", app, look, "k")
         assert draw_variant("lang=random", app, look, "k").lang == "en"  # drawn among what the look speaks

@@ -6,6 +6,14 @@
   const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
   const esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
   const HDR = {"X-Requested-With": "fetch"};
+  // The page's UI language (apps/_shared/i18n.py): the catalog the layout hands over in window.CRM.i18n (none in
+  // English). t("Close") is the text in the page's language; "%(name)s" in it is filled from `args`.
+  const I18N = (window.CRM && window.CRM.i18n) || {};
+  function t(text, args) {
+    let s = (text && Object.prototype.hasOwnProperty.call(I18N, text)) ? I18N[text] : text;
+    if (args && typeof s === "string") s = s.replace(/%\((\w+)\)s/g, (m, k) => (k in args ? String(args[k]) : m));
+    return s;
+  }
   // Real SLDS glyphs, rendered by the server into <template id="crm-icons"> (see layout.html).
   const ICON = {};
   (function () {
@@ -24,7 +32,7 @@
     el.className = "crm-toast" + (kind === "error" ? " crm-toast_error" : kind === "info" ? " crm-toast_info" : "");
     el.setAttribute("role", kind === "error" ? "alert" : "status");
     el.innerHTML = (kind === "error" ? ICON.error : ICON.success) + '<span class="crm-toast__msg">' + esc(msg) + "</span>" +
-      '<button class="slds-button slds-button_icon crm-toast__close" aria-label="Close notification" title="Close">' + ICON.close + "</button>";
+      '<button class="slds-button slds-button_icon crm-toast__close" aria-label="' + esc(t("Close notification")) + '" title="' + esc(t("Close")) + '">' + ICON.close + "</button>";
     root.appendChild(el);
     el.querySelector(".crm-toast__close").addEventListener("click", () => el.remove());
     setTimeout(() => el.remove(), 4500);
@@ -51,11 +59,11 @@
     if (data.html) {
       const inModal = form && form.closest("#crm-modal-root");
       showModalHTML(data.html);
-      if (!inModal) toast("We hit a snag.", "error");
+      if (!inModal) toast(t("We hit a snag."), "error");
       return;
     }
     if (data.errors && form) markErrors(form, data.errors);
-    toast(data.message || "We hit a snag.", "error");
+    toast(data.message || t("We hit a snag."), "error");
   }
   function markErrors(form, errors) {
     $$(".slds-has-error", form).forEach((el) => {
@@ -121,7 +129,7 @@
   async function openModal(url) {
     closeMenus();
     const r = await fetch(url, {headers: HDR});
-    if (!r.ok) { toast("That action isn't available.", "error"); return; }
+    if (!r.ok) { toast(t("That action isn't available."), "error"); return; }
     const ct = r.headers.get("content-type") || "";
     if (ct.includes("json")) { handle(await r.json()); return; }
     showModalHTML(await r.text());
@@ -227,7 +235,7 @@
     const q = input.value.trim();
     const seq = ++lookupSeq;
     combo.dataset.seq = seq;
-    box.innerHTML = '<div class="crm-lookup__heading" role="presentation">' + (q ? "Searching..." : "") + "</div>";
+    box.innerHTML = '<div class="crm-lookup__heading" role="presentation">' + (q ? esc(t("Searching...")) : "") + "</div>";
     combo.classList.add("slds-is-open");
     input.setAttribute("aria-expanded", "true");
     placeDropdown(combo);
@@ -289,7 +297,7 @@
   function today() { const d = new Date(window.CRM.now + "Z"); return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())); }
   function renderPicker(wrap, year, month) {
     let dp = wrap.querySelector(".crm-datepicker");
-    if (!dp) { dp = document.createElement("div"); dp.className = "slds-datepicker crm-datepicker slds-dropdown"; dp.setAttribute("role", "dialog"); dp.setAttribute("aria-label", "Date picker"); wrap.appendChild(dp); }
+    if (!dp) { dp = document.createElement("div"); dp.className = "slds-datepicker crm-datepicker slds-dropdown"; dp.setAttribute("role", "dialog"); dp.setAttribute("aria-label", t("Date picker")); wrap.appendChild(dp); }
     const input = wrap.querySelector("input");
     const sel = parseMDY(input.value);
     const t = today();
@@ -324,7 +332,7 @@
     const combo = $("#crm-search-combo");
     const q = input.value.trim();
     const seq = ++searchSeq;
-    box.innerHTML = q ? '<div class="crm-lookup__heading">Searching...</div>' : "";
+    box.innerHTML = q ? '<div class="crm-lookup__heading">' + esc(t("Searching...")) + '</div>' : "";
     const r = await fetch("/crm/api/search?q=" + encodeURIComponent(q), {headers: HDR});
     const data = await r.json();
     if (seq !== searchSeq) return;
@@ -378,7 +386,7 @@
     const ed = document.createElement("div");
     ed.className = "crm-cell-editor";
     ed.setAttribute("role", "dialog");
-    ed.setAttribute("aria-label", "Edit " + btn.dataset.label);
+    ed.setAttribute("aria-label", t("Edit %(label)s", {label: t(btn.dataset.label)}));
     const key = btn.dataset.id + ":" + btn.dataset.field;
     const cur = key in pending ? pending[key].value : btn.dataset.value;
     if (type === "picklist") {
@@ -437,11 +445,11 @@
   function describeFilter(st, f) {
     const fm = fieldMeta(st, f.field);
     const val = String(f.value || "").split(",").filter(Boolean).join(", ");
-    return {field: fm ? fm.label : f.field, text: (st.meta.ops[f.op] || f.op) + " " + (val || '""')};
+    return {field: fm ? t(fm.label) : f.field, text: t(st.meta.ops[f.op] || f.op) + " " + (val || '""')};
   }
   function picklistHTML(id, label, options, value, attrs) {
     let h = '<div class="slds-form-element crm-field"><span class="slds-form-element__label" id="' + id + '-label">' + esc(label) + '</span><div class="slds-form-element__control"><div class="slds-combobox_container"><div class="slds-combobox slds-dropdown-trigger slds-dropdown-trigger_click crm-picklist" data-picklist ' + (attrs || "") + '>' +
-      '<div class="slds-combobox__form-element slds-input-has-icon slds-input-has-icon_right" role="none"><button type="button" class="slds-input_faux slds-combobox__input" id="' + id + '" role="combobox" aria-label="' + esc(label) + '" aria-expanded="false" aria-haspopup="listbox" aria-controls="' + id + '-lb"><span class="slds-truncate crm-picklist__value">' + esc(options.find((o) => o[0] === value)?.[1] || "Select an Option") + "</span></button></div>" +
+      '<div class="slds-combobox__form-element slds-input-has-icon slds-input-has-icon_right" role="none"><button type="button" class="slds-input_faux slds-combobox__input" id="' + id + '" role="combobox" aria-label="' + esc(label) + '" aria-expanded="false" aria-haspopup="listbox" aria-controls="' + id + '-lb"><span class="slds-truncate crm-picklist__value">' + esc(options.find((o) => o[0] === value)?.[1] || t("Select an Option")) + "</span></button></div>" +
       '<div id="' + id + '-lb" class="slds-dropdown slds-dropdown_length-7 slds-dropdown_fluid" role="listbox" aria-label="' + esc(label) + '"><ul class="slds-listbox slds-listbox_vertical" role="presentation">';
     options.forEach(([v, l]) => {
       h += '<li role="presentation" class="slds-listbox__item"><div class="slds-media slds-listbox__option slds-listbox__option_plain slds-media_small' + (v === value ? " slds-is-selected" : "") + '" role="option" aria-selected="' + (v === value) + '" data-value="' + esc(v) + '"><span class="slds-media__figure slds-listbox__option-icon">' + (v === value ? ICON.check : "") + '</span><span class="slds-media__body"><span class="slds-truncate">' + esc(l) + "</span></span></div></li>";
@@ -454,48 +462,48 @@
     if (!st || !root) return;
     const locked = st.meta.standard;
     const plural = st.meta.plural;
-    let html = '<div class="crm-filter-heading"><span>Filter by Owner</span></div>';
-    html += '<div class="crm-filter-item"><button type="button" class="crm-filter-item__btn" data-filter-edit="scope"' + (locked ? " disabled" : "") + ' aria-label="Filter by Owner: ' + (st.scope === "mine" ? "My " : "All ") + esc(plural.toLowerCase()) + '"><span class="crm-filter-item__field">Show Me</span><span class="crm-filter-item__value">' + (st.scope === "mine" ? "My " : st.scope === "delegated" ? "Delegated " : "All ") + esc(plural.toLowerCase()) + "</span></button></div>";
+    let html = '<div class="crm-filter-heading"><span>' + esc(t("Filter by Owner")) + '</span></div>';
+    html += '<div class="crm-filter-item"><button type="button" class="crm-filter-item__btn" data-filter-edit="scope"' + (locked ? " disabled" : "") + ' aria-label="Filter by Owner: ' + (st.scope === "mine" ? "My " : "All ") + esc(plural.toLowerCase()) + '"><span class="crm-filter-item__field">' + esc(t("Show Me")) + '</span><span class="crm-filter-item__value">' + (st.scope === "mine" ? "My " : st.scope === "delegated" ? "Delegated " : "All ") + esc(plural.toLowerCase()) + "</span></button></div>";
     if (st.editing === "scope") {
       html += '<div class="crm-filter-editor" role="group" aria-label="Filter by Owner">' +
         '<fieldset class="slds-form-element"><div class="slds-form-element__control">' +
         ["all", "mine"].map((v) => '<span class="slds-radio"><input type="radio" id="crm-scope-' + v + '" name="crm-scope" value="' + v + '"' + (st.scope === v ? " checked" : "") + '><label class="slds-radio__label" for="crm-scope-' + v + '"><span class="slds-radio_faux"></span><span class="slds-form-element__label">' + (v === "mine" ? "My " : "All ") + esc(plural.toLowerCase()) + "</span></label></span>").join("") +
-        '</div></fieldset><div class="crm-filter-actions"><span></span><button type="button" class="slds-button slds-button_neutral" data-filter-done>Done</button></div></div>';
+        '</div></fieldset><div class="crm-filter-actions"><span></span><button type="button" class="slds-button slds-button_neutral" data-filter-done>' + esc(t("Done")) + '</button></div></div>';
     }
-    html += '<div class="crm-filter-heading"><span>' + (st.logicOn ? "Matching these filters by the filter logic" : "Matching all of these filters") + '</span></div>';
+    html += '<div class="crm-filter-heading"><span>' + esc(t(st.logicOn ? "Matching these filters by the filter logic" : "Matching all of these filters")) + '</span></div>';
     st.filters.forEach((f, i) => {
       const d = describeFilter(st, f);
-      html += '<div class="crm-filter-item' + (f._new ? " crm-is-new" : "") + '"><button type="button" class="crm-filter-item__btn" data-filter-edit="' + i + '"' + (locked ? " disabled" : "") + ' aria-label="Edit filter: ' + esc(d.field + " " + d.text) + '"><span class="crm-filter-item__field">' + (st.logicOn ? '<span class="crm-filter-item__num">' + (i + 1) + '. </span>' : "") + esc(d.field) + '</span><span class="crm-filter-item__value">' + esc(d.text) + "</span></button>" +
-        (locked ? "" : '<button type="button" class="slds-button slds-button_icon slds-button_icon-small crm-filter-item__remove" data-filter-remove="' + i + '" aria-label="Remove filter ' + esc(d.field) + '" title="Remove">' + ICON.close + "</button>") + "</div>";
+      html += '<div class="crm-filter-item' + (f._new ? " crm-is-new" : "") + '"><button type="button" class="crm-filter-item__btn" data-filter-edit="' + i + '"' + (locked ? " disabled" : "") + ' aria-label="' + esc(t("Edit filter: %(filter)s", {filter: d.field + " " + d.text})) + '"><span class="crm-filter-item__field">' + (st.logicOn ? '<span class="crm-filter-item__num">' + (i + 1) + '. </span>' : "") + esc(d.field) + '</span><span class="crm-filter-item__value">' + esc(d.text) + "</span></button>" +
+        (locked ? "" : '<button type="button" class="slds-button slds-button_icon slds-button_icon-small crm-filter-item__remove" data-filter-remove="' + i + '" aria-label="Remove filter ' + esc(d.field) + '" title="' + esc(t("Remove")) + '">' + ICON.close + "</button>") + "</div>";
       if (st.editing === i) {
         const fm = fieldMeta(st, f.field) || st.meta.fields[0];
-        const fieldOpts = st.meta.fields.map((x) => [x.name, x.label]);
-        const opOpts = (fm ? fm.ops : []).map((o) => [o, st.meta.ops[o]]);
-        html += '<div class="crm-filter-editor" role="group" aria-label="Filter editor">' +
-          picklistHTML("crm-flt-field", "Field", fieldOpts, f.field, 'data-flt="field"') +
-          picklistHTML("crm-flt-op", "Operator", opOpts, f.op, 'data-flt="op"');
+        const fieldOpts = st.meta.fields.map((x) => [x.name, t(x.label)]);
+        const opOpts = (fm ? fm.ops : []).map((o) => [o, t(st.meta.ops[o])]);
+        html += '<div class="crm-filter-editor" role="group" aria-label="' + esc(t("Filter editor")) + '">' +
+          picklistHTML("crm-flt-field", t("Field"), fieldOpts, f.field, 'data-flt="field"') +
+          picklistHTML("crm-flt-op", t("Operator"), opOpts, f.op, 'data-flt="op"');
         if (fm && fm.type === "picklist") {
           const vals = String(f.value || "").split(",").filter(Boolean);
-          html += '<fieldset class="slds-form-element"><legend class="slds-form-element__label">Value</legend><div class="crm-check-list" role="group" aria-label="Value">' +
+          html += '<fieldset class="slds-form-element"><legend class="slds-form-element__label">' + esc(t("Value")) + '</legend><div class="crm-check-list" role="group" aria-label="' + esc(t("Value")) + '">' +
             fm.options.map((o, k) => '<div class="slds-checkbox"><input type="checkbox" id="crm-flt-v' + k + '" value="' + esc(o) + '"' + (vals.includes(o) ? " checked" : "") + ' data-flt-check><label class="slds-checkbox__label" for="crm-flt-v' + k + '"><span class="slds-checkbox_faux"></span><span class="slds-form-element__label">' + esc(o) + "</span></label></div>").join("") + "</div></fieldset>";
         } else if (fm && fm.type === "checkbox") {
-          html += picklistHTML("crm-flt-bool", "Value", [["True", "True"], ["False", "False"]], f.value || "True", 'data-flt="value"');
+          html += picklistHTML("crm-flt-bool", t("Value"), [["True", "True"], ["False", "False"]], f.value || "True", 'data-flt="value"');
         } else {
-          html += '<div class="slds-form-element"><label class="slds-form-element__label" for="crm-flt-value">Value</label><div class="slds-form-element__control"><input id="crm-flt-value" class="slds-input" type="text" value="' + esc(f.value || "") + '" data-flt-value autocomplete="off"></div></div>';
+          html += '<div class="slds-form-element"><label class="slds-form-element__label" for="crm-flt-value">' + esc(t("Value")) + '</label><div class="slds-form-element__control"><input id="crm-flt-value" class="slds-input" type="text" value="' + esc(f.value || "") + '" data-flt-value autocomplete="off"></div></div>';
         }
-        html += '<div class="crm-filter-actions"><span></span><button type="button" class="slds-button slds-button_neutral" data-filter-done>Done</button></div></div>';
+        html += '<div class="crm-filter-actions"><span></span><button type="button" class="slds-button slds-button_neutral" data-filter-done>' + esc(t("Done")) + '</button></div></div>';
       }
     });
     if (!locked) {
-      html += '<div class="slds-grid slds-grid_align-spread slds-m-top_small"><button type="button" class="slds-button" data-filter-add>Add Filter</button>' +
-        (st.filters.length ? '<button type="button" class="slds-button slds-button_text-destructive" data-filter-clear>Remove All</button>' : "") + "</div>";
+      html += '<div class="slds-grid slds-grid_align-spread slds-m-top_small"><button type="button" class="slds-button" data-filter-add>' + esc(t("Add Filter")) + '</button>' +
+        (st.filters.length ? '<button type="button" class="slds-button slds-button_text-destructive" data-filter-clear>' + esc(t("Remove All")) + '</button>' : "") + "</div>";
       // Filter logic (Salesforce's "Add Filter Logic"): how the numbered filters combine, e.g. 1 AND (2 OR 3).
       if (st.logicOn) {
-        html += '<div class="slds-form-element slds-m-top_small"><label class="slds-form-element__label" for="crm-flt-logic">Filter Logic</label>' +
+        html += '<div class="slds-form-element slds-m-top_small"><label class="slds-form-element__label" for="crm-flt-logic">' + esc(t("Filter Logic")) + '</label>' +
           '<div class="slds-form-element__control"><input id="crm-flt-logic" class="slds-input" type="text" maxlength="120" value="' + esc(st.logic) + '" placeholder="1 AND (2 OR 3)" data-flt-logic autocomplete="off"></div>' +
-          '<button type="button" class="slds-button slds-m-top_xx-small" data-filter-logic-remove>Remove Filter Logic</button></div>';
+          '<button type="button" class="slds-button slds-m-top_xx-small" data-filter-logic-remove>' + esc(t("Remove Filter Logic")) + '</button></div>';
       } else if (st.filters.length >= 2) {
-        html += '<div class="slds-m-top_small"><button type="button" class="slds-button" data-filter-logic-add>Add Filter Logic</button></div>';
+        html += '<div class="slds-m-top_small"><button type="button" class="slds-button" data-filter-logic-add>' + esc(t("Add Filter Logic")) + '</button></div>';
       }
     }
     root.innerHTML = html;
@@ -723,13 +731,13 @@
     }
     if ((el = t.closest("[data-expand-all]"))) {
       e.preventDefault();
-      const open = el.textContent.trim() === "Expand All";
+      const open = el.textContent.trim() === t("Expand All");
       $$("[data-timeline-item]").forEach((item) => {
         item.querySelector(".slds-timeline__item_details").hidden = !open;
         item.classList.toggle("slds-is-open", open);
         item.querySelector("[data-timeline-toggle]").setAttribute("aria-expanded", open ? "true" : "false");
       });
-      el.textContent = open ? "Collapse All" : "Expand All";
+      el.textContent = open ? t("Collapse All") : t("Expand All");
       return;
     }
     // path
@@ -739,7 +747,7 @@
       const c = $("#crm-path-coach");
       c.hidden = !c.hidden;
       el.setAttribute("aria-expanded", c.hidden ? "false" : "true");
-      el.setAttribute("aria-label", c.hidden ? "Show Key Fields and Guidance" : "Hide Key Fields and Guidance");
+      el.setAttribute("aria-label", c.hidden ? t("Show Key Fields and Guidance") : t("Hide Key Fields and Guidance"));
       return;
     }
     // follow
@@ -749,8 +757,8 @@
         el.setAttribute("aria-pressed", data.following ? "true" : "false");
         el.classList.toggle("slds-is-selected", data.following);
         el.classList.toggle("slds-not-selected", !data.following);
-        el.innerHTML = data.following ? ICON.btncheck + "Following" : ICON.btnadd + "Follow";
-        toast(data.following ? "You're following this record." : "You stopped following this record.");
+        el.innerHTML = data.following ? ICON.btncheck + esc(t("Following")) : ICON.btnadd + esc(t("Follow"));
+        toast(data.following ? t("You're following this record.") : t("You stopped following this record."));
       }
       return;
     }
@@ -760,7 +768,7 @@
       if (data.ok) {
         el.classList.toggle("slds-is-selected", data.favorite);
         el.setAttribute("aria-pressed", data.favorite ? "true" : "false");
-        const lbl = data.favorite ? "Remove from Favorites" : "Add to Favorites";
+        const lbl = data.favorite ? t("Remove from Favorites") : t("Add to Favorites");
         el.setAttribute("aria-label", lbl); el.title = lbl;
         toast(data.toast);
       } else handle(data);
@@ -974,8 +982,8 @@
     if (form.matches("[data-merge-select]")) {
       e.preventDefault();
       const ids = $$("input[name=ids]:checked", form).map((c) => c.value);
-      if (ids.length < 2) { toast("Select at least two records to merge.", "error"); return; }
-      if (ids.length > 3) { toast("You can merge up to 3 records at a time.", "error"); return; }
+      if (ids.length < 2) { toast(t("Select at least two records to merge."), "error"); return; }
+      if (ids.length > 3) { toast(t("You can merge up to 3 records at a time."), "error"); return; }
       openModal(form.getAttribute("action") + "?step=compare&ids=" + ids.join(","));
       return;
     }
