@@ -19,7 +19,7 @@ locales in apps/_shared/locale.py):
             sized in rem follow it (the CRM's looks), pages sized in px do not, as on the real sites
   locale    how dates, times, money and numbers are shown: en-US, en-GB, de-DE (the words: the lang axis)
   lang      the language of the pages' words: en; de where the app's look has its catalog (apps/_shared/i18n.py;
-            mail's and crm's default looks so far). The goals and the world's data stay English; the steps' accessible names
+            mail's, food's and crm's default looks so far). The goals and the world's data stay English; the steps' accessible names
             are taken into the language by the same catalog (apps/_shared/surface.py). Naming de for an app or
             look that does not speak it is refused (a VariantError), never a silent English page
   overlays  none; load: the perturbation overlays as the first page loads; mid: the same overlays appearing
@@ -71,7 +71,7 @@ AXES: dict[str, Axis] = {a.name: a for a in (
     Axis("density", DENSITIES, "default", "where the product offers it (mail: all three; crm: compact)"),
     Axis("font", FONTS, 1.0, "the browser's default font size, x 16 px (pages sized in rem follow it)"),
     Axis("locale", LOCALES, DEFAULT_LOCALE, "dates, times, money and numbers (the words: lang)"),
-    Axis("lang", LANGS, DEFAULT_LANG, "the pages' words: English, German (mail's and crm's default looks so far)"),
+    Axis("lang", LANGS, DEFAULT_LANG, "the pages' words: English, German (mail's, food's and crm's default looks so far)"),
     Axis("overlays", OVERLAY_TIMES, "none", "the perturbation overlays: on load, or after a seeded step 1-3"),
 )}
 ALIASES = {"font_scale": "font", "fontscale": "font", "font-scale": "font", "language": "lang"}

@@ -135,7 +135,9 @@ __all__ = ["ui", "LANGS", "DEFAULT_LANG", "LANG_NAMES", "catalog", "names", "cur
 # What a page in another language may still show in English: the brand, the product's loanwords, data, operators.
 SAME_IN = {"de": {"Inkbox", "Mail", "OK", "Spam", "Cc", "Bcc", "Labels", "Label", "Name", "Sans Serif", "Serif", "Filter",
                   "Details", "App", "Apps", "Status", "Info", "E-Mail", "Normal", "(optional)", "Garamond", "Georgia",
-                  "Tahoma", "Trebuchet MS", "Verdana", "subject:"}}
+                  "Tahoma", "Trebuchet MS", "Verdana", "subject:",
+                  # food: the brand and its membership, the card's code, the gift card's mask
+                  "Forkful", "FORKFUL", "Plus", "CVC", "Optional", "XXXX"}}
 _TEXT_ATTRS = ("aria-label", "placeholder", "title", "alt")
 _WORD = __import__("re").compile(r"[A-Za-z]{3,}")
 

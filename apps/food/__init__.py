@@ -43,6 +43,9 @@ SPEC = AppSpec(
     # The Uber-Eats-like look's names for the membership, the credits and the courier, in server messages.
     look_words={"ubereats": {"Forkful Plus": "Munchr One", "Forkful credits": "Munchr Cash", "Dashers": "couriers",
                              "Dasher": "courier", "Forkful": "Munchr"}},
+    # The UI languages beyond English (apps/_shared/i18n.py; the catalog: translations/de/LC_MESSAGES/messages.po):
+    # DoorDash's German words on the default look; the second look stays English.
+    langs={"doordash": ("de",)},
     views="apps.food.views",
     tools="apps.food.tools",
     default_now=dt.datetime(2026, 3, 13, 18, 30),

@@ -52,7 +52,7 @@ from domain import food as logic
 # The replies of a refused service call (apps/_shared/actions.py `perform`), as the page's scripts read them.
 def json_error(e: Invalid):
     """A refusal the page shows: 200, {ok: false, error}, in the look's words."""
-    return jsonify(ok=False, error=say(str(e)))
+    return jsonify(ok=False, error=phrase(say(str(e))))
 
 
 def json_form_errors(e):
@@ -148,6 +148,26 @@ def _phrase_patterns(lang: str) -> list[tuple[re.Pattern, str]]:
     return [(rx, msgstr) for _, rx, msgstr in sorted(out, key=lambda t: -t[0])]
 
 
+_MONTHS = dict(zip("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(),
+                   "Jan. Feb. März Apr. Mai Juni Juli Aug. Sept. Okt. Nov. Dez.".split()))
+_MONTHS.update(zip("January February March April May June July August September October November December".split(),
+                   "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()))
+_DAYS = dict(zip("Mon Tue Wed Thu Fri Sat Sun".split(), "Mo. Di. Mi. Do. Fr. Sa. So.".split()))
+_DAYS.update(zip("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split(),
+                 "Montag Dienstag Mittwoch Donnerstag Freitag Samstag Sonntag".split()))
+_DATE_RX = re.compile(r"(?:(?P<wd>[A-Z][a-z]+), )?(?P<mon>[A-Z][a-z]+) (?P<day>\d{1,2})(?:, (?P<year>\d{4}))?")
+
+
+def _german_date(text: str) -> str | None:
+    """A date the templates write the app's English way ("Thu, Dec 18", "Jan 28, 2026", "Thursday, December 18, 2025")
+    as German writes it ("Do., 18. Dez.", "28. Jan. 2026"); None for anything else."""
+    m = _DATE_RX.fullmatch(text)
+    if not m or m["mon"] not in _MONTHS or (m["wd"] and m["wd"] not in _DAYS):
+        return None
+    out = f"{int(m['day'])}. {_MONTHS[m['mon']]}" + (f" {m['year']}" if m["year"] else "")
+    return f"{_DAYS[m['wd']]}, {out}" if m["wd"] else out
+
+
 def phrase(text: Any) -> Any:
     """A sentence the code builds in English (a store's status, a fee line, a promotion, a server message) in the page's
     language: the catalog's message, else the pattern of one of its messages with placeholders, the values in it
@@ -163,6 +183,8 @@ def phrase(text: Any) -> Any:
         m = rx.fullmatch(text)
         if m:
             return msgstr % {k: words.get(v, v) for k, v in m.groupdict().items()}
+    if lang == "de" and (day := _german_date(text)) is not None:
+        return day
     if ", " in text and all(p in words for p in text.split(", ")):
         return ", ".join(words[p] for p in text.split(", "))
     return text

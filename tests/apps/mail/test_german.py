@@ -74,7 +74,7 @@ def test_the_catalog_is_whole_and_keeps_its_placeholders():
     for msgid, msgstr in cat.items():
         assert sorted(re.findall(r"%\(\w+\)s", msgid)) == sorted(re.findall(r"%\(\w+\)s", msgstr)), msgid
         assert sorted(re.findall(r"\{\w+\}", msgid)) == sorted(re.findall(r"\{\w+\}", msgstr)), msgid
-    assert catalog("mail", "en") == {} and catalog("food", "de") == {}
+    assert catalog("mail", "en") == {} and catalog("food", "en") == {}
 
 
 def test_the_surface_takes_the_steps_names_into_german_through_the_same_catalog():
