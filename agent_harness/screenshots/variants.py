@@ -1,6 +1,7 @@
 """A few variants side by side: `python -m agent_harness.screenshots.variants [--out docs/screenshots]`.
 
-`--german`: the mail inbox in the German UI language (lang=de, with German formats) alone, full size: `mail-de.png`.
+`--german [APP ...]`: an app's start page in the German UI language (lang=de, with German formats) alone, full size:
+`<app>-de.png` (mail's inbox, the default; food's home: `--german food`).
 
 The same page of the same world (seed 0) as the env shows it to an agent (AsyncUIEnv, so exactly the observation's
 pixels) in the plain screen and in variants (gym_core/variant.py), two per app row, half size, each labelled with
@@ -47,11 +48,11 @@ async def shoot() -> list[Image.Image]:
         await Runtime.current().close()
 
 
-async def _german(path: Path) -> None:
+async def _german(app: str, path: Path) -> None:
     from gym_core.runtime import Runtime
 
     try:
-        (await capture("mail", "lang=de,locale=de-DE")).save(path, optimize=True)
+        (await capture(app, "lang=de,locale=de-DE")).save(path, optimize=True)
     finally:
         await Runtime.current().close()
 
@@ -59,13 +60,15 @@ async def _german(path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m agent_harness.screenshots.variants")
     ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
-    ap.add_argument("--german", action="store_true", help="only mail-de.png: the inbox in lang=de,locale=de-DE")
+    ap.add_argument("--german", nargs="*", metavar="APP",
+                    help="only <app>-de.png (mail when none is named): the start page in lang=de,locale=de-DE")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    if args.german:
-        asyncio.run(_german(out / "mail-de.png"))
-        print(f"saved {out / 'mail-de.png'}")
+    if args.german is not None:
+        for app in args.german or ["mail"]:
+            asyncio.run(_german(app, out / f"{app}-de.png"))
+            print(f"saved {out / f'{app}-de.png'}")
         return 0
     rows = asyncio.run(shoot())
     grid = Image.new("RGB", (rows[0].width, sum(r.height for r in rows) + 12 * (len(rows) - 1)), "white")
