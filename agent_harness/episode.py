@@ -98,22 +98,23 @@ async def close_runtime(runtime: Runtime, owned: bool) -> None:
         await asyncio.to_thread(runtime.servers.stop_all)
 
 
-END_WRITTEN = "end_written.json.gz"  # gzip: a mail episode's written messages table is ~1.5 MB of JSON
+# gzip: the written tables' rows that differ from the start (a written table not keyed by id: whole)
+END_WRITTEN = "end_written.json.gz"
 
 
 async def save_end_written(env: AsyncUIEnv | AsyncToolEnv, edir: Path) -> None:
-    """The episode's end as the verifier read it, in `edir/end_written.json.gz`: the tables it wrote (the control
-    API's `state?written=1`, `_written` naming them; None: the whole world), its answer and the steps the
-    process checks read. `agent_harness.report.rescore` merges it with the task's start state. A failure to
+    """The episode's end as the verifier read it, in `edir/end_written.json.gz`: what it wrote (the control API's
+    `state?written=1&rows=1`: `_written` names the tables, None: the whole world; `_rows` their changed rows), its
+    answer and the steps the process checks read. `agent_harness.report.rescore` merges it with the task's start state. A failure to
     read it costs only the rescoring of this episode (listed there as not rescored), never its grade."""
     try:
         apps = getattr(env, "envs", None)  # the workspace env: each tab's world, by app
         if apps:
-            parts = await asyncio.gather(*(e.runtime.control(e.server).state(e.world_id, written_only=True)
-                                           for e in apps.values()))
+            parts = await asyncio.gather(*(e.runtime.control(e.server).state(e.world_id, written_only=True,
+                                                                             rows=True) for e in apps.values()))
             part = {"_apps": dict(zip(apps, parts))}
         else:
-            part = await env.runtime.control(env.server).state(env.world_id, written_only=True)
+            part = await env.runtime.control(env.server).state(env.world_id, written_only=True, rows=True)
     except Exception:  # noqa: BLE001 - the episode is graded already
         return
     data = {"state": part, "answer": env.answer, "trajectory": env.trajectory}

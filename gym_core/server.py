@@ -254,10 +254,12 @@ class ControlClient:
         """Move the world's frozen clock forward to `now`; the app delivers what came due -> {"now", "delivered"}."""
         return await self._call("POST", f"/worlds/{world}/clock", json={"now": now})
 
-    async def state(self, world: str, written_only: bool = False) -> dict:
+    async def state(self, world: str, written_only: bool = False, rows: bool = False) -> dict:
         """The world's state; `written_only`: the tables written since its reset (`_written` names them, or is
-        None when the whole world came: apps/_shared/written.py)."""
-        return await self._call("GET", f"/worlds/{world}/state" + ("?written=1" if written_only else ""))
+        None when the whole world came: apps/_shared/written.py); `rows` too: of those, only the rows that differ
+        from the start (`_rows`; grading.written.merge_written rebuilds the end state)."""
+        query = ("?written=1" + ("&rows=1" if rows else "")) if written_only else ""
+        return await self._call("GET", f"/worlds/{world}/state{query}")
 
     async def drop(self, world: str) -> dict:
         return await self._call("DELETE", f"/worlds/{world}")

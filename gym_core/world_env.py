@@ -22,6 +22,7 @@ from gym_core.server import AppServer, ServerError, ToolCallError
 from gym_core.spaces import GOAL_MAX_CHARS, TOOL_RESULT_MAX_CHARS, clip_text
 from tasks import Task, load_task
 from grading import verify
+from grading.written import merge_written
 
 # The env's own tool in tool and hybrid modes: it ends the episode (the `done` action), so a function-calling
 # model can finish, and answer, the way it does everything else.
@@ -285,14 +286,13 @@ class WorldEnv:
         return await self.runtime.control(self.server).state(self.world_id)
 
     async def end_state(self) -> dict:
-        """The world as it is now, for grading: the tables the episode wrote, read fresh, and every other one
-        as the start state has it (the same objects: the grader's diff skips them). Read whole when the app
-        does not know what was written (apps/_shared/written.py)."""
-        part = await self.runtime.control(self.server).state(self.world_id, written_only=True)
-        written = part.pop("_written", None)
-        if written is None or self.start_state is None:
-            return part
-        return {**self.start_state, **part}
+        """The world as it is now, for grading: the tables the episode wrote, read fresh (only their rows that differ
+        from the start: grading.written.merge_written), and every other row and table as the start state has it (the
+        same objects: the grader's diff skips them). Read whole when the app does not know what was written
+        (apps/_shared/written.py)."""
+        part = await self.runtime.control(self.server).state(self.world_id, written_only=True,
+                                                             rows=self.start_state is not None)
+        return merge_written(self.start_state, part)
 
     async def advance_clock(self, to: dt.datetime) -> int:
         """Move this world's frozen clock forward to `to` (the workspace env's wait): the app delivers what came due

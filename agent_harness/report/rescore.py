@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_harness.episode import END_WRITTEN
+from grading.written import merge_written
 from agent_harness.results import latest_results, read_results
 from tasks import Task
 
@@ -39,11 +40,9 @@ def verdict(row: dict) -> str:
 
 
 def merge_end(start: dict, saved_state: dict) -> dict:
-    """The end state from the saved written tables: over the start state, or whole when `_written` is None
-    (the app could not name what was written and sent every table)."""
-    part = dict(saved_state)
-    written = part.pop("_written", None)
-    return part if written is None else {**start, **part}
+    """The end state from the saved written tables (or their changed rows) over the start state, or whole when
+    `_written` is None (the app could not name what was written and sent every table): grading.written's one merge."""
+    return merge_written(start, saved_state)
 
 
 def end_of(env: Any, saved_state: dict) -> dict:

@@ -12,8 +12,10 @@ Routes (JSON in, JSON out; every input error is a 4xx with {"error": "..."}):
                                  -> {..., "cookie", "look"}
     POST   /worlds/<id>/clock    {"now": ISO date-time}: the frozen clock moved forward, then AppSpec.on_clock
                                  (a correspondent's answer delivered) -> {"now", "delivered"}
-    GET    /worlds/<id>/state[?written=1]   (written=1: only the tables written since the reset, named in
-                                          `_written`; None there when unknown and the whole world is sent)
+    GET    /worlds/<id>/state[?written=1[&rows=1]]   (written=1: only the tables written since the reset, named
+                                          in `_written`; None there when unknown and the whole world is sent;
+                                          rows=1: of those, only the rows that differ from the start, in `_rows`,
+                                          see WorldStore.state and grading.written.merge_written)
     DELETE /worlds/<id>
     GET    /tools                       -> {"app", "tools": [{name, description, input_schema}]}
     POST   /worlds/<id>/tools/<name>    {arguments}  -> {"result": ...}, or 422 {"error": ...} (world unchanged):
@@ -173,10 +175,14 @@ def create_control_app(page_app: Flask) -> Flask:
     def state(world_id: str):
         if not store.world_path(world_id).exists():
             raise WorldError(f"world {world_id!r} does not exist; reset it first")
-        written = request.args.get("written")
+        written, rows = request.args.get("written"), request.args.get("rows")
         if written not in (None, "0", "1"):
             raise WorldError("'written' must be 0 or 1")
-        return jsonify(store.state(world_id, written_only=written == "1"))
+        if rows not in (None, "0", "1"):
+            raise WorldError("'rows' must be 0 or 1")
+        if rows == "1" and written != "1":
+            raise WorldError("'rows=1' reads the changed rows of the written tables: it needs 'written=1'")
+        return jsonify(store.state(world_id, written_only=written == "1", rows=rows == "1"))
 
     @ctl.errorhandler(ToolError)
     def _tool_error(e):

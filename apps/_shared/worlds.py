@@ -131,6 +131,9 @@ class WorldStore:
         self._fingerprint: str | None = None
         self._family_fingerprint: str | None = None
         self.written = Written()  # the tables each world wrote since its reset (apps/_shared/written.py)
+        # Per world: the database file its start state is in (the snapshot, or a copy made after the fixtures), which
+        # `state(rows=True)` compares the written tables with, row by row, in SQLite.
+        self._start_files: dict[str, Path] = {}
 
     # ---------------------------------------------------------------- snapshots
     def fingerprint(self) -> str:
@@ -274,6 +277,16 @@ class WorldStore:
                         raise
                     # A value the column cannot take (wrong type, a broken constraint): the caller's input.
                     raise FixtureError(f"the fixtures cannot be applied: {str(e).splitlines()[0][:300]}") from None
+                start_file = self.worlds_dir / f"{world_id}.start.sqlite"
+                src, dst = sqlite3.connect(path, timeout=30), sqlite3.connect(start_file, timeout=30)
+                try:
+                    src.backup(dst)
+                finally:
+                    src.close()
+                    dst.close()
+                self._start_files[world_id] = start_file
+            else:
+                self._start_files[world_id] = snap
             self.written.start(world_id)  # the start state: what the episode writes from here is recorded
         info = {
             "world": world_id,
@@ -291,10 +304,12 @@ class WorldStore:
         with self._lock:
             eng = self._engines.pop(world_id, None)
         self.written.forget(world_id)
+        self._start_files.pop(world_id, None)
         if eng is not None:
             eng.dispose()
         existed = path.exists()
         path.unlink(missing_ok=True)
+        (self.worlds_dir / f"{world_id}.start.sqlite").unlink(missing_ok=True)
         return existed
 
     def meta(self, world_id: str) -> dict[str, str]:
@@ -315,7 +330,7 @@ class WorldStore:
             conn.execute(text(f"UPDATE {META_TABLE} SET value = :n WHERE key = 'now'"), {"n": new.isoformat()})
         return new
 
-    def state(self, world_id: str, written_only: bool = False) -> dict[str, Any]:
+    def state(self, world_id: str, written_only: bool = False, rows: bool = False) -> dict[str, Any]:
         """The whole world as JSON: {table: [row, ...]} ordered by primary key, plus `_meta`.
 
         Read with the raw DB-API cursor and per-column converters (a few thousand rows in tens of
@@ -323,7 +338,13 @@ class WorldStore:
 
         `written_only`: only the tables written since the world's reset, and `_written`, their names: every
         other table is as the start state has it (apps/_shared/written.py). Where that is not known (the server
-        was restarted since, or a statement changed the schema) the whole world, with `_written` None."""
+        was restarted since, or a statement changed the schema) the whole world, with `_written` None.
+
+        `rows` (with `written_only`): of each written table keyed by one `id` column, only the rows that differ from
+        the start state, `_rows: {table: {"upsert": [row, ...], "deleted": [id, ...]}}`, compared in SQLite with
+        the world's start file (its snapshot, or the copy made after its fixtures); other written tables whole.
+        A mail episode that sends one message then reads one row, not the 2,500 of `messages`.
+        `grading.written.merge_written` rebuilds the whole end state from the start state and this."""
         out: dict[str, Any] = {}
         md = self.spec.base.metadata
         names = sorted(md.tables)
@@ -332,26 +353,42 @@ class WorldStore:
             out["_written"] = None if written is None else sorted(set(names) & written)
             if written is not None:
                 names = out["_written"]
+        start_file = self._start_files.get(world_id) if rows and out.get("_written") is not None else None
+        if start_file is not None and not start_file.exists():
+            start_file = None
         eng = self.engine(world_id)
         raw = eng.raw_connection()
         try:
             cur = raw.cursor()
-            for name in names:
-                table = md.tables[name]
-                cols = list(table.columns)
-                order = list(table.primary_key.columns) or cols
-                sql = (f'SELECT {", ".join(_q(c.name) for c in cols)} FROM {_q(name)} '
-                       f'ORDER BY {", ".join(_q(c.name) for c in order)}')
-                convs = [_converter(c.type) for c in cols]
-                keys = [c.key for c in cols]
-                rows = cur.execute(sql).fetchall()
-                if any(convs):
-                    pairs = list(zip(keys, convs))
-                    out[name] = [{k: (f(v) if f is not None and v is not None else v) for (k, f), v in zip(pairs, r)}
-                                 for r in rows]
-                else:
-                    out[name] = [dict(zip(keys, r)) for r in rows]
-            meta = dict(cur.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
+            if start_file is not None:
+                cur.execute("ATTACH DATABASE ? AS gym_start", (str(start_file),))
+                out["_rows"] = {}
+            try:
+                for name in names:
+                    table = md.tables[name]
+                    cols = list(table.columns)
+                    order = list(table.primary_key.columns) or cols
+                    select_cols = ", ".join(_q(c.name) for c in cols)
+                    convs = [_converter(c.type) for c in cols]
+                    keys = [c.key for c in cols]
+                    keyed_by_id = [(c.name, c.key) for c in table.primary_key.columns] == [("id", "id")]
+                    if start_file is not None and keyed_by_id:
+                        # What differs from the start, in SQLite: the rows not in the start as they are (new or
+                        # changed), and the ids the start has that are gone.
+                        t = _q(name)
+                        got = cur.execute(f"SELECT {select_cols} FROM main.{t} EXCEPT "
+                                          f"SELECT {select_cols} FROM gym_start.{t} ORDER BY id").fetchall()
+                        gone = cur.execute(f"SELECT id FROM gym_start.{t} EXCEPT SELECT id FROM main.{t} "
+                                           "ORDER BY id").fetchall()
+                        out["_rows"][name] = {"upsert": _as_json(keys, convs, got), "deleted": [r[0] for r in gone]}
+                        continue
+                    sql = (f'SELECT {select_cols} FROM main.{_q(name)} '
+                           f'ORDER BY {", ".join(_q(c.name) for c in order)}')
+                    out[name] = _as_json(keys, convs, cur.execute(sql).fetchall())
+                meta = dict(cur.execute(f"SELECT key, value FROM main.{META_TABLE}").fetchall())
+            finally:
+                if start_file is not None:
+                    cur.execute("DETACH DATABASE gym_start")
             cur.close()
         finally:
             raw.close()
@@ -364,6 +401,14 @@ class WorldStore:
         if "family" in meta:
             out["_meta"]["family"] = meta["family"]
         return out
+
+
+def _as_json(keys: list[str], convs: list, rows: list) -> list[dict[str, Any]]:
+    """Raw SQLite rows as JSON rows: each column's value through its converter (`_converter`)."""
+    if any(convs):
+        pairs = list(zip(keys, convs))
+        return [{k: (f(v) if f is not None and v is not None else v) for (k, f), v in zip(pairs, r)} for r in rows]
+    return [dict(zip(keys, r)) for r in rows]
 
 
 def _q(ident: str) -> str:

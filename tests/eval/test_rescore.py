@@ -25,7 +25,8 @@ def test_a_changed_spec_flips_the_saved_episode(tmp_path, monkeypatch):
     assert all(x["passed"] for x in rows.values()), rows
     saved = json.loads(gzip.decompress((run / rows["mail/toy-star-note-2"]["episode_dir"] / "end_written.json.gz")
                                        .read_bytes()))
-    assert saved["state"]["_written"] == ["notes"] and "notes" in saved["state"]  # only what it wrote
+    assert saved["state"]["_written"] == ["notes"]  # only what it wrote: the one note it starred, not the table
+    assert [r["id"] for r in saved["state"]["_rows"]["notes"]["upsert"]] == [2] and "notes" not in saved["state"]
 
     # The same specs: nothing changes.
     r = CliRunner().invoke(app, ["rescore", str(run), *common])
