@@ -224,13 +224,15 @@ def full_name(rec) -> str:
 
 
 def relative_day(d: dt.date) -> str:
+    from apps._shared.i18n import gettext  # the page's language (English outside a request)
+
     today = now().date()
     if d == today:
-        return "Today"
+        return gettext("Today")
     if d == today - dt.timedelta(days=1):
-        return "Yesterday"
+        return gettext("Yesterday")
     if d == today + dt.timedelta(days=1):
-        return "Tomorrow"
+        return gettext("Tomorrow")
     return fmt_date(d)
 
 

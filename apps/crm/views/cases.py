@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import render_template, request
 
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import records as R
 from apps.crm.meta import CASE_REASONS
 from apps.crm.services import cases as svc
@@ -27,7 +28,7 @@ def case_close(rid: int):
         if rec.status in svc.CLOSED_STATUSES:
             # A Close Case link followed after the case was closed (a stale page, another tab): the record
             # page says so, as Lightning's toast does, rather than a dead link.
-            return done(f"/lightning/r/Case/{rid}/view", toast=f"Case {rec.case_number} is already closed.")
+            return done(f"/lightning/r/Case/{rid}/view", toast=gettext("Case %(case_number)s is already closed.", case_number=rec.case_number))
         return modal_response(_form(rec, {"status": svc.CLOSED_STATUSES[0], "reason": rec.reason, "comment": ""}, {}),
                               "Case", rid)
     values = {"status": request.form.get("status", ""), "reason": request.form.get("reason", ""),

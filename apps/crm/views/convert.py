@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from apps._shared import db
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.services import convert as svc
@@ -36,7 +37,7 @@ def lead_convert(rid: int):
                                                   con=db().get(m.Contact, lead.converted_contact_id) if lead.converted_contact_id else None,
                                                   opp=db().get(m.Opportunity, lead.converted_opportunity_id) if lead.converted_opportunity_id else None),
                                   "Lead", rid)
-        return fail(message="This lead was already converted.", status=400)
+        return fail(message=gettext("This lead was already converted."), status=400)
     if request.method == "GET":
         return modal_response(render_template("crm/convert.html", **convert_context(lead)), "Lead", rid)
     perform(svc.convert_lead, rid, request.form, errors=modal(lambda e: render_template(

@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from apps._shared import db
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import models as m
 from apps.crm.services import ServiceError
 from apps.crm.services import dashboards as svc
@@ -72,5 +73,5 @@ def dashboard_edit_step(did: int):
         return _builder(d, draft)
     if op == "save":
         perform(svc.save, d, draft)
-        return done(f"/lightning/r/Dashboard/{d.id}/view", toast=f'Dashboard "{d.name}" was saved.')
-    return _builder(d, draft, message="Choose + Component, Remove, Save or Cancel.", status=400)
+        return done(f"/lightning/r/Dashboard/{d.id}/view", toast=gettext("Dashboard \"%(name)s\" was saved.", name=d.name))
+    return _builder(d, draft, message=gettext("Choose + Component, Remove, Save or Cancel."), status=400)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import abort, request
 
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm.services import ServiceError, record
 from apps.crm.services import feed as svc
 from apps.crm.views.base import bp, done, fail
@@ -30,18 +31,18 @@ def _check(obj: str, rid: int, fid: int | None = None) -> None:
 def feed_post(obj: str, rid: int):
     _check(obj, rid)
     perform(svc.post, obj, rid, request.form.get("body", ""), errors=REFUSED)
-    return done(_feed_url(obj, rid), toast="Post was shared.")
+    return done(_feed_url(obj, rid), toast=gettext("Post was shared."))
 
 
 @bp.post("/lightning/r/<obj>/<int:rid>/feed/<int:fid>/comment")
 def feed_comment(obj: str, rid: int, fid: int):
     _check(obj, rid, fid)
     perform(svc.comment, fid, request.form.get("body", ""), errors=REFUSED)
-    return done(_feed_url(obj, rid), toast="Comment was added.")
+    return done(_feed_url(obj, rid), toast=gettext("Comment was added."))
 
 
 @bp.post("/lightning/r/<obj>/<int:rid>/feed/<int:fid>/like")
 def feed_like(obj: str, rid: int, fid: int):
     _check(obj, rid, fid)
     liked = perform(svc.set_like, fid, request.form.get("liked", "1") != "0", errors=REFUSED)
-    return done(_feed_url(obj, rid), toast="You liked this post." if liked else "You unliked this post.")
+    return done(_feed_url(obj, rid), toast=gettext("You liked this post.") if liked else gettext("You unliked this post."))

@@ -10,6 +10,7 @@ from flask import Response, abort, render_template, request, send_file
 
 from apps._shared import db, inputs
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.services import ServiceError
@@ -60,7 +61,7 @@ def files_upload(obj: str, rid: int):
     f = perform(svc.upload, obj, rid, up.filename if up else "", up.read(svc.MAX_BYTES + 1) if up else b"",
                 errors={ServiceError: lambda e: fail(message=next(iter(e.errors.values()), str(e)),
                                                      status=e.status if e.status >= 400 else 400)})
-    return done(f"/lightning/r/{obj}/{rid}/view", toast=f"1 file was added to the {obj.lower()}: {f.title}.")
+    return done(f"/lightning/r/{obj}/{rid}/view", toast=gettext("1 file was added to the %(lower)s: %(title)s.", lower=obj.lower(), title=f.title))
 
 
 def _file_or_404(fid: int) -> m.File:
@@ -119,4 +120,4 @@ def file_link_delete(lid: int):
                                               action=f"/lightning/r/FileLink/{lid}/delete", button="Remove"),
                               lk.parent_type, lk.parent_id)
     perform(svc.remove, lid)
-    return done(f"/lightning/r/{lk.parent_type}/{lk.parent_id}/view", toast="File was removed from the record.")
+    return done(f"/lightning/r/{lk.parent_type}/{lk.parent_id}/view", toast=gettext("File was removed from the record."))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import render_template, request
 
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import records as R
 from apps.crm.services import records as svc
 from apps.crm.views.base import bp, done
@@ -18,4 +19,4 @@ def edit_goal():
         return modal_response(render_template("crm/modal_goal.html", goal=R.me().quarterly_goal, errors={}))
     raw = request.form.get("goal", "")
     perform(svc.set_goal, raw, errors=modal(lambda e: render_template("crm/modal_goal.html", goal=raw, errors=e.errors)))
-    return done(None, toast="Goal updated.")
+    return done(None, toast=gettext("Goal updated."))

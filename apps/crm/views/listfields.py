@@ -7,6 +7,7 @@ from flask import abort, render_template, request
 
 from apps._shared import db
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import models as m
 from apps.crm.meta import LIST_OBJECTS, OBJECTS
 from apps.crm.services import listviews as lv_svc
@@ -32,7 +33,7 @@ def listview_fields(obj: str, lv_id: int):
     if obj not in LIST_OBJECTS or lv is None or lv.object != obj or (lv.visibility != "all" and lv.owner_id != m.CURRENT_USER_ID):
         abort(404)
     if lv.is_standard:
-        return fail(message="You can't change the fields of a standard list view. Clone it to make changes.", status=403)
+        return fail(message=gettext("You can't change the fields of a standard list view. Clone it to make changes."), status=403)
     if request.method == "GET":
         from apps.crm.views.records import modal_response
 
@@ -40,4 +41,4 @@ def listview_fields(obj: str, lv_id: int):
     cols = [c for c in request.form.getlist("columns") if c]
     perform(lv_svc.set_columns, lv, cols,
             errors=modal(lambda e: _form(lv, cols, next(iter(e.errors.values()), str(e))), with_message=True))
-    return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{lv.name}" was saved.')
+    return done(lurl(obj, filterName=lv.api_name), toast=gettext("List view \"%(name)s\" was saved.", name=lv.name))

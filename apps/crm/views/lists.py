@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 
 from apps._shared import db, inputs
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.filters import OPS, describe, ops_for, sort_expr
@@ -172,9 +173,9 @@ def kanban_move():
     rec = db().get(m.Opportunity, inputs.integer(body, "id", 0))
     stage = body.get("stage")
     if rec is None or stage not in STAGES:
-        return json_error(message="That opportunity or stage doesn't exist.", status=400)
+        return json_error(message=gettext("That opportunity or stage doesn't exist."), status=400)
     perform(rec_svc.set_path_value, "Opportunity", rec.id, stage)
-    return json_ok(toast=f'Stage changed to "{stage}" for {rec.name}.', amount=rec.amount or 0)
+    return json_ok(toast=gettext("Stage changed to \"%(stage)s\" for %(name)s.", stage=stage, name=rec.name), amount=rec.amount or 0)
 
 
 @bp.post("/crm/api/inline")
@@ -183,7 +184,7 @@ def inline_save():
     body = inputs.body(form_json="payload")
     obj = body.get("obj")
     if obj not in LIST_OBJECTS:
-        return fail(message="Unknown object", status=400)
+        return fail(message=gettext("Unknown object"), status=400)
     o = OBJECTS[obj]
     by_id: dict[int, dict] = {}
     for e in inputs.objects(body, "edits"):
@@ -214,13 +215,13 @@ def inline_save():
         first = next(iter(next(iter(errors.values())).values()))
         if request.is_json:
             return {"ok": False, "errors": errors, "message": "We hit a snag."}
-        return fail(message=f"We hit a snag. {first}")
+        return fail(message=gettext("We hit a snag. %(first)s", first=first))
     if body.get("check"):
         db().rollback()
         return json_ok()
     perform(_update_all, staged)
     n = len(staged)
-    return done(None, toast=f"{n} {o.plural} updated." if n != 1 else f"{o.label} was saved.")
+    return done(None, toast=gettext("%(n)s %(plural)s updated.", n=n, plural=o.plural) if n != 1 else f"{o.label} was saved.")
 
 
 def _update_all(staged: list) -> None:
@@ -246,7 +247,7 @@ def mass_action(obj: str, action: str):
         return render_template("crm/modal_mass.html", obj=obj, o=o, action=action, ids=ids, count=len(ids),
                                status_options=status_field.options if status_field else [], errors={})
     if not ids:
-        return fail(message="Select at least one record.")
+        return fail(message=gettext("Select at least one record."))
     # Ids no longer there are skipped, as before: the service wants existing ones.
     ids_found = list(db().scalars(select(o.model.id).where(o.model.id.in_(ids))))
     if action == "owner":
@@ -292,7 +293,7 @@ def listview_form(obj: str, mode: str, lv_id: int | None = None):
     if mode != "new" and (lv is None or lv.object != obj):
         abort(404)
     if mode in ("rename", "delete") and lv.is_standard:
-        return fail(message="You can't change a standard list view.", status=403)
+        return fail(message=gettext("You can't change a standard list view."), status=403)
     if request.method == "GET":
         name = {"new": "", "clone": f"Copy of {lv.name}" if lv else "", "rename": lv.name if lv else ""}.get(mode, "")
         return render_template("crm/modal_listview.html", obj=obj, o=o, mode=mode, lv=lv, name=name,
@@ -300,14 +301,14 @@ def listview_form(obj: str, mode: str, lv_id: int | None = None):
                                errors={})
     if mode == "delete":
         name = perform(lv_svc.delete_view, lv)
-        return done(lurl(obj), toast=f'List view "{name}" was deleted.')
+        return done(lurl(obj), toast=gettext("List view \"%(name)s\" was deleted.", name=name))
     saved = perform(lv_svc.save, obj, mode, lv, request.form.get("name", ""), request.form.get("api_name", ""),
                     request.form.get("visibility", ""), errors=modal(lambda e: render_template(
                         "crm/modal_listview.html", obj=obj, o=o, mode=mode, lv=lv, errors=e.errors, **e.form)))
     if mode == "rename":
-        return done(lurl(obj, filterName=saved.api_name), toast=f'List view "{saved.name}" was saved.')
+        return done(lurl(obj, filterName=saved.api_name), toast=gettext("List view \"%(name)s\" was saved.", name=saved.name))
     return done(lurl(obj, filterName=saved.api_name, filters="open"),
-                toast=f'List view "{saved.name}" was created.')
+                toast=gettext("List view \"%(name)s\" was created.", name=saved.name))
 
 
 @bp.post("/lightning/o/<obj>/listview/<int:lv_id>/filters")
@@ -316,9 +317,9 @@ def listview_filters(obj: str, lv_id: int):
     if lv is None or lv.object != obj:
         abort(404)
     if lv.is_standard:
-        return fail(message="You can't edit filters on a standard list view. Clone it to make changes.")
+        return fail(message=gettext("You can't edit filters on a standard list view. Clone it to make changes."))
     body = inputs.body(form_json="payload")
     logic = body.get("filter_logic")
     perform(lv_svc.set_filters, lv, body.get("scope", "all"), inputs.objects(body, "filters"),
             logic if isinstance(logic, str) or logic is None else str(logic), errors=MESSAGE)
-    return done(lurl(obj, filterName=lv.api_name), toast=f'List view "{lv.name}" was saved.')
+    return done(lurl(obj, filterName=lv.api_name), toast=gettext("List view \"%(name)s\" was saved.", name=lv.name))

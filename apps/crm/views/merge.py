@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import abort, render_template, request
 
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import records as R
 from apps.crm.meta import OBJECTS
 from apps.crm.services import merge as svc
@@ -35,7 +36,7 @@ def merge_start(obj: str, rid: int):
         ids = [int(x) for x in request.args.get("ids", "").split(",") if x.isdecimal()]
         chosen = [r for r in recs if r.id in ids]
         if len(chosen) < 2:
-            return fail(message=f"Select at least two {o.plural.lower()} to merge.")
+            return fail(message=gettext("Select at least two %(lower)s to merge.", lower=o.plural.lower()))
         for r in chosen:
             for fname in MERGE_FIELDS[obj]:
                 f = o.field(fname)
@@ -65,4 +66,4 @@ def merge_do(obj: str, rid: int):
     sources = {f: int(v) for f in MERGE_FIELDS[obj] if (v := request.form.get(f"f_{f}", "")).isdecimal()}
     master, n = perform(svc.merge, obj, rid, ids, int(master_id) if master_id.isdecimal() else -1, sources,
                         errors=MESSAGE)
-    return done(rurl(obj, master.id), toast=f'{n} {o.plural.lower()} were merged into "{master.name}".')
+    return done(rurl(obj, master.id), toast=gettext("%(n)s %(lower)s were merged into \"%(name)s\".", n=n, lower=o.plural.lower(), name=master.name))

@@ -11,6 +11,7 @@ from flask import abort, render_template, request
 
 from apps._shared import db, inputs
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import records as R
 from apps.crm.services import ServiceError
 from apps.crm.services import products as svc
@@ -83,7 +84,7 @@ def products_edit(rid: int):
         # As Lightning: Next with nothing selected stays on the list and says so.
         pb = svc.price_book(opp.price_book_id)
         html = render_template("crm/modal_products_add.html", action=f"{_base(rid)}/edit", pb=pb, rows=svc.entries(pb.id),
-                               chosen=[], error="Select at least one product.")
+                               chosen=[], error=gettext("Select at least one product."))
         return modal_response(html, "Opportunity", rid)
     return modal_response(_edit_modal(opp, ids, {}, {}), "Opportunity", rid)
 
@@ -139,8 +140,8 @@ def line_item_delete(lid: int):
     li = _line_item_or_404(lid)
     if request.method == "GET":
         return modal_response(render_template("crm/modal_confirm.html", title="Delete Opportunity Product",
-                                              message="Are you sure you want to delete this opportunity product?",
+                                              message=gettext("Are you sure you want to delete this opportunity product?"),
                                               action=f"/lightning/r/OpportunityLineItem/{lid}/delete", button="Delete"),
                               "Opportunity", li.opportunity_id)
     name = perform(svc.delete_line_item, lid)
-    return done(f"/lightning/r/Opportunity/{li.opportunity_id}/view", toast=f'Opportunity Product "{name}" was deleted.')
+    return done(f"/lightning/r/Opportunity/{li.opportunity_id}/view", toast=gettext("Opportunity Product \"%(name)s\" was deleted.", name=name))

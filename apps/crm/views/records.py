@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from apps._shared import db, inputs, now, richtext
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import GUIDANCE, KEY_FIELDS, OBJECTS, PATHS
@@ -209,7 +210,7 @@ def activities(obj: str, rec) -> list[dict]:
         out.append({
             "type": "Task", "id": t.id, "kind": kind, "subject": t.subject, "url": rurl("Task", t.id), "open": is_open,
             "date": when, "sort": dt.datetime.combine(when, dt.time(23, 59)) if when else t.created_at,
-            "date_text": R.relative_day(when) if when else "No due date",
+            "date_text": R.relative_day(when) if when else gettext("No due date"),
             "overdue": bool(is_open and when and when < t_now.date()),
             "line": f"{you} {verb}" + (f" with {who}" if who else ""), "who": who,
             "what": names.name(t.what_type, t.what_id), "who_url": rurl(t.who_type, t.who_id) if t.who_id else "",
@@ -460,12 +461,12 @@ def record_edit(obj: str, rid: int):
     o = OBJECTS[obj]
     rec = R.get_record(obj, rid)
     if obj == "Lead" and rec.is_converted:
-        return fail(message="You can't edit a converted lead.", status=400)
+        return fail(message=gettext("You can't edit a converted lead."), status=400)
     if request.method == "GET":
         return modal_response(render_form(obj, "edit", rec, {}, rid), obj, rid)
     perform(svc.update_record, obj, rid, request.form, errors=modal(lambda e: _edit_form_again(obj, rec, rid, e.errors)))
     name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
-    return done(None, toast=f'{o.label} "{name}" was saved.')
+    return done(None, toast=gettext("%(label)s \"%(name)s\" was saved.", label=o.label, name=name))
 
 
 def _edit_form_again(obj: str, rec, rid: int, errors: dict) -> str:
@@ -504,7 +505,7 @@ def record_delete(obj: str, rid: int):
     name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
     if request.method == "GET":
         return modal_response(render_template("crm/modal_confirm.html", title=f"Delete {o.label}",
-                                              message=f"Are you sure you want to delete this {o.label.lower()}?",
+                                              message=gettext("Are you sure you want to delete this %(lower)s?", lower=o.label.lower()),
                                               action=f"/lightning/r/{obj}/{rid}/delete", button="Delete"), obj, rid)
     perform(svc.delete_record, obj, rid)
     back = request.form.get("back") or ""
@@ -513,8 +514,8 @@ def record_delete(obj: str, rid: int):
         target = "/lightning/o/Task/home"
     ref = request.referrer or ""
     if back == "stay" or ("/list" in ref and f"/lightning/o/{obj}/" in ref) or ("/related/" in ref):
-        return done(None, toast=f'{o.label} "{name}" was deleted.')
-    return done(target, toast=f'{o.label} "{name}" was deleted.')
+        return done(None, toast=gettext("%(label)s \"%(name)s\" was deleted.", label=o.label, name=name))
+    return done(target, toast=gettext("%(label)s \"%(name)s\" was deleted.", label=o.label, name=name))
 
 
 # ----------------------------------------------------------------------- change owner
@@ -533,7 +534,7 @@ def record_owner(obj: str, rid: int):
     transfer = {k: k in request.form for k in ctx["transfer_options"]} or None
     _, u, _moved = perform(svc.change_owner, obj, rid, request.form.get("owner_id", ""), transfer,
                    errors=modal(lambda e: render_template("crm/modal_owner.html", errors=e.errors, **ctx)))
-    return done(None, toast=f"{u.name} now owns the record for {name}.")
+    return done(None, toast=gettext("%(name)s now owns the record for %(name1)s.", name=u.name, name1=name))
 
 
 @bp.post("/lightning/r/<obj>/<int:rid>/follow")
@@ -568,12 +569,12 @@ def record_path(obj: str, rid: int):
             return fail(render_template("crm/modal_close.html", obj=obj, rec=rec,
                                                    options=["Closed Won", "Closed Lost"] if obj == "Opportunity" else ["Closed - Converted", "Closed - Not Converted"],
                                                    errors={"value": "Complete this field."}, action=f"/lightning/r/{obj}/{rid}/path"))
-        return fail(message="Choose a valid value.", status=400)
+        return fail(message=gettext("Choose a valid value."), status=400)
     if obj == "Lead" and value == "Closed - Converted":
         return done(f"/lightning/r/Lead/{rid}/convert")
     perform(svc.set_path_value, obj, rid, value, request.form.get("loss_reason"))
     label = OBJECTS[obj].field(field).label
-    return done(None, toast=f"{label} changed successfully.")
+    return done(None, toast=gettext("%(label)s changed successfully.", label=label))
 
 
 # ------------------------------------------------------------------------------ notes
@@ -589,7 +590,7 @@ def note_new(obj: str, rid: int):
     body = request.form.get("body", "").strip()
     perform(svc.add_note, obj, rid, title, body, errors=modal(lambda e: render_template(
         "crm/modal_note.html", note={"title": title, "body": body}, errors=e.errors, action=action, title="New Note")))
-    return done(None, toast=f'Note "{title}" was created.')
+    return done(None, toast=gettext("Note \"%(title)s\" was created.", title=title))
 
 
 def note_edit(nid: int):
@@ -604,7 +605,7 @@ def note_edit(nid: int):
     body = request.form.get("body", "").strip()
     perform(svc.edit_note, nid, title, body, errors=modal(lambda e: render_template(
         "crm/modal_note.html", note={"title": title, "body": body}, errors=e.errors, action=action, title=note.title)))
-    return done(None, toast=f'Note "{title}" was saved.')
+    return done(None, toast=gettext("Note \"%(title)s\" was saved.", title=title))
 
 
 def note_delete(nid: int):
@@ -613,10 +614,10 @@ def note_delete(nid: int):
         abort(404)
     if request.method == "GET":
         return modal_response(render_template("crm/modal_confirm.html", title="Delete Note",
-                                              message="Are you sure you want to delete this note?",
+                                              message=gettext("Are you sure you want to delete this note?"),
                                               action=f"/lightning/r/Note/{nid}/delete", button="Delete"), note.parent_type, note.parent_id)
     perform(svc.delete_note, nid)
-    return done(None, toast="Note was deleted.")
+    return done(None, toast=gettext("Note was deleted."))
 
 
 # ---------------------------------------------------------------------- contact roles
@@ -632,7 +633,7 @@ def contact_role_new(rid: int):
     perform(svc.add_contact_role, rid, int(cid) if inputs.id_text(cid) is not None else None, request.form.get("role", ""),
             request.form.get("is_primary") in ("on", "true", "1"), errors=modal(lambda e: render_template(
                 "crm/modal_role.html", opp=opp, errors=e.errors, action=action, roles=CONTACT_ROLES)))
-    return done(None, toast="Contact role was added.")
+    return done(None, toast=gettext("Contact role was added."))
 
 
 # ------------------------------------------------------------------- related "View All"

@@ -9,6 +9,7 @@ from sqlalchemy import or_, select
 
 from apps._shared import db, now
 from apps._shared.actions import perform
+from apps._shared.i18n import gettext
 from apps.crm import charts
 from apps.crm import models as m
 from apps.crm import records as R
@@ -207,7 +208,7 @@ def report_save(rid: int):
         abort(404)
     perform(svc.save, rep, report_state(rep, request.form))
     where = "edit" if request.form.get("next") == "edit" else "view"  # the builder's Save stays in the builder
-    return done(f"/lightning/r/Report/{rid}/{where}", toast=f'Report "{rep.name}" was saved.')
+    return done(f"/lightning/r/Report/{rid}/{where}", toast=gettext("Report \"%(name)s\" was saved.", name=rep.name))
 
 
 @bp.route("/lightning/r/Report/<int:rid>/saveas", methods=["GET", "POST"])
@@ -227,7 +228,7 @@ def report_save_as(rid: int):
         lambda e: render_template("crm/modal_report.html", mode="saveas", rep=rep, params=state_params(st), name=name,
                                   description=request.form.get("description", ""), folder=folder, folders=FOLDERS,
                                   types=REPORT_TYPES, errors=e.errors)))
-    return done(f"/lightning/r/Report/{new.id}/view", toast=f'Report "{name}" was saved.')
+    return done(f"/lightning/r/Report/{new.id}/view", toast=gettext("Report \"%(name)s\" was saved.", name=name))
 
 
 @bp.get("/lightning/o/Report/new")
@@ -270,7 +271,7 @@ def report_new_save():
     folder = request.form.get("folder") or "Private Reports"
     new = perform(svc.create, name, rtype, folder, desc, st,
                   errors=modal(lambda e: _save_modal(rtype, st, name, desc, folder, nxt, e.errors)))
-    return done(f"/lightning/r/Report/{new.id}/{'view' if nxt == 'run' else 'edit'}", toast=f'Report "{name}" was saved.')
+    return done(f"/lightning/r/Report/{new.id}/{'view' if nxt == 'run' else 'edit'}", toast=gettext("Report \"%(name)s\" was saved.", name=name))
 
 
 @bp.route("/lightning/r/Report/<int:rid>/delete", methods=["GET", "POST"])
@@ -280,10 +281,10 @@ def report_delete(rid: int):
         abort(404)
     if request.method == "GET":
         return modal_response(render_template("crm/modal_confirm.html", title="Delete Report",
-                                              message=f'Are you sure you want to delete "{rep.name}"?',
+                                              message=gettext("Are you sure you want to delete \"%(name)s\"?", name=rep.name),
                                               action=f"/lightning/r/Report/{rid}/delete", button="Delete"))
     name = perform(svc.delete, rep, errors=MESSAGE)
-    return done("/lightning/o/Report/home", toast=f'Report "{name}" was deleted.')
+    return done("/lightning/o/Report/home", toast=gettext("Report \"%(name)s\" was deleted.", name=name))
 
 
 # -------------------------------------------------------------------------- dashboards

@@ -12,6 +12,7 @@ from apps._shared import db, inputs, now
 from apps._shared.actions import perform
 from apps._shared.display import drop_variant_density
 from apps._shared.caching import world_image
+from apps._shared.i18n import gettext
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import APPS, OBJECTS, SEARCH_OBJECTS, TAB_ICONS, TAB_LABELS
@@ -198,11 +199,11 @@ def api_favorite_toggle():
     body = inputs.body()
     url = inputs.text(body, "url").strip()
     if not url.startswith("/") or url.startswith("/_gym"):
-        return jsonify(ok=False, message="That page can't be a favorite."), 400
+        return jsonify(ok=False, message=gettext("That page can't be a favorite.")), 400
     fav = db().scalar(select(m.Favorite).where(m.Favorite.user_id == R.ME, m.Favorite.url == url))
     if fav is not None:
         perform(db().delete, fav)
-        return json_ok(favorite=False, toast="Removed from favorites.")
+        return json_ok(favorite=False, toast=gettext("Removed from favorites."))
     label = inputs.text(body, "label").split(" | ")[0][:255] or "Page"
     icon = inputs.text(body, "icon") or "standard:home"
     if icon not in TAB_ICONS.values() and not any(icon == o.icon for o in OBJECTS.values()):
@@ -210,7 +211,7 @@ def api_favorite_toggle():
     order = (db().scalar(select(func.max(m.Favorite.sort_order)).where(m.Favorite.user_id == R.ME)) or 0) + 1
     perform(db().add, m.Favorite(id=R.next_id(m.Favorite), user_id=R.ME, label=label, url=url, icon=icon,
                                  sort_order=order, created_at=now()))
-    return json_ok(favorite=True, toast=f'"{label}" added to favorites.')
+    return json_ok(favorite=True, toast=gettext("\"%(label)s\" added to favorites.", label=label))
 
 
 @bp.post("/crm/api/favorites/<int:fid>/remove")
@@ -219,7 +220,7 @@ def api_favorite_remove(fid: int):
     if fav is None or fav.user_id != R.ME:
         abort(404)
     perform(db().delete, fav)
-    return done(None, toast=f'"{fav.label}" removed from favorites.')
+    return done(None, toast=gettext("\"%(label)s\" removed from favorites.", label=fav.label))
 
 
 # ----------------------------------------------------------------------- notifications
