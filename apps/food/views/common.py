@@ -57,7 +57,7 @@ def json_error(e: Invalid):
 
 def json_form_errors(e):
     """A form with wrong fields: 200, {ok: false, errors: {field: message}}."""
-    return jsonify(ok=False, errors=e.errors)
+    return jsonify(ok=False, errors={k: phrase(v) for k, v in e.errors.items()})
 
 
 def json_404(e: NotFound):

@@ -192,11 +192,17 @@ def test_lang_is_a_variant_axis_that_food_s_default_look_speaks():
 
 
 def test_a_refusal_the_page_shows_is_german_too(filled, app, world):
-    """A server message a script shows (the item dialog's refusal) comes back in the page's language."""
+    """A server message the page shows (the item dialog's refusal, a form's field messages) is in its language."""
     client, ids = filled
     _german(client)
     r = client.post("/api/cart/add", json={"item_id": ids["options"], "quantity": 1, "replace": True}).get_json()
     assert r["ok"] is False and r["error"].startswith("Wähle eine Option für "), r
+    page = client.post("/account/profile", data={"first_name": "", "last_name": "Chang", "email": "m@example.com",
+                                                 "phone": "4155550100"})
+    assert page.status_code == 200 and "Gib deinen Vornamen ein." in page.get_data(as_text=True)
+    r = client.post("/api/address", json={"street": "Main", "zip": "1"}).get_json()
+    assert r["ok"] is False and "PLZ" in r["errors"]["zip"], r  # a form's field messages too
     _english(client)
     r = client.post("/api/cart/add", json={"item_id": ids["options"], "quantity": 1, "replace": True}).get_json()
     assert r["error"].startswith("Choose an option for "), r
+    assert "Enter your first name." in client.post("/account/profile", data={"first_name": ""}).get_data(as_text=True)
