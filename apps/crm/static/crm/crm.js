@@ -474,7 +474,7 @@
     st.filters.forEach((f, i) => {
       const d = describeFilter(st, f);
       html += '<div class="crm-filter-item' + (f._new ? " crm-is-new" : "") + '"><button type="button" class="crm-filter-item__btn" data-filter-edit="' + i + '"' + (locked ? " disabled" : "") + ' aria-label="' + esc(t("Edit filter: %(filter)s", {filter: d.field + " " + d.text})) + '"><span class="crm-filter-item__field">' + (st.logicOn ? '<span class="crm-filter-item__num">' + (i + 1) + '. </span>' : "") + esc(d.field) + '</span><span class="crm-filter-item__value">' + esc(d.text) + "</span></button>" +
-        (locked ? "" : '<button type="button" class="slds-button slds-button_icon slds-button_icon-small crm-filter-item__remove" data-filter-remove="' + i + '" aria-label="Remove filter ' + esc(d.field) + '" title="' + esc(t("Remove")) + '">' + ICON.close + "</button>") + "</div>";
+        (locked ? "" : '<button type="button" class="slds-button slds-button_icon slds-button_icon-small crm-filter-item__remove" data-filter-remove="' + i + '" aria-label="' + esc(t("Remove filter %(labels)s", {labels: d.field})) + '" title="' + esc(t("Remove")) + '">' + ICON.close + "</button>") + "</div>";
       if (st.editing === i) {
         const fm = fieldMeta(st, f.field) || st.meta.fields[0];
         const fieldOpts = st.meta.fields.map((x) => [x.name, t(x.label)]);
