@@ -392,13 +392,13 @@
     if (type === "picklist") {
       const meta = JSON.parse(($("#crm-filter-meta") || {}).textContent || "{}");
       const f = (meta.fields || []).find((x) => x.name === btn.dataset.field) || {options: []};
-      let html = '<div class="slds-form-element__label">' + esc(btn.dataset.label) + '</div><ul class="slds-listbox slds-listbox_vertical" role="listbox" aria-label="' + esc(btn.dataset.label) + '">';
+      let html = '<div class="slds-form-element__label">' + esc(t(btn.dataset.label)) + '</div><ul class="slds-listbox slds-listbox_vertical" role="listbox" aria-label="' + esc(t(btn.dataset.label)) + '">';
       ["", ...f.options].forEach((o) => {
         html += '<li role="presentation" class="slds-listbox__item"><div class="slds-listbox__option slds-listbox__option_plain slds-media slds-media_small' + (o === cur ? " slds-is-selected" : "") + '" role="option" aria-selected="' + (o === cur) + '" data-cell-value="' + esc(o) + '"><span class="slds-media__body">' + (o ? esc(o) : "--None--") + "</span></div></li>";
       });
       ed.innerHTML = html + "</ul>";
     } else {
-      ed.innerHTML = '<label class="slds-form-element__label" for="crm-cell-input">' + esc(btn.dataset.label) + '</label><input id="crm-cell-input" class="slds-input" type="text" value="' + esc(cur) + '" autocomplete="off">';
+      ed.innerHTML = '<label class="slds-form-element__label" for="crm-cell-input">' + esc(t(btn.dataset.label)) + '</label><input id="crm-cell-input" class="slds-input" type="text" value="' + esc(cur) + '" autocomplete="off">';
     }
     document.body.appendChild(ed);
     const r = cell.getBoundingClientRect();
