@@ -1,7 +1,7 @@
 """A few variants side by side: `python -m agent_harness.screenshots.variants [--out docs/screenshots]`.
 
 `--german [APP ...]`: an app's start page in the German UI language (lang=de, with German formats) alone, full size:
-`<app>-de.png` (mail's inbox, the default; food's home: `--german food`).
+`<app>-de.png` (mail's inbox, the default; food's home: `--german food`; the CRM's home: `--german crm`).
 
 The same page of the same world (seed 0) as the env shows it to an agent (AsyncUIEnv, so exactly the observation's
 pixels) in the plain screen and in variants (gym_core/variant.py), two per app row, half size, each labelled with
