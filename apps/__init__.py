@@ -70,6 +70,22 @@ def display_cookie(density: str | None = None, locale: str | None = None, lang: 
     return DISPLAY_COOKIE, encode_display(density, locale, lang)
 
 
+def ui_names(name: str, lang: str) -> dict[str, str]:
+    """The app's catalog for `lang` as accessible names read it (English -> the language; {} for English or an app
+    without the language: apps/_shared/i18n.py)."""
+    from apps._shared.i18n import names
+
+    return names(name, lang)
+
+
+def untranslated(page_en: str, page_lang: str, lang: str, data_words: set[str] = frozenset(),
+                 app: str | None = None) -> list[str]:
+    """The strings a page in `lang` still shows in English, the world's words aside (apps/_shared/i18n.untranslated)."""
+    from apps._shared.i18n import untranslated as left_in_english
+
+    return left_in_english(page_en, page_lang, lang, data_words, app)
+
+
 def app_langs(name: str, look: str | None) -> tuple[str, ...]:
     """The UI languages `look` of the app speaks, English first (AppSpec.langs, apps/_shared/i18n.py)."""
     try:

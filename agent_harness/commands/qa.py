@@ -36,6 +36,10 @@ def register(app: typer.Typer) -> None:
         verbose: bool = typer.Option(False, "--verbose", "-v", help="one line per crawl/probe/query job on stderr"),
         look: Optional[str] = typer.Option(None, help="crawl the app in this look (`uigym looks`; default: its "
                                                       "first); its tasks are validated in it"),
+        variant: Optional[str] = typer.Option(None, help="crawl in this screen variant (`uigym variants`: "
+                                                         "'lang=de', 'german', 'theme=dark'); its tasks are "
+                                                         "validated in it; a page language checks every page "
+                                                         "for English chrome"),
     ):
         """Crawl every reachable page and dialog of an app in fresh worlds, exercise every visible control like
         a user, run the app's declared searches and filters, check its tasks; write a JSON and an HTML report.
@@ -78,10 +82,22 @@ def register(app: typer.Typer) -> None:
                 err.print(f"[red]error:[/red] {', '.join(missing)} has no look {look!r}; "
                           + "; ".join(f"{n}: {' '.join(app_looks(n))}" for n in missing))
                 raise typer.Exit(2)
+        if variant is not None:
+            from apps import app_looks as _looks
+            from gym_core.variant import VariantError, parse_variant, refuse_lang
+
+            try:
+                spec = parse_variant(variant)
+                for n in names:
+                    refuse_lang(spec, n, look or (_looks(n) or [None])[0])
+            except VariantError as e:
+                err.print(f"[red]error:[/red] --variant: {e}")
+                raise typer.Exit(2)
         cfg = QAConfig(pages=pages, per_template=per_template, max_elements=max_elements, samples=samples,
                        depth=depth, workers=workers, time_limit_s=time_limit, queries=queries,
                        max_queries=max_queries, tasks=tasks, lint=lint, task_glob=task_glob, seed=seed,
-                       verbose=verbose, look=look, order_seed=order_seed, max_jobs=max_jobs)
+                       verbose=verbose, look=look, order_seed=order_seed, max_jobs=max_jobs,
+                       variant=variant)
 
         async def main():
             reports = []

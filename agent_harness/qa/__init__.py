@@ -14,6 +14,7 @@ import time
 import uuid
 
 from agent_harness.qa.crawler import Crawler
+from agent_harness.qa.language import crawl_lang
 from agent_harness.qa.report import Defect, QAReport
 from agent_harness.qa.spec import DEFECT_KINDS, AppQA, QueryPath, load_declaration, resolve_vocabulary
 from agent_harness.qa.states import QAConfig
@@ -58,6 +59,17 @@ async def run_qa(app: str, cfg: QAConfig | None = None, *, tasks: list | None = 
                 crawler.query_jobs.append(("query", qp, word))
     await crawler.run()
     report.timings["crawl_s"] = round(time.monotonic() - t0, 2)
+    lang = crawl_lang(cfg.variant)
+    if lang is not None:  # a page language other than English: no page the crawl reached shows English chrome
+        from agent_harness.qa.language import language_defects
+        from gym_core.variant import parse_variant
+
+        t1 = time.monotonic()
+        paths = [s.url for s in crawler.states if not s.prefix]
+        for d in await language_defects(app, paths, lang, seed=crawler.seed, look=cfg.look,
+                                        locale=parse_variant(cfg.variant).locale, runtime=runtime):
+            crawler.add_defect(d)
+        report.timings["language_s"] = round(time.monotonic() - t1, 2)
 
     if cfg.tasks or cfg.lint:
         if tasks is None:
@@ -71,7 +83,7 @@ async def run_qa(app: str, cfg: QAConfig | None = None, *, tasks: list | None = 
             t1 = time.monotonic()
             rows, defects = await task_health(app, tasks, qa.goal_terms, workers=cfg.workers,
                                               near_misses=cfg.near_misses, validate=cfg.tasks, runtime=runtime,
-                                              look=cfg.look)
+                                              look=cfg.look, variant=cfg.variant)
             report.tasks = rows
             for d in defects:
                 crawler.add_defect(d)

@@ -53,6 +53,19 @@ class Crawler:
         self.timings: Counter = Counter()
         self.query_jobs: list = []
         self.jobs_started = 0
+        self._english: dict[str, str] | None = None
+
+    def english(self, name: str) -> str:
+        """An accessible name as the English page says it: in a crawl in another page language (the variant's lang),
+        the app catalog's English for it, so the rules that read names (a Close button; the declaration's allow
+        list) hold in every language. The name itself where the catalog has none."""
+        if self._english is None:
+            from agent_harness.qa.language import crawl_lang
+            from apps import ui_names
+
+            lang = crawl_lang(self.cfg.variant)
+            self._english = {} if lang is None else {v: k for k, v in ui_names(self.app, lang).items()}
+        return self._english.get(name, name)
 
     # ------------------------------------------------------------- bookkeeping
     def over_time(self) -> bool:
@@ -72,6 +85,9 @@ class Crawler:
         if not d.template and d.page:
             d.template = self.templates(d.page)
         allow = self.qa.allowed(d.to_json() | {"element": d.element or {}})
+        name = (d.element or {}).get("name")
+        if allow is None and name and self.english(name) != name:  # the declaration names it in English
+            allow = self.qa.allowed(d.to_json() | {"element": {**d.element, "name": self.english(name)}})
         if allow is not None:
             d.allowed = allow.reason
         k = d.key() + (bool(d.allowed),)

@@ -32,7 +32,8 @@ class Driver:
         self._attached_page = None
 
     def _new_env(self) -> AsyncUIEnv:
-        return AsyncUIEnv(self.c.app, EnvConfig(max_steps=10**9, look=self.c.cfg.look), runtime=self.c.runtime,
+        return AsyncUIEnv(self.c.app, EnvConfig(max_steps=10**9, look=self.c.cfg.look,
+                                                  variant=self.c.cfg.variant), runtime=self.c.runtime,
                           world_id=f"qa-{self.i}-{uuid.uuid4().hex[:8]}")
 
     # ------------------------------------------------------------ env and world

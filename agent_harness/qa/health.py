@@ -62,14 +62,15 @@ async def lint_tasks(app: str, tasks: list, terms: list[str], runtime: Runtime |
 
 async def task_health(app: str, tasks: list, terms: list[str], *, workers: int = 2, near_misses: bool = True,
                       validate: bool = True, runtime: Runtime | None = None,
-                      look: str | None = None) -> tuple[list[dict], list[Defect]]:
+                      look: str | None = None, variant: str | None = None) -> tuple[list[dict], list[Defect]]:
     """Goal lint for every task (cheap: no browser) and, with `validate`, the oracle / noop / near-miss
     episodes of `uigym tasks validate` (a browser episode each: the costly part)."""
     from agent_harness.validate import validate_tasks
 
     runtime = runtime or Runtime.current()
     lint = await lint_tasks(app, tasks, terms, runtime)
-    results = await validate_tasks(tasks, workers=workers, near_misses=near_misses, look=look) if validate else []
+    results = await validate_tasks(tasks, workers=workers, near_misses=near_misses, look=look,
+                                   variant=variant) if validate else []
     by_result = {r.task_id: r for r in results}
     rows, defects = [], []
     for t in tasks:

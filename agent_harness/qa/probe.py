@@ -134,7 +134,7 @@ class Prober(Driver):
         outcome = effects[0] if effects else "nothing"
         if dismissed and "state_changed" not in effects and not ({"navigated", "new_tab", "download", "native_dialog"}
                                                                 & set(effects)):
-            if CLOSE_NAME.search(act.name) or el.get("selected"):
+            if CLOSE_NAME.search(act.name) or CLOSE_NAME.search(c.english(act.name)) or el.get("selected"):
                 outcome = "closed"
             else:
                 outcome = "nothing"

@@ -30,6 +30,7 @@ KIND_TITLES = {
     "query_error": "Query recipes that could not be played",
     "task_invalid": "Tasks failing oracle 1 / noop 0 / near-miss 0",
     "goal_lint": "Task goals naming what the world lacks",
+    "untranslated": "Words left in English on a page in another language",
 }
 
 

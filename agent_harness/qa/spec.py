@@ -47,11 +47,13 @@ DEFECT_KINDS = (
     "query_error",  # a declared query whose recipe could not be played (its UI is missing)
     "task_invalid",  # a task whose oracle does not get 1, or noop / a near-miss does not get 0
     "goal_lint",  # a task goal naming something its world does not have, or a date its clock does not back
+    "untranslated",  # a page in another language (a variant's lang) still showing English chrome
 )
 
 DefectKind = Literal[
     "dead_control", "http_error", "js_error", "console_error", "failed_request", "broken_image", "text_overflow",
     "unreachable", "unnamed", "empty_results", "mismatched_results", "query_error", "task_invalid", "goal_lint",
+    "untranslated",
 ]
 
 

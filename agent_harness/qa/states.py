@@ -59,6 +59,10 @@ class QAConfig:
     verbose: bool = False  # one line per job on stderr
     rep: int = 8  # siblings that make a list (their controls are sampled, not all exercised)
     look: str | None = None  # the app's look crawled (apps/_shared/looks.py); None: its default
+    # The screen variant crawled (gym_core/variant.py: "lang=de", "theme=dark,density=compact"...); None: the default.
+    # A page language other than English adds the check that no page shows English chrome
+    # (agent_harness/qa/language.py).
+    variant: str | None = None
     # None: jobs in the order they were found; a number: in an order drawn from it (agent_harness/qa/jobqueue.py), so
     # a crawl capped by max_jobs or time_limit_s covers another part of the app under each seed.
     order_seed: int | None = None

@@ -34,30 +34,37 @@ def filter_query(f) -> str:
     return " ".join(parts)
 
 
-def filter_actions_text(session, f: Filter) -> list[str]:
-    out = []
+def filter_actions(session, f: Filter) -> list[tuple[str, dict]]:
+    """What a filter does, as messages with their arguments (("Apply label \"%(name)s\"", {"name": ...})): the
+    settings page says them in the page's language (i18n.gettext), the tools in English (`filter_actions_text`)."""
+    out: list[tuple[str, dict]] = []
     if f.skip_inbox:
-        out.append("Skip Inbox")
+        out.append(("Skip Inbox", {}))
     if f.mark_read:
-        out.append("Mark as read")
+        out.append(("Mark as read", {}))
     if f.star:
-        out.append("Star it")
+        out.append(("Star it", {}))
     if f.apply_label_id:
         name = next((p for lab, _d, p in Q.labels_tree(session) if lab.id == f.apply_label_id), "?")
-        out.append(f'Apply label "{name}"')
+        out.append(('Apply label "%(name)s"', {"name": name}))
     if f.forward_to:
-        out.append(f"Forward to {f.forward_to}")
+        out.append(("Forward to %(address)s", {"address": f.forward_to}))
     if f.delete:
-        out.append("Delete it")
+        out.append(("Delete it", {}))
     if f.never_spam:
-        out.append("Never send it to Spam")
+        out.append(("Never send it to Spam", {}))
     if f.mark_important is True:
-        out.append("Always mark it as important")
+        out.append(("Always mark it as important", {}))
     if f.mark_important is False:
-        out.append("Never mark it as important")
+        out.append(("Never mark it as important", {}))
     if f.category:
-        out.append(f"Categorize as {f.category.capitalize()}")
+        out.append(("Categorize as %(category)s", {"category": f.category.capitalize()}))
     return out
+
+
+def filter_actions_text(session, f: Filter) -> list[str]:
+    """What a filter does, in English (the tools' words)."""
+    return [msg % kw if kw else msg for msg, kw in filter_actions(session, f)]
 
 
 def filter_values(session, body: dict) -> dict:

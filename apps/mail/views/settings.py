@@ -6,11 +6,13 @@ from flask import abort, redirect, url_for
 from sqlalchemy import func, select
 
 from apps._shared import db
+from apps._shared.i18n import gettext
 from apps.mail import queries as Q
 from apps.mail.models import BlockedSender, Filter, Message, MessageLabel
+from apps.mail.services.filters import filter_actions
 from apps.mail.views.blueprint import bp
 from apps.mail.views.common import render_page
-from apps.mail.views.manage import filter_actions_text, filter_query
+from apps.mail.views.manage import filter_query
 
 TABS = [("general", "General"), ("labels", "Labels"), ("inbox", "Inbox"), ("filters", "Filters and Blocked Addresses")]
 
@@ -34,6 +36,8 @@ def settings_page(tab: str):
         ctx["label_rows"] = [(lab, depth, path, counts.get(lab.id, 0)) for lab, depth, path in Q.labels_tree(session)]
     if tab == "filters":
         filters = list(session.scalars(select(Filter).order_by(Filter.id)))
-        ctx["filters"] = [(f, filter_query(f), filter_actions_text(session, f)) for f in filters]
+        ctx["filters"] = [(f, filter_query(f), [gettext(m, **{k: gettext(v) if k == "category" else v for k, v in kw.items()})
+                                                    for m, kw in filter_actions(session, f)])
+                          for f in filters]
         ctx["blocked"] = list(session.scalars(select(BlockedSender).order_by(BlockedSender.email)))
     return render_page("mail/settings.html", active="settings" if tab == "labels" else None, tab=tab, tabs=TABS, **ctx)

@@ -132,3 +132,22 @@ def test_the_user_is_ich_among_senders_and_mich_as_a_recipient(client):
     assert re.search(r">ich<", german) and not re.search(r">me<", german)
     thread_de = get_page(client, "/thread/1")
     assert re.search(r">an (?:[^<]*, )?mich(?:,|<)", thread_de) and not re.search(r">to [^<]*\bme\b", thread_de)
+
+
+def test_a_filters_actions_are_german_with_their_values(client, dbs):
+    """What a filter does, in the settings list: the catalog's sentence with the filter's own label and address
+    ('Label "Receipts" anwenden'), the category in the inbox tabs' German; the tools keep the English."""
+    from apps.mail.models import Filter, Label
+    from apps.mail.services.filters import filter_actions_text
+
+    label = dbs.query(Label).first()
+    f = Filter(from_contains="billing@example.com", apply_label_id=label.id, forward_to="ap@example.com",
+               category="promotions")
+    dbs.add(f)
+    dbs.commit()
+    german = get_page(_german(client), "/settings/filters")
+    assert f'Label &#34;{label.name}&#34; anwenden' in german or f'Label "{label.name}" anwenden' in german
+    assert "Weiterleiten an ap@example.com" in german and "Kategorisieren als Werbung" in german
+    assert f"Apply label &#34;{label.name}" not in german and f'Apply label "{label.name}' not in german
+    assert filter_actions_text(dbs, f) == [f'Apply label "{label.name}"', "Forward to ap@example.com",
+                                           "Categorize as Promotions"]
