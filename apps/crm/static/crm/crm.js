@@ -14,6 +14,7 @@
     if (args && typeof s === "string") s = s.replace(/%\((\w+)\)s/g, (m, k) => (k in args ? String(args[k]) : m));
     return s;
   }
+  const tr = t;  // for the handlers whose event target is named `t`
   // Real SLDS glyphs, rendered by the server into <template id="crm-icons"> (see layout.html).
   const ICON = {};
   (function () {
@@ -731,13 +732,13 @@
     }
     if ((el = t.closest("[data-expand-all]"))) {
       e.preventDefault();
-      const open = el.textContent.trim() === t("Expand All");
+      const open = el.textContent.trim() === tr("Expand All");
       $$("[data-timeline-item]").forEach((item) => {
         item.querySelector(".slds-timeline__item_details").hidden = !open;
         item.classList.toggle("slds-is-open", open);
         item.querySelector("[data-timeline-toggle]").setAttribute("aria-expanded", open ? "true" : "false");
       });
-      el.textContent = open ? t("Collapse All") : t("Expand All");
+      el.textContent = open ? tr("Collapse All") : tr("Expand All");
       return;
     }
     // path
@@ -747,7 +748,7 @@
       const c = $("#crm-path-coach");
       c.hidden = !c.hidden;
       el.setAttribute("aria-expanded", c.hidden ? "false" : "true");
-      el.setAttribute("aria-label", c.hidden ? t("Show Key Fields and Guidance") : t("Hide Key Fields and Guidance"));
+      el.setAttribute("aria-label", c.hidden ? tr("Show Key Fields and Guidance") : tr("Hide Key Fields and Guidance"));
       return;
     }
     // follow
@@ -757,8 +758,8 @@
         el.setAttribute("aria-pressed", data.following ? "true" : "false");
         el.classList.toggle("slds-is-selected", data.following);
         el.classList.toggle("slds-not-selected", !data.following);
-        el.innerHTML = data.following ? ICON.btncheck + esc(t("Following")) : ICON.btnadd + esc(t("Follow"));
-        toast(data.following ? t("You're following this record.") : t("You stopped following this record."));
+        el.innerHTML = data.following ? ICON.btncheck + esc(tr("Following")) : ICON.btnadd + esc(tr("Follow"));
+        toast(data.following ? tr("You're following this record.") : tr("You stopped following this record."));
       }
       return;
     }
@@ -768,7 +769,7 @@
       if (data.ok) {
         el.classList.toggle("slds-is-selected", data.favorite);
         el.setAttribute("aria-pressed", data.favorite ? "true" : "false");
-        const lbl = data.favorite ? t("Remove from Favorites") : t("Add to Favorites");
+        const lbl = data.favorite ? tr("Remove from Favorites") : tr("Add to Favorites");
         el.setAttribute("aria-label", lbl); el.title = lbl;
         toast(data.toast);
       } else handle(data);
