@@ -131,6 +131,71 @@ def shown_promo(promo: Any) -> str:
     return phrase(logic.promo_summary(promo, shown_money, shown_whole))
 
 
+def shown_time(when: Any) -> str:
+    """A time of day as the page shows it: the app's own "8:05 PM" in en-US, else the page's locale ("20:05");
+    `when` a datetime or minutes after midnight (as logic.fmt_time takes it)."""
+    loc = current_locale()
+    if loc == L.DEFAULT_LOCALE:
+        return logic.fmt_time(when)
+    if not isinstance(when, dt.datetime):
+        when = dt.time(*divmod(int(when) % 1440, 60))
+    return L.time(when, loc)
+
+
+_US_TIME_RX = re.compile(r"(?<![\d:])(1[0-2]|[1-9]):([0-5]\d) (AM|PM)\b")
+
+
+def clock(text: Any) -> Any:
+    """Every time of day the app writes its English way ("Open until 9:00 PM", "6:00 PM – 6:30 PM") in the page's
+    locale ("Open until 21:00"); en-US, or a text with no time: as it is."""
+    loc = current_locale()
+    if loc == L.DEFAULT_LOCALE or not isinstance(text, str) or ("AM" not in text and "PM" not in text):
+        return text
+
+    def _one(m: re.Match) -> str:
+        h = int(m[1]) % 12 + (12 if m[3] == "PM" else 0)
+        return L.time(dt.time(h, int(m[2])), loc)
+
+    return _US_TIME_RX.sub(_one, text)
+
+
+# the app's English dates by the CLDR skeleton each stands for (en-US: byte for byte what the templates wrote)
+_EN_DATES = {
+    "MMMd": lambda d: f"{d:%b} {d.day}",
+    "MMMEd": lambda d: f"{d:%a, %b} {d.day}",
+    "yMMMd": lambda d: f"{d:%b} {d.day}, {d.year}",
+    "yMMMMEEEEd": lambda d: f"{d:%A, %B} {d.day}, {d.year}",
+}
+
+
+def shown_date(d: Any, fields: str = "MMMd") -> str:
+    """A date as the page shows it, by CLDR skeleton: en-US the app's own ("Apr 13", "Mon, Apr 13", "Apr 13, 2026",
+    "Monday, April 13, 2026"), else the page's locale ("13 Apr" / "13. Apr."). Unknown skeleton: ValueError."""
+    if fields not in _EN_DATES:
+        raise ValueError(f"unknown date skeleton {fields!r}")
+    loc = current_locale()
+    return _EN_DATES[fields](d) if loc == L.DEFAULT_LOCALE else L.skeleton(d, fields, loc)
+
+
+def shown_day(d: dt.date, today: dt.date) -> str:
+    """logic.day_label ("Today", "Tomorrow", "Thu, Dec 18") with its date in the page's locale."""
+    label = logic.day_label(d, today)
+    return label if label in ("Today", "Tomorrow") else shown_date(d, "MMMEd")
+
+
+def shown_count(n: int) -> str:
+    """A ratings count as the page shows it: the app's own DoorDash "87", "2.6k+", "12k+" in en-US; else rounded down
+    the same way and grouped in the page's locale ("2,600+" / "2.600+")."""
+    loc = current_locale()
+    if loc == L.DEFAULT_LOCALE:
+        return logic.count_label(n)
+    n = int(n)
+    if n < 1000:
+        return L.number(n, loc)
+    step = 100 if n < 10000 else 1000
+    return L.number(n // step * step, loc) + "+"
+
+
 _SLOT_RX = re.compile(r"%\((\w+)\)s")
 
 
@@ -173,6 +238,7 @@ def phrase(text: Any) -> Any:
     language: the catalog's message, else the pattern of one of its messages with placeholders, the values in it
     translated where the catalog has them ("Monday"); a list ("Friendly, Fast delivery") item by item. English, or no
     message: the text as it is."""
+    text = clock(text)  # its times in the page's locale first: the catalog's patterns take any time
     lang = i18n.current_lang()
     if lang == i18n.DEFAULT_LANG or not isinstance(text, str):
         return text
@@ -195,7 +261,11 @@ def init_app(app) -> None:
     for name, fn in (("money", shown_money), ("money_whole", shown_whole), ("fee_label", shown_fee),
                      ("promo_summary", shown_promo)):
         app.jinja_env.filters[name] = per_request(fn)
-    app.jinja_env.filters["count_label"] = logic.count_label
+    app.jinja_env.filters["count_label"] = per_request(shown_count)
+    app.jinja_env.filters["clock"] = per_request(clock)
+    app.jinja_env.globals["shown_time"] = shown_time
+    app.jinja_env.globals["shown_date"] = shown_date
+    app.jinja_env.globals["shown_day"] = shown_day
     app.jinja_env.filters["price_sign"] = logic.price_sign
     app.jinja_env.globals["logic"] = logic
     app.jinja_env.globals["filter_url"] = filter_url
