@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from apps._shared import db, inputs
 from apps._shared.actions import perform
-from apps._shared.i18n import gettext
+from apps._shared.i18n import gettext, ui
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.filters import OPS, describe, ops_for, sort_expr
@@ -221,7 +221,7 @@ def inline_save():
         return json_ok()
     perform(_update_all, staged)
     n = len(staged)
-    return done(None, toast=gettext("%(n)s %(plural)s updated.", n=n, plural=o.plural) if n != 1 else f"{o.label} was saved.")
+    return done(None, toast=gettext("%(n)s %(plural)s updated.", n=n, plural=ui(o.plural)) if n != 1 else gettext("%(label)s was saved.", label=ui(o.label)))
 
 
 def _update_all(staged: list) -> None:

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from apps._shared import db, inputs, now, richtext
 from apps._shared.actions import perform
-from apps._shared.i18n import gettext
+from apps._shared.i18n import gettext, ui
 from apps.crm import models as m
 from apps.crm import records as R
 from apps.crm.meta import GUIDANCE, KEY_FIELDS, OBJECTS, PATHS
@@ -466,7 +466,7 @@ def record_edit(obj: str, rid: int):
         return modal_response(render_form(obj, "edit", rec, {}, rid), obj, rid)
     perform(svc.update_record, obj, rid, request.form, errors=modal(lambda e: _edit_form_again(obj, rec, rid, e.errors)))
     name = rec.name if obj in ("Lead", "Contact") else R.record_name(obj, rec)
-    return done(None, toast=gettext("%(label)s \"%(name)s\" was saved.", label=o.label, name=name))
+    return done(None, toast=gettext("%(label)s \"%(name)s\" was saved.", label=ui(o.label), name=name))
 
 
 def _edit_form_again(obj: str, rec, rid: int, errors: dict) -> str:
@@ -514,8 +514,8 @@ def record_delete(obj: str, rid: int):
         target = "/lightning/o/Task/home"
     ref = request.referrer or ""
     if back == "stay" or ("/list" in ref and f"/lightning/o/{obj}/" in ref) or ("/related/" in ref):
-        return done(None, toast=gettext("%(label)s \"%(name)s\" was deleted.", label=o.label, name=name))
-    return done(target, toast=gettext("%(label)s \"%(name)s\" was deleted.", label=o.label, name=name))
+        return done(None, toast=gettext("%(label)s \"%(name)s\" was deleted.", label=ui(o.label), name=name))
+    return done(target, toast=gettext("%(label)s \"%(name)s\" was deleted.", label=ui(o.label), name=name))
 
 
 # ----------------------------------------------------------------------- change owner

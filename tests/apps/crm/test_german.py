@@ -170,3 +170,18 @@ def test_lang_is_a_variant_axis_for_the_default_look_only():
     with pytest.raises(VariantError, match="crm's salesforce look"):
         draw_variant("lang=de", "crm", "hubspot", "k")
     assert draw_variant("lang=random", "crm", "hubspot", "k").lang == "en"
+
+
+def test_the_servers_toasts_and_refusals_speak_the_pages_language(client):
+    """The views' messages go through the catalog (gettext): German on a German page, the English as it was."""
+    body = {"url": "/lightning/o/Account/list", "label": "Accounts | Stratus CRM", "icon": "standard:account"}
+    english = client.post("/crm/api/favorites/toggle", json=body).get_json()
+    assert english["toast"] == '"Accounts" added to favorites.'
+    assert client.post("/crm/api/favorites/toggle", json={"url": "nope"}).get_json()["message"] == "That page can't be a favorite."
+    _german(client)
+    german = client.post("/crm/api/favorites/toggle", json=body).get_json()
+    assert german["toast"] == "Aus den Favoriten entfernt."  # the second toggle removes it
+    german = client.post("/crm/api/favorites/toggle", json=body).get_json()
+    assert german["toast"] == "„Accounts“ wurde zu den Favoriten hinzugefügt."
+    r = client.post("/crm/api/favorites/toggle", json={"url": "nope"})
+    assert r.status_code == 400 and r.get_json()["message"] == "Diese Seite kann kein Favorit sein."
