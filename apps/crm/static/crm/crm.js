@@ -298,7 +298,7 @@
   function today() { const d = new Date(window.CRM.now + "Z"); return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())); }
   function renderPicker(wrap, year, month) {
     let dp = wrap.querySelector(".crm-datepicker");
-    if (!dp) { dp = document.createElement("div"); dp.className = "slds-datepicker crm-datepicker slds-dropdown"; dp.setAttribute("role", "dialog"); dp.setAttribute("aria-label", t("Date picker")); wrap.appendChild(dp); }
+    if (!dp) { dp = document.createElement("div"); dp.className = "slds-datepicker crm-datepicker slds-dropdown"; dp.setAttribute("role", "dialog"); dp.setAttribute("aria-label", tr("Date picker")); wrap.appendChild(dp); }
     const input = wrap.querySelector("input");
     const sel = parseMDY(input.value);
     const t = today();
