@@ -53,19 +53,31 @@ class Crawler:
         self.timings: Counter = Counter()
         self.query_jobs: list = []
         self.jobs_started = 0
-        self._english: dict[str, str] | None = None
+        self._english: dict[str, str] = {}
+        self._names: dict[str, str] | None = None
+
+    def _catalog(self) -> dict[str, str]:
+        """The app's catalog in the crawl's page language, as names read it ({} in English)."""
+        if self._names is None:
+            from agent_harness.qa.language import crawl_lang
+            from apps import ui_names
+
+            lang = crawl_lang(self.cfg.variant)
+            self._names = {} if lang is None else ui_names(self.app, lang)
+            self._english = {v: k for k, v in self._names.items()}
+        return self._names
 
     def english(self, name: str) -> str:
         """An accessible name as the English page says it: in a crawl in another page language (the variant's lang),
         the app catalog's English for it, so the rules that read names (a Close button; the declaration's allow
         list) hold in every language. The name itself where the catalog has none."""
-        if self._english is None:
-            from agent_harness.qa.language import crawl_lang
-            from apps import ui_names
-
-            lang = crawl_lang(self.cfg.variant)
-            self._english = {} if lang is None else {v: k for k, v in ui_names(self.app, lang).items()}
+        self._catalog()
         return self._english.get(name, name)
+
+    def shown(self, text: str) -> str:
+        """The words a page in the crawl's language shows for the English `text` (a picklist value the world holds in
+        English: Other is Sonstiges on a German page). `text` itself where the catalog has none."""
+        return self._catalog().get(text, text)
 
     # ------------------------------------------------------------- bookkeeping
     def over_time(self) -> bool:

@@ -20,6 +20,7 @@ from apps import display_cookie, untranslated
 from gym_core.runtime import Runtime
 
 _WORD = re.compile(r"[A-Za-z]+")
+_WORD3 = re.compile(r"[A-Za-z]{3,}")
 
 
 def crawl_lang(variant: str | None) -> str | None:
@@ -53,9 +54,13 @@ def data_words(state: dict) -> set[str]:
     return {w.lower() for v in world_text(state) for w in _WORD.findall(v)}
 
 
-def is_data(s: str, haystack: str) -> bool:
+def is_data(s: str, haystack: str, values: frozenset[str] = frozenset()) -> bool:
     """A string the page shows that is a piece of the world's data: a message's snippet ("- Hi Megan, Our book..."
-    cut mid-word), a subject, a name. `haystack`: the world's strings, lower case, joined by NUL."""
+    cut mid-word), a subject, a name; or a code of the world's, one of its whole `values` with no word of three
+    letters (the state OR, which the catalog also holds as the convert dialog's ODER). `haystack`: the world's
+    strings, lower case, joined by NUL."""
+    if s in values and not _WORD3.search(s):
+        return True
     core = " ".join(s.strip().lstrip("-–— ").rstrip(".… ").split()).lower()
     return len(core) >= 8 and core in haystack
 
@@ -73,6 +78,7 @@ async def language_defects(app: str, paths: list[str], lang: str, *, seed: int, 
         state = await control.state(world)
         words = data_words(state)
         haystack = "\x00".join(" ".join(v.split()).lower() for v in world_text(state))
+        values = frozenset(world_text(state))
         binding = {reset["cookie"]["name"]: reset["cookie"]["value"]}
         shown = dict([*binding.items(), display_cookie(locale=locale, lang=lang)])
         out: list[Defect] = []
@@ -84,7 +90,7 @@ async def language_defects(app: str, paths: list[str], lang: str, *, seed: int, 
                 if english.status_code != 200 or other.status_code != 200 or \
                         "text/html" not in other.headers.get("content-type", ""):
                     continue
-                left = [s for s in untranslated(english.text, other.text, lang, words, app) if not is_data(s, haystack)]
+                left = [s for s in untranslated(english.text, other.text, lang, words, app) if not is_data(s, haystack, values)]
                 if left:
                     out.append(Defect("untranslated", f"{len(left)} string(s) in English on the {lang} page: "
                                       + "; ".join(repr(s[:60]) for s in left[:12]), page=path))

@@ -137,7 +137,9 @@ SAME_IN = {"de": {"Inkbox", "Mail", "OK", "Spam", "Cc", "Bcc", "Labels", "Label"
                   "Details", "App", "Apps", "Status", "Info", "E-Mail", "Normal", "(optional)", "Garamond", "Georgia",
                   "Tahoma", "Trebuchet MS", "Verdana", "subject:",
                   # food: the brand and its membership, the card's code, the gift card's mask
-                  "Forkful", "FORKFUL", "Plus", "CVC", "Optional", "XXXX"}}
+                  "Forkful", "FORKFUL", "Plus", "CVC", "Optional", "XXXX",
+                  # the months German spells as English does (August 2024, November 2025)
+                  "April", "August", "September", "November"}}
 _TEXT_ATTRS = ("aria-label", "placeholder", "title", "alt")
 _WORD = __import__("re").compile(r"[A-Za-z]{3,}")
 
@@ -180,11 +182,12 @@ def untranslated(page_en: str, page_lang: str, lang: str, data_words: set[str] =
                  app: str | None = None) -> list[str]:
     """The strings the page in `lang` still shows in English: those it shows exactly as the English page does, with a
     word that is neither the world's (`data_words`: every word of the world's data) nor kept in that language
-    (SAME_IN); and, whatever its words, any string that is a message of `app`'s catalog ("Primary" is chrome even
-    where a world's column holds "primary"). [] for a page fully in `lang`."""
+    (SAME_IN, or a message `app`'s catalog gives unchanged); and, whatever its words, any string that is a message of
+    the catalog ("Primary" is chrome even where a world's column holds "primary"). [] for a page fully in `lang`."""
     english = set(page_strings(page_en))
-    kept = SAME_IN.get(lang, set())
     known = names(app, lang) if app else {}
+    # A message the catalog gives as it is ("App Launcher", "Feed" in Salesforce's German) is kept on purpose.
+    kept = SAME_IN.get(lang, set()) | {k for k, v in known.items() if k == v}
     bad = []
     for s in dict.fromkeys(page_strings(page_lang)):
         if s not in english or s in kept:

@@ -35,6 +35,23 @@ def money(amount: float | int, locale: str, decimals: int = 2) -> str:
     return format_currency(amount, CURRENCY, format=fmt, locale=_babel(locale), currency_digits=decimals != 0)
 
 
+def money_short(amount: float | int, locale: str) -> str:
+    """A chart's amount, short: $310K / US$310k / 310.000 $; millions 2,2 Mio. $ (German CLDR has no short form for
+    thousands, so it writes them whole)."""
+    from babel.numbers import format_compact_currency
+
+    if abs(amount) < 1_000_000 and not locale.startswith("en"):
+        return money(amount, locale, 0)
+    return format_compact_currency(amount, CURRENCY, locale=_babel(locale), fraction_digits=1)
+
+
+def month(d: dt.date, locale: str, year: bool = False) -> str:
+    """March / März (the standalone name); with the year: March 2025 / März 2025."""
+    from babel.dates import format_date, format_skeleton
+
+    return format_skeleton("yMMMM", d, locale=_babel(locale)) if year else format_date(d, "LLLL", locale=_babel(locale))
+
+
 def number(n: float | int, locale: str, decimals: int | None = None) -> str:
     """12,345 / 12.345 (decimals: that many places)."""
     from babel.numbers import format_decimal
@@ -72,5 +89,5 @@ def skeleton(d: dt.date, fields: str, locale: str) -> str:
     return format_skeleton(fields, d, locale=_babel(locale))
 
 
-__all__ = ["LOCALES", "DEFAULT_LOCALE", "CURRENCY", "money", "number", "time", "date_short", "date_numeric",
-           "skeleton"]
+__all__ = ["LOCALES", "DEFAULT_LOCALE", "CURRENCY", "money", "money_short", "month", "number", "time", "date_short",
+           "date_numeric", "skeleton"]

@@ -7,6 +7,9 @@ from html import escape
 
 from markupsafe import Markup
 
+from apps._shared import locale as L
+from apps._shared.display import current_locale
+
 PALETTE = ["#52B7D8", "#E16032", "#FFB03B", "#54A77B", "#4FD2D2", "#E287B2", "#9A76D6", "#8DB83F", "#D36D7E", "#6D85E8"]
 FONT = "font-family=\"Inter, 'Salesforce Sans', Arial, sans-serif\""
 AXIS = "#5c5c5c"
@@ -14,6 +17,9 @@ GRID = "#e5e5e5"
 
 
 def short_money(v: float) -> str:
+    loc = current_locale()  # the page's locale (issue 45): en-US as ever, 310.000 $ in de-DE
+    if loc != L.DEFAULT_LOCALE:
+        return L.money_short(v, loc)
     a = abs(v)
     if a >= 1_000_000:
         return f"${v / 1_000_000:.1f}M".replace(".0M", "M")
@@ -23,7 +29,8 @@ def short_money(v: float) -> str:
 
 
 def short_num(v: float) -> str:
-    return f"{v:,.0f}"
+    loc = current_locale()
+    return f"{v:,.0f}" if loc == L.DEFAULT_LOCALE else L.number(round(v), loc)
 
 
 def nice_max(v: float) -> float:

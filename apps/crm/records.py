@@ -198,10 +198,19 @@ def shown_datetime(d: dt.datetime | None) -> str:
 
 
 def shown_value(f: Field, v: Any) -> str:
+    """A field's value as a page shows it: a picklist's value and a checkbox's Yes / No in the page's language (as
+    Salesforce translates its picklists; the world and the tools keep the English value), numbers and dates in its
+    locale."""
+    from apps._shared.i18n import gettext, ui  # the page's language (English outside a request)
+
+    t = f.type
+    if t == "checkbox" and v is not None and v != "":
+        return gettext("Yes") if v else gettext("No")
+    if t == "picklist" and isinstance(v, str):
+        return ui(v)
     loc = current_locale()
     if v is None or v == "" or loc == L.DEFAULT_LOCALE:
         return fmt_value(f, v)
-    t = f.type
     if t == "currency":
         return shown_money(v)
     if t == "number":
@@ -211,6 +220,15 @@ def shown_value(f: Field, v: Any) -> str:
     if t == "datetime":
         return shown_datetime(v)
     return fmt_value(f, v)
+
+
+def shown_month(d: dt.date, year: bool = False) -> str:
+    """A month's name as a page shows it (a chart's axis, a report's Close Month, the activity timeline's groups):
+    March / March 2025 in en-US, März / März 2025 in de-DE."""
+    loc = current_locale()
+    if loc == L.DEFAULT_LOCALE:
+        return d.strftime("%B %Y" if year else "%B")
+    return L.month(d, loc, year)
 
 
 def address_lines(rec, f: Field) -> list[str]:

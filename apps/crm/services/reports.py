@@ -106,10 +106,10 @@ def cell_value(rtype: str, rec, c: str, names: R.Names, accounts: dict) -> tuple
     if c == "account.industry":
         acc = accounts.get(rec.account_id)
         v = acc.industry if acc else ""
-        return v, v.lower(), ""
+        return R.shown_value(OBJECTS["Account"].field("industry"), v), v.lower(), ""
     if c == "close_month":
         d = rec.close_date
-        return d.strftime("%B %Y"), (d.year, d.month), ""
+        return R.shown_month(d, year=True), (d.year, d.month), ""  # the page's locale; a tool's: March 2025
     f = o.field(c)
     if f.type == "name":
         return rec.name, rec.name.lower(), f"/lightning/r/{rtype}/{rec.id}/view"
@@ -122,7 +122,9 @@ def cell_value(rtype: str, rec, c: str, names: R.Names, accounts: dict) -> tuple
         t = "User" if f.type == "user" else f.ref[0]
         n = names.name(t, v) if v else ""
         return n, n.lower(), (f"/lightning/r/{t}/{v}/view" if v else "")
-    text = R.fmt_value(f, v)
+    # A picklist's value and a checkbox in the page's language (a tool reads them in English); the rest as the app
+    # writes them.
+    text = R.shown_value(f, v) if f.type in ("picklist", "checkbox") else R.fmt_value(f, v)
     if c == o.name_field:
         return text, text.lower(), f"/lightning/r/{rtype}/{rec.id}/view"
     if v is None:

@@ -33,7 +33,8 @@ def _builder(d: m.Dashboard, draft: list[dict], adding: dict | None = None, erro
                reports=[str(r.id) for r in reports], report_labels={str(r.id): r.name for r in reports},
                charts=list(svc.CHARTS), chart_labels=svc.CHARTS)
     modal_html = render_template("crm/modal_dashboard_component.html", **ctx) if adding is not None else ""
-    html = page("crm/dashboard_edit.html", active="Dashboard", title=f"Edit {d.name} | Dashboard", d=d,
+    title = gettext("Edit %(label)s", label=d.name) + " | Dashboard"
+    html = page("crm/dashboard_edit.html", active="Dashboard", title=title, d=d,
                 comps=[{**c, "report_name": names.get(c["report_id"], ""), "chart_label": svc.CHARTS.get(c["chart"], c["chart"])}
                        for c in draft],
                 max_components=svc.MAX_COMPONENTS, modal_html=modal_html, page_icon="standard:dashboard",

@@ -47,7 +47,7 @@ def quarterly_performance(user_id: int) -> dict:
     months = []
     d = qs
     while d <= qe:
-        months.append(((d - qs).days, d.strftime("%B")))
+        months.append(((d - qs).days, R.shown_month(d)))
         d = (d.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
     svg = charts.performance_chart(days, closed_pts, open_pts, goal, months, (today - qs).days)
     return {"closed": closed, "open": open70, "goal": goal, "svg": svg, "quarter": f"Q{(qs.month - 1) // 3 + 1} {qs.year}"}

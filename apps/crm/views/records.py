@@ -103,6 +103,12 @@ def field_display(obj: str, rec, names: R.Names, fname: str, last_activity=None)
     return out
 
 
+def _dated_by(when: str, user_id) -> str:
+    """A note's or comment's line: "3/5/2026 by Jo Ames" (in the page's language and locale)."""
+    u = R.user_by_id(user_id)
+    return gettext("%(when)s by %(name)s", when=when, name=u.name if u else "")
+
+
 def related_lists(obj: str, rec) -> list[dict]:
     o = OBJECTS[obj]
     out = []
@@ -118,14 +124,14 @@ def related_lists(obj: str, rec) -> list[dict]:
             out.append({"key": "Opportunities", "title": "Opportunities", "icon": "standard:opportunity", "count": len(rows),
                         "new": f"/lightning/o/Opportunity/new?account_id={rec.id}",
                         "items": [{"name": x.name, "url": rurl("Opportunity", x.id),
-                                   "fields": [("Stage", x.stage), ("Amount", R.fmt_money(x.amount)), ("Close Date", R.fmt_date(x.close_date))]} for x in rows]})
+                                   "fields": [("Stage", ui(x.stage)), ("Amount", R.shown_money(x.amount)), ("Close Date", R.shown_date(x.close_date))]} for x in rows]})
         elif rel == "Opportunity:role":
             ids = list(db().scalars(select(m.OpportunityContactRole.opportunity_id).where(m.OpportunityContactRole.contact_id == rec.id)))
             rows = list(db().scalars(select(m.Opportunity).where(m.Opportunity.id.in_(ids)).order_by(m.Opportunity.close_date.desc()))) if ids else []
             out.append({"key": "Opportunities", "title": "Opportunities", "icon": "standard:opportunity", "count": len(rows),
                         "new": f"/lightning/o/Opportunity/new?account_id={rec.account_id or ''}&contact_id={rec.id}",
                         "items": [{"name": x.name, "url": rurl("Opportunity", x.id),
-                                   "fields": [("Stage", x.stage), ("Amount", R.fmt_money(x.amount)), ("Close Date", R.fmt_date(x.close_date))]} for x in rows]})
+                                   "fields": [("Stage", ui(x.stage)), ("Amount", R.shown_money(x.amount)), ("Close Date", R.shown_date(x.close_date))]} for x in rows]})
         elif rel == "Case":
             col = m.Case.account_id if obj == "Account" else m.Case.contact_id
             rows = list(db().scalars(select(m.Case).where(col == rec.id).order_by(m.Case.id.desc())))
@@ -133,7 +139,7 @@ def related_lists(obj: str, rec) -> list[dict]:
             out.append({"key": "Cases", "title": "Cases", "icon": "standard:case", "count": len(rows),
                         "new": f"/lightning/o/Case/new?{extra}",
                         "items": [{"name": x.case_number, "url": rurl("Case", x.id),
-                                   "fields": [("Subject", x.subject), ("Status", x.status), ("Priority", x.priority)]} for x in rows]})
+                                   "fields": [("Subject", x.subject), ("Status", ui(x.status)), ("Priority", ui(x.priority))]} for x in rows]})
         elif rel == "OpportunityContactRole":
             roles = list(db().scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id).order_by(m.OpportunityContactRole.is_primary.desc(), m.OpportunityContactRole.id)))
             names = R.Names()
@@ -143,7 +149,7 @@ def related_lists(obj: str, rec) -> list[dict]:
             out.append({"key": "ContactRoles", "title": "Contact Roles", "icon": "standard:opportunity_contact_role", "count": len(roles),
                         "new": f"/lightning/r/Opportunity/{rec.id}/contact-role/new", "new_label": "Add Contact Roles",
                         "items": [{"name": names.name("Contact", cr.contact_id), "url": rurl("Contact", cr.contact_id),
-                                   "fields": [("Role", cr.role), ("Primary", "Yes" if cr.is_primary else "")]} for cr in roles]})
+                                   "fields": [("Role", ui(cr.role)), ("Primary", gettext("Yes") if cr.is_primary else "")]} for cr in roles]})
         elif rel == "OpportunityLineItem":
             from apps.crm.services.products import line_items
 
@@ -151,22 +157,23 @@ def related_lists(obj: str, rec) -> list[dict]:
             out.append({"key": "Products", "title": "Products", "icon": "standard:product", "count": len(rows),
                         "new": f"/lightning/r/Opportunity/{rec.id}/products/add", "new_label": "Add Products",
                         "items": [{"name": p.name, "url": f"/lightning/r/OpportunityLineItem/{li.id}/edit", "modal": True,
-                                   "fields": [("Quantity", f"{li.quantity:,}"), ("Sales Price", R.fmt_money(li.unit_price)),
-                                              ("Total Price", R.fmt_money(li.total_price))]} for li, p in rows]})
+                                   "fields": [("Quantity", f"{li.quantity:,}"), ("Sales Price", R.shown_money(li.unit_price)),
+                                              ("Total Price", R.shown_money(li.total_price))]} for li, p in rows]})
         elif rel == "CaseComment":
             from apps.crm.services.cases import comments
 
             rows = comments(rec.id)
             out.append({"key": "CaseComments", "title": "Case Comments", "icon": "standard:case", "count": len(rows),
                         "new": None,
-                        "items": [{"name": f"{R.fmt_datetime(c.created_at)} by {R.user_by_id(c.created_by_id).name if R.user_by_id(c.created_by_id) else ''}",
-                                   "url": "", "fields": [("", ("" if c.is_published else "Private · ") + c.body[:160])]} for c in rows]})
+                        "items": [{"name": _dated_by(R.shown_datetime(c.created_at), c.created_by_id),
+                                   "url": "", "fields": [("", ("" if c.is_published else gettext("Private") + " · ") + c.body[:160])]}
+                                  for c in rows]})
         elif rel == "Note":
             rows = list(db().scalars(select(m.Note).where(m.Note.parent_type == obj, m.Note.parent_id == rec.id).order_by(m.Note.created_at.desc(), m.Note.id.desc())))
             out.append({"key": "Notes", "title": "Notes", "icon": "standard:note", "count": len(rows),
                         "new": f"/lightning/r/{obj}/{rec.id}/note/new",
                         "items": [{"name": n.title, "url": f"/lightning/r/Note/{n.id}/edit", "modal": True,
-                                   "fields": [("", f"{R.fmt_date(n.created_at)} by {R.user_by_id(n.owner_id).name if R.user_by_id(n.owner_id) else ''}"), ("", n.body[:90])]} for n in rows]})
+                                   "fields": [("", _dated_by(R.shown_date(n.created_at), n.owner_id)), ("", n.body[:90])]} for n in rows]})
         elif rel == "File":
             from apps.crm.services import files as fsvc
 
@@ -175,7 +182,7 @@ def related_lists(obj: str, rec) -> list[dict]:
                         "new": f"/lightning/r/{obj}/{rec.id}/files/add", "new_label": "Add Files",
                         "upload": f"/lightning/r/{obj}/{rec.id}/files/upload",
                         "items": [{"name": f.title, "url": f"/lightning/r/File/{f.id}/preview?link={lk.id}", "modal": True,
-                                   "fields": [("", f"{R.fmt_date(lk.created_at)} \u2022 {fsvc.size_text(f.size)} \u2022 {f.extension}")]}
+                                   "fields": [("", f"{R.shown_date(lk.created_at)} \u2022 {fsvc.size_text(f.size)} \u2022 {f.extension}")]}
                                   for lk, f in rows]})
     if obj in ("Account", "Contact", "Opportunity", "Lead", "Case"):
         items = [a for a in activities(obj, rec) if a["open"]]
@@ -244,7 +251,8 @@ def timeline_groups(items: list[dict]) -> list[dict]:
     by_month: dict[str, list] = {}
     for a in past:
         d = a["date"] or a["sort"].date()
-        key = "This Month" if (d.year, d.month) == (now().year, now().month) else f"{d.strftime('%B')} \u2022 {d.year}"
+        key = gettext("This Month") if (d.year, d.month) == (now().year, now().month) \
+            else f"{R.shown_month(d)} \u2022 {d.year}"
         by_month.setdefault(key, []).append(a)
     for k, v in by_month.items():
         groups.append({"title": k, "items": v, "upcoming": False})

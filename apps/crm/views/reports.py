@@ -163,7 +163,8 @@ def _builder(rep: m.Report, base: str, extra: dict):
         rows = [("", r) for r in res["rows"][:25]]
     params = {**extra, **state_params(st)}
     new = rep.id is None
-    return page("crm/report_builder.html", active="Report", title=f"{'New' if new else 'Edit'} {rep.name} | Report", rep=rep,
+    heading = gettext("New %(title)s" if new else "Edit %(label)s", title=rep.name, label=rep.name)
+    return page("crm/report_builder.html", active="Report", title=f"{heading} | Report", rep=rep,
                 st=st, res=res, o=o, rows=rows, params=params, labels=labels, label=lambda c: labels.get(c, c), new=new, base=base,
                 addable=[c for c in svc.column_choices(rtype) if c not in st["columns"]], groupable=groupable(rep, st["columns"]),
                 fields=report_fields(rtype), ops=OPS, field_labels={f["name"]: f["label"] for f in report_fields(rtype)},

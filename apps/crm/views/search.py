@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
+from apps._shared.i18n import gettext
 from apps.crm.meta import OBJECTS, SEARCH_OBJECTS
 from apps.crm.services.read import run_search
 from apps.crm.views.base import bp, page
@@ -39,5 +40,6 @@ def search_page():
                     heads.append(label)
                 sections.append({"obj": obj, "o": OBJECTS[obj], "rows": cells(obj, rows[:limit] if limit else [], COLUMNS[obj]),
                                  "total": total, "heads": heads})
-    return page("crm/search.html", active="", title=f"Search Results: {q}" if q else "Search", q=q, search_q=q,
+    return page("crm/search.html", active="", title=gettext("Search Results: %(q)s", q=q) if q else "Search",
+                q=q, search_q=q,
                 scope=scope, sections=sections, counts=counts, objects=SEARCH_OBJECTS, page_icon="standard:home")
