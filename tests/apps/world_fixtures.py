@@ -55,6 +55,21 @@ def world_fixtures(create_app, name: str):
     return snapshot_home, app, client, dbs
 
 
+def world_words(app, world: str | None = None) -> set[str]:
+    """Every word of a test world's data, lower case (its names, subjects, stores, stages...): what a page in
+    another language still shows as the world wrote it (apps._shared.i18n.untranslated's data_words)."""
+    import re
+    import sqlite3
+
+    path = app.extensions["uigym_worlds"].world_path(world or app.config["TEST_WORLD"])
+    words: set[str] = set()
+    with sqlite3.connect(path) as c:
+        for (t,) in c.execute("select name from sqlite_master where type='table'"):
+            for row in c.execute(f'select * from "{t}"'):
+                words.update(w.lower() for v in row if isinstance(v, str) for w in re.findall(r"[A-Za-z]+", v))
+    return words
+
+
 def fresh(dbs: Session, model, ident):
     dbs.expire_all()
     return dbs.get(model, ident)

@@ -5,7 +5,6 @@ taken into German by the same catalog."""
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import pytest
 
@@ -13,6 +12,7 @@ from apps._shared.display import DISPLAY_COOKIE, encode_display
 from apps._shared.i18n import catalog, names, page_strings, untranslated
 from apps.crm.surface import SURFACE
 from gym_core.variant import VariantError, draw_variant
+from tests.apps.world_fixtures import world_words
 
 # The pages the tasks reach: home, the object lists (table and kanban), records, the New / Edit forms, the Lead
 # conversion, the contact merge, reports (home, run, builder), dashboards (view, edit), a related list, search.
@@ -29,8 +29,6 @@ PAGES = ["/lightning/page/home", "/lightning/o/Account/list", "/lightning/o/Cont
 # What Salesforce's German keeps as it is (App Launcher, Feed, Kanban, Website) its catalog gives unchanged, which
 # i18n.untranslated reads as kept; the world's list view names ("Today's Tasks") are the world's words.
 WORLD_NAMES = {"Today's Tasks"}
-KEPT: set[str] = set()
-NOT_CHROME = re.compile(r"(?!)")  # nothing: the Path's guidance, the months and the picklists are German too
 
 
 def get_page(c, path: str) -> str:
@@ -38,16 +36,6 @@ def get_page(c, path: str) -> str:
     assert r.status_code == 200, (path, r.status_code)
     return r.get_data(as_text=True)
 
-
-def _data_words(app) -> set[str]:
-    """Every word of the test world's data (its names, subjects, stages, picklist values...)."""
-    path = app.extensions["uigym_worlds"].world_path(app.config["TEST_WORLD"])
-    words: set[str] = set()
-    with sqlite3.connect(path) as c:
-        for (t,) in c.execute("select name from sqlite_master where type='table'"):
-            for row in c.execute(f'select * from "{t}"'):
-                words.update(w.lower() for v in row if isinstance(v, str) for w in re.findall(r"[A-Za-z]+", v))
-    return words
 
 
 def _german(client):
@@ -58,7 +46,7 @@ def _german(client):
 def test_the_german_home_page_shows_no_english_chrome(client, app):
     english = get_page(client, "/lightning/page/home")
     german = get_page(_german(client), "/lightning/page/home")
-    left = [s for s in untranslated(english, german, "de", _data_words(app), "crm") if s not in KEPT and not NOT_CHROME.search(s)]
+    left = untranslated(english, german, "de", world_words(app), "crm")
     assert left == [], left
     for word in ("Startseite", "Kontakte", "Kundenvorgänge", "Berichte", "Suchen...", "Heutige Aufgaben",
                  "Quartalsleistung", "Globale Aktionen"):
@@ -70,8 +58,8 @@ def test_the_german_home_page_shows_no_english_chrome(client, app):
 def test_every_crm_page_is_german_but_for_the_worlds_words(client, app, path):
     english = get_page(client, path)
     german = get_page(_german(client), path)
-    left = [s for s in untranslated(english, german, "de", _data_words(app), "crm")
-            if s not in KEPT | WORLD_NAMES and not NOT_CHROME.search(s)]
+    left = [s for s in untranslated(english, german, "de", world_words(app), "crm")
+            if s not in WORLD_NAMES]
     assert left == [], left
 
 

@@ -5,7 +5,6 @@ the steps' names taken into German by the same catalog."""
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import pytest
 from sqlalchemy import select
@@ -16,6 +15,7 @@ from apps._shared.i18n import catalog, names, page_strings, untranslated
 from apps.food.models import CartItem, Cuisine, MenuItem, OptionGroup, Order, Store
 from apps.food.surface import SURFACE
 from gym_core.variant import VariantError, draw_variant, parse_variant
+from tests.apps.world_fixtures import world_words
 
 
 def _get(c, path: str) -> str:
@@ -23,16 +23,6 @@ def _get(c, path: str) -> str:
     assert r.status_code == 200, (path, r.status_code, r.data[:300])
     return r.get_data(as_text=True)
 
-
-def _data_words(app, world) -> set[str]:
-    """Every word of the test world's data (its stores, dishes, options, names, addresses, reviews...)."""
-    path = app.extensions["uigym_worlds"].world_path(world)
-    words: set[str] = set()
-    with sqlite3.connect(path) as c:
-        for (t,) in c.execute("select name from sqlite_master where type='table'"):
-            for row in c.execute(f'select * from "{t}"'):
-                words.update(w.lower() for v in row if isinstance(v, str) for w in re.findall(r"[A-Za-z]+", v))
-    return words
 
 
 def _ids(app, world) -> dict:
@@ -85,7 +75,7 @@ def test_the_german_home_shows_no_english_chrome(filled, app, world):
     client, _ = filled
     english = _get(client, "/")
     german = _get(_german(client), "/")
-    assert untranslated(english, german, "de", _data_words(app, world), "food") == []
+    assert untranslated(english, german, "de", world_words(app, world), "food") == []
     for word in ("Lieferung", "Abholung", "Forkful durchsuchen", "Alle Geschäfte", "Kontomenü", "Warenkorb, 2 Artikel",
                  "Bestellungen", "Gespeicherte Geschäfte", "Liefergebühr", "Unter 30 Min."):
         assert word in german, word
@@ -97,7 +87,7 @@ def test_the_german_home_shows_no_english_chrome(filled, app, world):
 
 def test_every_food_page_is_german_but_for_the_worlds_words(filled, app, world):
     client, ids = filled
-    words = _data_words(app, world)
+    words = world_words(app, world)
     checked, left = 0, {}
     for path in _pages(ids):
         english = _get(_english(client), path)

@@ -4,7 +4,6 @@ the world's data in English, the English pages unchanged, and the steps' names t
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import pytest
 
@@ -13,21 +12,12 @@ from apps._shared.i18n import catalog, names, page_strings, untranslated
 from apps.mail.surface import SURFACE
 from gym_core.variant import VariantError, draw_variant, parse_variant
 from tests.apps.mail.conftest import get_page
+from tests.apps.world_fixtures import world_words
 
 PAGES = ["/inbox", "/starred", "/sent", "/drafts", "/spam", "/trash", "/scheduled", "/snoozed", "/search?q=invoice",
          "/settings/general", "/settings/labels", "/settings/inbox", "/settings/filters", "/contacts", "/thread/1",
          "/contacts/new"]
 
-
-def _data_words(app) -> set[str]:
-    """Every word of the test world's data (its subjects, bodies, names, labels...)."""
-    path = app.extensions["uigym_worlds"].world_path(app.config["TEST_WORLD"])
-    words: set[str] = set()
-    with sqlite3.connect(path) as c:
-        for (t,) in c.execute("select name from sqlite_master where type='table'"):
-            for row in c.execute(f'select * from "{t}"'):
-                words.update(w.lower() for v in row if isinstance(v, str) for w in re.findall(r"[A-Za-z]+", v))
-    return words
 
 
 def _german(client):
@@ -38,7 +28,7 @@ def _german(client):
 def test_the_german_inbox_shows_no_english_chrome(client, app):
     english = get_page(client, "/inbox")
     german = get_page(_german(client), "/inbox")
-    assert untranslated(english, german, "de", _data_words(app), "mail") == []
+    assert untranslated(english, german, "de", world_words(app), "mail") == []
     for word in ("Schreiben", "Posteingang", "Markiert", "Gesendet", "Entwürfe", "In E-Mails suchen", "Archivieren",
                  "Als gelesen markieren", "Papierkorb"):
         assert word in german, word
@@ -52,7 +42,7 @@ def test_the_german_inbox_shows_no_english_chrome(client, app):
 def test_every_mail_page_is_german_but_for_the_worlds_words(client, app, path):
     english = get_page(client, path)
     german = get_page(_german(client), path)
-    left = untranslated(english, german, "de", _data_words(app), "mail")
+    left = untranslated(english, german, "de", world_words(app), "mail")
     # what may stay: a message's own text (a spam snippet, the quoted message a reply or forward will send: it is
     # the mail's content), and a filter's label clause
     left = [s for s in left if not re.match(r"(- |Hi |Apply label |-+ Forwarded message)", s)]
