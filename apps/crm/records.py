@@ -179,6 +179,19 @@ def shown_money(v: int | float | None, cents: bool = True) -> str:
     return L.money(v, loc, 2 if cents else 0)
 
 
+def shown_money_short(v: int | float | None) -> str:
+    """$7.2M / US$7.2m / 7,2 Mio. $ (a dashboard's metric)."""
+    loc = current_locale()
+    if v is None or loc == L.DEFAULT_LOCALE:
+        return fmt_money_short(v)
+    return L.money_short(v, loc)
+
+
+def shown_number(n: int | float) -> str:
+    loc = current_locale()
+    return f"{n:,}" if loc == L.DEFAULT_LOCALE else L.number(n, loc)
+
+
 def shown_date(d: dt.date | dt.datetime | None) -> str:
     loc = current_locale()
     if d is None or isinstance(d, str) or loc == L.DEFAULT_LOCALE:
@@ -251,7 +264,7 @@ def relative_day(d: dt.date) -> str:
         return gettext("Yesterday")
     if d == today + dt.timedelta(days=1):
         return gettext("Tomorrow")
-    return fmt_date(d)
+    return shown_date(d)
 
 
 def ago(t: dt.datetime | None) -> str:

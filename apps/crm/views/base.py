@@ -160,7 +160,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         sicon=sicon, uicon=uicon, rurl=rurl, lurl=lurl, tab_url=tab_url, OBJECTS=OBJECTS,
         # the page's locale (apps/_shared/locale.py): the app's own formats in en-US
-        fmt_money=R.shown_money, fmt_money_short=R.fmt_money_short, fmt_date=R.shown_date,
+        fmt_money=R.shown_money, fmt_money_short=R.shown_money_short, fmt_date=R.shown_date,
         fmt_datetime=R.shown_datetime, fmt_time=R.shown_time, fmt_value=R.shown_value, ago=R.ago,
         # what a form field holds and the app reads back (and names a task addresses): the app's own format in
         # every locale, so a save of an untouched field never fails or changes in another locale

@@ -193,6 +193,13 @@ def related_lists(obj: str, rec) -> list[dict]:
     return out
 
 
+def _who_did(owner_id, owner, verb: str) -> str:
+    """A timeline line's start, whole in the page's language: "You logged a call", "Dana Lee has an upcoming task"."""
+    if owner_id == R.ME:
+        return gettext(f"You {verb}")
+    return gettext(f"%(name)s {verb}", name=owner.name if owner else "")
+
+
 def activities(obj: str, rec) -> list[dict]:
     cond = activity_scope(obj, rec)
     tasks = list(db().scalars(select(m.Task).where(cond(m.Task))))
@@ -210,16 +217,16 @@ def activities(obj: str, rec) -> list[dict]:
         kind = {"Call": "call", "Email": "email"}.get(t.task_subtype, "task")
         who = names.name(t.who_type, t.who_id)
         owner = R.user_by_id(t.owner_id)
-        you = "You" if t.owner_id == R.ME else (owner.name if owner else "")
         verb = {"call": "logged a call", "email": "sent an email", "task": "had a task" if not is_open else "have an upcoming task"}[kind]
         if is_open and t.owner_id != R.ME:
             verb = "has an upcoming task"
+        lead = _who_did(t.owner_id, owner, verb)
         out.append({
             "type": "Task", "id": t.id, "kind": kind, "subject": t.subject, "url": rurl("Task", t.id), "open": is_open,
             "date": when, "sort": dt.datetime.combine(when, dt.time(23, 59)) if when else t.created_at,
             "date_text": R.relative_day(when) if when else gettext("No due date"),
             "overdue": bool(is_open and when and when < t_now.date()),
-            "line": f"{you} {verb}" + (f" with {who}" if who else ""), "who": who,
+            "lead": lead, "who": who,
             "what": names.name(t.what_type, t.what_id), "who_url": rurl(t.who_type, t.who_id) if t.who_id else "",
             "what_url": rurl(t.what_type, t.what_id) if t.what_id else "", "description": t.description,
             "owner": owner.name if owner else "", "status": t.status, "priority": t.priority,
@@ -228,16 +235,17 @@ def activities(obj: str, rec) -> list[dict]:
         is_future = e.start >= t_now
         who = names.name(e.who_type, e.who_id)
         owner = R.user_by_id(e.owner_id)
-        you = "You" if e.owner_id == R.ME else (owner.name if owner else "")
+        mine = e.owner_id == R.ME
+        lead = _who_did(e.owner_id, owner, ("have" if mine else "has") + (" an upcoming event" if is_future else " an event"))
         out.append({
             "type": "Event", "id": e.id, "kind": "event", "subject": e.subject, "url": rurl("Event", e.id), "open": is_future,
             "date": e.start.date(), "sort": e.start,
-            "date_text": f"{R.fmt_time(e.start)} | {R.relative_day(e.start.date())}", "overdue": False,
-            "line": f"{you} {'have' if you == 'You' else 'has'} an {'upcoming ' if is_future else ''}event" + (f" with {who}" if who else ""),
+            "date_text": f"{R.shown_time(e.start)} | {R.relative_day(e.start.date())}", "overdue": False,
+            "lead": lead,
             "who": who, "what": names.name(e.what_type, e.what_id), "who_url": rurl(e.who_type, e.who_id) if e.who_id else "",
             "what_url": rurl(e.what_type, e.what_id) if e.what_id else "", "description": e.description,
             "owner": owner.name if owner else "", "location": e.location,
-            "end_text": R.fmt_datetime(e.end), "start_text": R.fmt_datetime(e.start),
+            "end_text": R.shown_datetime(e.end), "start_text": R.shown_datetime(e.start),
         })
     out.sort(key=lambda a: (a["sort"], a["type"], a["id"]))
     return out

@@ -321,7 +321,7 @@ def dashboard_view(did: int):
         money = c.get("measure") == "amount" and bool(res["measure"])
         item = {"title": c["title"], "report": rep, "chart": c["chart"], "money": money}
         if c["chart"] == "metric":
-            item["value"] = R.fmt_money_short(res["sum"]) if money else f"{res['count']:,}"
+            item["value"] = R.shown_money_short(res["sum"]) if money else R.shown_number(res["count"])
         elif c["chart"] == "table":
             item["table"] = {"heads": res["heads"][:3], "rows": [r["cells"][:3] for r in res["rows"][:8]]}
         else:

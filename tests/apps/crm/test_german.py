@@ -156,3 +156,19 @@ def test_the_servers_toasts_and_refusals_speak_the_pages_language(client):
     assert german["toast"] == "„Accounts“ wurde zu den Favoriten hinzugefügt."
     r = client.post("/crm/api/favorites/toggle", json={"url": "nope"})
     assert r.status_code == 400 and r.get_json()["message"] == "Diese Seite kann kein Favorit sein."
+
+
+def test_sentences_of_data_words_and_numbers_are_german_too(client):
+    """What the word check cannot see, because each English word is also a word of the world ("You logged a call"),
+    or has no word at all ("$7.2M"): the timeline's lines whole in German, the owner scope, the dashboard metric and
+    the timeline's dates in de-DE."""
+    paths = ["/lightning/r/Opportunity/12/view", "/lightning/r/Dashboard/1/view",
+             "/lightning/o/Case/list?filterName=AllOpenCases"]
+    english = [get_page(client, p) for p in paths]
+    german = [get_page(_german(client), p) for p in paths]
+    assert "You logged a call" in english[0] and not [s for s in page_strings(german[0]) if "logged a call" in s]
+    assert "Sie haben einen Anruf protokolliert" in german[0]
+    assert re.search(r">\d{1,2}/\d{1,2}/\d{4}<", english[0]) and re.search(r">\d{1,2}\.\d{1,2}\.\d{4}<", german[0])
+    metric = [re.search(r'crm-metric">([^<]+)<', page).group(1) for page in (english[1], german[1])]
+    assert re.fullmatch(r"\$[\d.]+[KM]", metric[0]) and re.fullmatch(r"[\d.,]+(\xa0Mio\.)?\xa0\$", metric[1]), metric
+    assert "Filtered by All cases" in english[2] and "Gefiltert nach Alle Kundenvorgänge" in german[2]

@@ -464,11 +464,11 @@
     const locked = st.meta.standard;
     const plural = st.meta.plural;
     let html = '<div class="crm-filter-heading"><span>' + esc(t("Filter by Owner")) + '</span></div>';
-    html += '<div class="crm-filter-item"><button type="button" class="crm-filter-item__btn" data-filter-edit="scope"' + (locked ? " disabled" : "") + ' aria-label="Filter by Owner: ' + (st.scope === "mine" ? "My " : "All ") + esc(plural.toLowerCase()) + '"><span class="crm-filter-item__field">' + esc(t("Show Me")) + '</span><span class="crm-filter-item__value">' + (st.scope === "mine" ? "My " : st.scope === "delegated" ? "Delegated " : "All ") + esc(plural.toLowerCase()) + "</span></button></div>";
+    html += '<div class="crm-filter-item"><button type="button" class="crm-filter-item__btn" data-filter-edit="scope"' + (locked ? " disabled" : "") + ' aria-label="' + esc(t("Filter by Owner: " + (st.scope === "mine" ? "My " : "All ") + plural.toLowerCase())) + '"><span class="crm-filter-item__field">' + esc(t("Show Me")) + '</span><span class="crm-filter-item__value">' + esc(t((st.scope === "mine" ? "My " : st.scope === "delegated" ? "Delegated " : "All ") + plural.toLowerCase())) + "</span></button></div>";
     if (st.editing === "scope") {
       html += '<div class="crm-filter-editor" role="group" aria-label="Filter by Owner">' +
         '<fieldset class="slds-form-element"><div class="slds-form-element__control">' +
-        ["all", "mine"].map((v) => '<span class="slds-radio"><input type="radio" id="crm-scope-' + v + '" name="crm-scope" value="' + v + '"' + (st.scope === v ? " checked" : "") + '><label class="slds-radio__label" for="crm-scope-' + v + '"><span class="slds-radio_faux"></span><span class="slds-form-element__label">' + (v === "mine" ? "My " : "All ") + esc(plural.toLowerCase()) + "</span></label></span>").join("") +
+        ["all", "mine"].map((v) => '<span class="slds-radio"><input type="radio" id="crm-scope-' + v + '" name="crm-scope" value="' + v + '"' + (st.scope === v ? " checked" : "") + '><label class="slds-radio__label" for="crm-scope-' + v + '"><span class="slds-radio_faux"></span><span class="slds-form-element__label">' + esc(t((v === "mine" ? "My " : "All ") + plural.toLowerCase())) + "</span></label></span>").join("") +
         '</div></fieldset><div class="crm-filter-actions"><span></span><button type="button" class="slds-button slds-button_neutral" data-filter-done>' + esc(t("Done")) + '</button></div></div>';
     }
     html += '<div class="crm-filter-heading"><span>' + esc(t(st.logicOn ? "Matching these filters by the filter logic" : "Matching all of these filters")) + '</span></div>';
