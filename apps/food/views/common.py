@@ -183,6 +183,14 @@ def shown_day(d: dt.date, today: dt.date) -> str:
     return label if label in ("Today", "Tomorrow") else shown_date(d, "MMMEd")
 
 
+def shown_decimal(x: Any, places: int = 1) -> str:
+    """A rating or a distance as the page shows it: 4.4 / 3.0 in English, 4,4 / 3,0 in de-DE."""
+    loc = current_locale()
+    if loc.startswith("en"):
+        return f"{float(x):.{places}f}"
+    return L.number(float(x), loc, places)
+
+
 def shown_count(n: int) -> str:
     """A ratings count as the page shows it: the app's own DoorDash "87", "2.6k+", "12k+" in en-US; else rounded down
     the same way and grouped in the page's locale ("2,600+" / "2.600+")."""
@@ -262,6 +270,7 @@ def init_app(app) -> None:
                      ("promo_summary", shown_promo)):
         app.jinja_env.filters[name] = per_request(fn)
     app.jinja_env.filters["count_label"] = per_request(shown_count)
+    app.jinja_env.filters["decimal"] = per_request(shown_decimal)
     app.jinja_env.filters["clock"] = per_request(clock)
     app.jinja_env.globals["shown_time"] = shown_time
     app.jinja_env.globals["shown_date"] = shown_date

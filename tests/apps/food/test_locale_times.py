@@ -124,3 +124,14 @@ def test_the_tools_keep_the_app_formats(client, db):
     st_ = logic.store_status(s, dt.datetime(2026, 3, 12, 12, 0))
     assert "label" in st_ and not re.search(r"\b\d\d:\d\d\b(?! [AP]M)", st_["label"])
     assert logic.slot_label(dt.datetime(2026, 3, 12, 18, 0)) == "6:00 PM – 6:30 PM"
+
+
+def test_ratings_and_distances_follow_the_locale():
+    """4.4 / 3.0 mi in English (both), 4,4 / 3,0 mi in de-DE: one filter, `decimal`, read at each render."""
+    from apps.food import create_app
+    from apps.food.views.common import shown_decimal
+
+    app = create_app({"TESTING": True, "GYM_TOKEN": "t"})
+    for loc, rating, miles in (("en-US", "4.4", "3.0"), ("en-GB", "4.4", "3.0"), ("de-DE", "4,4", "3,0")):
+        with app.test_request_context("/", headers={"Cookie": f"{DISPLAY_COOKIE}={encode_display(locale=loc)}"}):
+            assert (shown_decimal(4.4), shown_decimal(3)) == (rating, miles), loc
