@@ -88,11 +88,18 @@ def _finish_sent(session, msg: Message, text: str, to, cc, bcc) -> None:
     msg.in_inbox = mine in to or mine in cc or mine in bcc
 
 
-def forward_block(session, src: Message) -> str:
+def forward_block(session, src: Message, shown: bool = False) -> str:
+    """The forwarded message's header and text as Send writes it into the world (in English, the same in every page
+    language and locale); `shown`: as the page previews it before Send, in the page's language and locale (Gmail's
+    German: "Weitergeleitete Nachricht", "Von:"). Send always writes its own block, never the preview."""
+    from apps._shared.i18n import gettext
+
+    say = gettext if shown else (lambda s: s)
+    when = fmt.long_date(src.sent_at) if shown else fmt.long_date_written(src.sent_at)
     d = Q.Directory(session)
-    return (f"---------- Forwarded message ---------\nFrom: {src.from_name} <{src.from_email}>\n"
-            f"Date: {fmt.long_date_written(src.sent_at)}\nSubject: {src.subject}\n"
-            f"To: {', '.join(f'{d.name(e)} <{e}>' for e in src.to)}\n\n{src.body}")
+    return (f"{say('---------- Forwarded message ---------')}\n{say('From:')} {src.from_name} <{src.from_email}>\n"
+            f"{say('Date:')} {when}\n{say('Subject:')} {src.subject}\n"
+            f"{say('To:')} {', '.join(f'{d.name(e)} <{e}>' for e in src.to)}\n\n{src.body}")
 
 
 def reply_source(session, msgs: list[Message]) -> tuple[Message, list[str], list[str], list[str]]:

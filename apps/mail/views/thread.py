@@ -120,7 +120,7 @@ def thread(thread_id: int):
             "reply_all_to": ", ".join(all_to),
             "reply_all_cc": ", ".join(all_cc),
             "can_reply_all": len(all_to) + len(all_cc) > 1,
-            "fwd_block": forward_block(session, m),
+            "fwd_block": forward_block(session, m, shown=True),
             "blocked": m.from_email.lower() in blocked and not mine,
             # Gmail expands the latest message and unread ones; the rest are collapsed one-liners.
             "expanded": i == last_index or m.id in unread_ids,
@@ -169,7 +169,7 @@ def thread(thread_id: int):
             "all_to": ", ".join(reply_all_to),
             "all_cc": ", ".join(reply_all_cc),
             "reply_all": reply_all,
-            "fwd_block": forward_block(session, reply_src),
+            "fwd_block": forward_block(session, reply_src, shown=True),
         },
         signature=(me.signature if me and me.signature_on_replies else ""),
         category=t.category,

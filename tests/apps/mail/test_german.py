@@ -131,3 +131,22 @@ def test_a_filters_actions_are_german_with_their_values(client, dbs):
     assert f"Apply label &#34;{label.name}" not in german and f'Apply label "{label.name}' not in german
     assert filter_actions_text(dbs, f) == [f'Apply label "{label.name}"', "Forward to ap@example.com",
                                            "Categorize as Promotions"]
+
+
+def test_the_forward_preview_is_german_and_send_writes_the_worlds_english(client, app):
+    """The block a Forward previews under the reply box (Gmail's German: "Weitergeleitete Nachricht", "Von:") is in
+    the page language and locale; what Send writes into the world is the app's English, whatever the page showed."""
+    from apps.mail.services.compose import forward_block
+    from apps.mail.models import Message
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    english = get_page(client, "/thread/1")
+    german = get_page(_german(client), "/thread/1")
+    assert "---------- Forwarded message ---------" in english and "Weitergeleitete Nachricht" not in english
+    assert "---------- Weitergeleitete Nachricht ---------" in german
+    assert not [x for x in page_strings(german) if "Forwarded message" in x]
+    assert "Von: " in german and "Datum: " in german
+    with app.test_request_context("/"), Session(app.extensions["uigym_worlds"].engine(app.config["TEST_WORLD"])) as s:
+        src = s.scalars(select(Message).where(Message.thread_id == 1)).first()
+        assert forward_block(s, src).startswith("---------- Forwarded message ---------\nFrom: ")
