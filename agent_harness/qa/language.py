@@ -49,9 +49,10 @@ def world_text(state: dict) -> list[str]:
     return out
 
 
-def data_words(state: dict) -> set[str]:
-    """Every word of a world's data (lower case): these stay as the world wrote them."""
-    return {w.lower() for v in world_text(state) for w in _WORD.findall(v)}
+def data_words(state: dict, texts: list[str] | None = None) -> set[str]:
+    """Every word of a world's data (lower case): these stay as the world wrote them. `texts`: its `world_text`,
+    where the caller has it already."""
+    return {w.lower() for v in (world_text(state) if texts is None else texts) for w in _WORD.findall(v)}
 
 
 def is_data(s: str, haystack: str, values: frozenset[str] = frozenset()) -> bool:
@@ -76,9 +77,10 @@ async def language_defects(app: str, paths: list[str], lang: str, *, seed: int, 
     reset = await control.reset(world, seed, None, [], look=look)
     try:
         state = await control.state(world)
-        words = data_words(state)
-        haystack = "\x00".join(" ".join(v.split()).lower() for v in world_text(state))
-        values = frozenset(world_text(state))
+        texts = world_text(state)
+        words = data_words(state, texts)
+        haystack = "\x00".join(" ".join(v.split()).lower() for v in texts)
+        values = frozenset(texts)
         binding = {reset["cookie"]["name"]: reset["cookie"]["value"]}
         shown = dict([*binding.items(), display_cookie(locale=locale, lang=lang)])
         out: list[Defect] = []

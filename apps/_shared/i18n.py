@@ -88,14 +88,13 @@ def pgettext(context: str, msgid: str, **kw) -> str:
 def _jinja_gettext(msgid: str, **kw) -> Markup:
     """Templates' `_`: the text as the template writes it (markup included; the catalog's German likewise), the
     arguments escaped."""
-    s = Markup(_current(catalog).get(msgid, msgid))
-    return s % {k: escape(v) for k, v in kw.items()} if kw else s
+    return _jinja_pgettext("", msgid, **kw)
 
 
 def _jinja_pgettext(context: str, msgid: str, **kw) -> Markup:
     """Templates' `pgettext`: `_` for a message with a context (food's drawer "Home" is "Startseite", while an address
-    labelled Home stays the world's word)."""
-    s = Markup(_current(catalog).get(f"{context}{CONTEXT_SEP}{msgid}", msgid))
+    labelled Home stays the world's word). No context: `_`."""
+    s = Markup(_current(catalog).get(f"{context}{CONTEXT_SEP}{msgid}" if context else msgid, msgid))
     return s % {k: escape(v) for k, v in kw.items()} if kw else s
 
 

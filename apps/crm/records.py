@@ -14,6 +14,7 @@ from sqlalchemy import func, or_, select
 from apps._shared import db, inputs, now
 from apps._shared import locale as L
 from apps._shared.display import current_locale
+from apps._shared.i18n import gettext, ui  # the page's language (English outside a request)
 from apps.crm import models as m
 from apps.crm.meta import OBJECTS, STAGE_FORECAST, STAGE_PROBABILITY, Field, ObjectMeta
 from domain.crm import normalize_company, quarter_bounds
@@ -214,8 +215,6 @@ def shown_value(f: Field, v: Any) -> str:
     """A field's value as a page shows it: a picklist's value and a checkbox's Yes / No in the page's language (as
     Salesforce translates its picklists; the world and the tools keep the English value), numbers and dates in its
     locale."""
-    from apps._shared.i18n import gettext, ui  # the page's language (English outside a request)
-
     t = f.type
     if t == "checkbox" and v is not None and v != "":
         return gettext("Yes") if v else gettext("No")
@@ -255,8 +254,6 @@ def full_name(rec) -> str:
 
 
 def relative_day(d: dt.date) -> str:
-    from apps._shared.i18n import gettext  # the page's language (English outside a request)
-
     today = now().date()
     if d == today:
         return gettext("Today")

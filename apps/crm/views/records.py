@@ -103,6 +103,11 @@ def field_display(obj: str, rec, names: R.Names, fname: str, last_activity=None)
     return out
 
 
+def _shown(obj: str, rec, name: str) -> str:
+    """A related list's field as the record page shows it (records.shown_value: a picklist in the page's language)."""
+    return R.shown_value(OBJECTS[obj].field(name), getattr(rec, name))
+
+
 def _dated_by(when: str, user_id) -> str:
     """A note's or comment's line: "3/5/2026 by Jo Ames" (in the page's language and locale)."""
     u = R.user_by_id(user_id)
@@ -124,14 +129,14 @@ def related_lists(obj: str, rec) -> list[dict]:
             out.append({"key": "Opportunities", "title": "Opportunities", "icon": "standard:opportunity", "count": len(rows),
                         "new": f"/lightning/o/Opportunity/new?account_id={rec.id}",
                         "items": [{"name": x.name, "url": rurl("Opportunity", x.id),
-                                   "fields": [("Stage", ui(x.stage)), ("Amount", R.shown_money(x.amount)), ("Close Date", R.shown_date(x.close_date))]} for x in rows]})
+                                   "fields": [("Stage", _shown("Opportunity", x, "stage")), ("Amount", R.shown_money(x.amount)), ("Close Date", R.shown_date(x.close_date))]} for x in rows]})
         elif rel == "Opportunity:role":
             ids = list(db().scalars(select(m.OpportunityContactRole.opportunity_id).where(m.OpportunityContactRole.contact_id == rec.id)))
             rows = list(db().scalars(select(m.Opportunity).where(m.Opportunity.id.in_(ids)).order_by(m.Opportunity.close_date.desc()))) if ids else []
             out.append({"key": "Opportunities", "title": "Opportunities", "icon": "standard:opportunity", "count": len(rows),
                         "new": f"/lightning/o/Opportunity/new?account_id={rec.account_id or ''}&contact_id={rec.id}",
                         "items": [{"name": x.name, "url": rurl("Opportunity", x.id),
-                                   "fields": [("Stage", ui(x.stage)), ("Amount", R.shown_money(x.amount)), ("Close Date", R.shown_date(x.close_date))]} for x in rows]})
+                                   "fields": [("Stage", _shown("Opportunity", x, "stage")), ("Amount", R.shown_money(x.amount)), ("Close Date", R.shown_date(x.close_date))]} for x in rows]})
         elif rel == "Case":
             col = m.Case.account_id if obj == "Account" else m.Case.contact_id
             rows = list(db().scalars(select(m.Case).where(col == rec.id).order_by(m.Case.id.desc())))
@@ -139,7 +144,7 @@ def related_lists(obj: str, rec) -> list[dict]:
             out.append({"key": "Cases", "title": "Cases", "icon": "standard:case", "count": len(rows),
                         "new": f"/lightning/o/Case/new?{extra}",
                         "items": [{"name": x.case_number, "url": rurl("Case", x.id),
-                                   "fields": [("Subject", x.subject), ("Status", ui(x.status)), ("Priority", ui(x.priority))]} for x in rows]})
+                                   "fields": [("Subject", x.subject), ("Status", _shown("Case", x, "status")), ("Priority", _shown("Case", x, "priority"))]} for x in rows]})
         elif rel == "OpportunityContactRole":
             roles = list(db().scalars(select(m.OpportunityContactRole).where(m.OpportunityContactRole.opportunity_id == rec.id).order_by(m.OpportunityContactRole.is_primary.desc(), m.OpportunityContactRole.id)))
             names = R.Names()
